@@ -1,0 +1,240 @@
+import { hashToHex, EMPTY_BYTES } from './bytes.js';
+import { DecodeError } from './errors.js';
+import { sha256d } from './hashes.js';
+import { ByteReader } from './reader.js';
+import { ByteWriter } from './writer.js';
+
+/** A reference to a transaction output; `txid` is in internal (little-endian) byte order. */
+export interface OutPoint {
+  readonly txid: Uint8Array;
+  readonly vout: number;
+}
+
+export interface TxIn {
+  readonly prevout: OutPoint;
+  readonly scriptSig: Uint8Array;
+  readonly sequence: number;
+  /** Witness stack, bottom item first; empty for non-witness inputs. */
+  readonly witness: readonly Uint8Array[];
+}
+
+export interface TxOut {
+  /** Satoshis as the signed 64-bit integer on the wire: out-of-range values must survive parsing to be rejected later. */
+  readonly value: bigint;
+  readonly scriptPubKey: Uint8Array;
+}
+
+export const SEQUENCE_FINAL = 0xffffffff;
+/** Weight units per byte of non-witness data. */
+export const WITNESS_SCALE_FACTOR = 4;
+
+const NULL_TXID = new Uint8Array(32);
+
+export function isNullOutPoint(o: OutPoint): boolean {
+  return o.vout === 0xffffffff && o.txid.every((b) => b === 0);
+}
+
+export const NULL_OUTPOINT: OutPoint = { txid: NULL_TXID, vout: 0xffffffff };
+
+export interface TransactionFields {
+  version: number;
+  inputs: readonly TxIn[];
+  outputs: readonly TxOut[];
+  locktime: number;
+}
+
+/**
+ * An immutable transaction. Hashes and sizes are computed once on first use because
+ * validation asks for them repeatedly (txid for the coins view, wtxid for the witness
+ * commitment, sizes for weight limits and fee rates).
+ */
+export class Transaction implements TransactionFields {
+  /** Unsigned 32-bit, as Core stores it since v28 (BIP68 and CSV compare it unsigned). */
+  readonly version: number;
+  readonly inputs: readonly TxIn[];
+  readonly outputs: readonly TxOut[];
+  readonly locktime: number;
+
+  private cachedTxid: Uint8Array | undefined;
+  private cachedWtxid: Uint8Array | undefined;
+  private cachedBase: Uint8Array | undefined;
+  private cachedFull: Uint8Array | undefined;
+
+  constructor(fields: TransactionFields) {
+    this.version = fields.version >>> 0;
+    this.inputs = fields.inputs;
+    this.outputs = fields.outputs;
+    this.locktime = fields.locktime >>> 0;
+  }
+
+  get hasWitness(): boolean {
+    for (const input of this.inputs) if (input.witness.length > 0) return true;
+    return false;
+  }
+
+  isCoinbase(): boolean {
+    return this.inputs.length === 1 && isNullOutPoint(this.inputs[0]!.prevout);
+  }
+
+  /** Serialization without witness data: what the txid commits to. */
+  toBytesNoWitness(): Uint8Array {
+    this.cachedBase ??= serializeTransaction(this, false);
+    return this.cachedBase;
+  }
+
+  /** Serialization with witness data when any input has some (BIP144). */
+  toBytes(): Uint8Array {
+    if (!this.hasWitness) return this.toBytesNoWitness();
+    this.cachedFull ??= serializeTransaction(this, true);
+    return this.cachedFull;
+  }
+
+  get txid(): Uint8Array {
+    this.cachedTxid ??= sha256d(this.toBytesNoWitness());
+    return this.cachedTxid;
+  }
+
+  get wtxid(): Uint8Array {
+    if (!this.hasWitness) return this.txid;
+    this.cachedWtxid ??= sha256d(this.toBytes());
+    return this.cachedWtxid;
+  }
+
+  get txidHex(): string {
+    return hashToHex(this.txid);
+  }
+
+  get wtxidHex(): string {
+    return hashToHex(this.wtxid);
+  }
+
+  get baseSize(): number {
+    return this.toBytesNoWitness().length;
+  }
+
+  get totalSize(): number {
+    return this.toBytes().length;
+  }
+
+  get weight(): number {
+    return this.baseSize * (WITNESS_SCALE_FACTOR - 1) + this.totalSize;
+  }
+
+  /** Virtual size without the sigop adjustment that mempool policy applies. */
+  get vsize(): number {
+    return Math.ceil(this.weight / WITNESS_SCALE_FACTOR);
+  }
+}
+
+export function serializeTransaction(tx: TransactionFields, withWitness: boolean, writer = new ByteWriter(256)): Uint8Array {
+  const segwit = withWitness && tx.inputs.some((i) => i.witness.length > 0);
+  writer.u32(tx.version);
+  if (segwit) writer.u8(0).u8(1);
+  writer.compactSize(tx.inputs.length);
+  for (const input of tx.inputs) {
+    writer.bytes(input.prevout.txid).u32(input.prevout.vout).varBytes(input.scriptSig).u32(input.sequence);
+  }
+  writer.compactSize(tx.outputs.length);
+  for (const output of tx.outputs) writer.i64(output.value).varBytes(output.scriptPubKey);
+  if (segwit) {
+    for (const input of tx.inputs) {
+      writer.compactSize(input.witness.length);
+      for (const item of input.witness) writer.varBytes(item);
+    }
+  }
+  writer.u32(tx.locktime);
+  return writer.finish();
+}
+
+function readInputs(reader: ByteReader): TxIn[] {
+  const count = reader.compactSize();
+  const inputs: TxIn[] = [];
+  for (let i = 0; i < count; i++) {
+    const txid = reader.slice(32);
+    const vout = reader.u32();
+    const scriptSig = reader.varBytes();
+    const sequence = reader.u32();
+    inputs.push({ prevout: { txid, vout }, scriptSig, sequence, witness: [] });
+  }
+  return inputs;
+}
+
+function readOutputs(reader: ByteReader): TxOut[] {
+  const count = reader.compactSize();
+  const outputs: TxOut[] = [];
+  for (let i = 0; i < count; i++) {
+    const value = reader.i64();
+    outputs.push({ value, scriptPubKey: reader.varBytes() });
+  }
+  return outputs;
+}
+
+export interface ParseTransactionOptions {
+  /** Accept the BIP144 extended format (default true), as Core's TX_WITH_WITNESS. */
+  allowWitness?: boolean;
+}
+
+/**
+ * Reads one transaction at the reader's position, following Core's UnserializeTransaction
+ * exactly, including its ambiguity: an empty input list followed by a non-zero byte is
+ * the segwit marker. The returned byte arrays are views into the reader's buffer.
+ */
+export function readTransaction(reader: ByteReader, options: ParseTransactionOptions = {}): Transaction {
+  const allowWitness = options.allowWitness ?? true;
+  const version = reader.u32();
+  let flags = 0;
+  let inputs = readInputs(reader);
+  let outputs: TxOut[] = [];
+  if (inputs.length === 0 && allowWitness) {
+    flags = reader.u8();
+    if (flags !== 0) {
+      inputs = readInputs(reader);
+      outputs = readOutputs(reader);
+    }
+  } else {
+    outputs = readOutputs(reader);
+  }
+  if ((flags & 1) !== 0 && allowWitness) {
+    flags ^= 1;
+    let any = false;
+    inputs = inputs.map((input) => {
+      const count = reader.compactSize();
+      const witness: Uint8Array[] = [];
+      for (let i = 0; i < count; i++) witness.push(reader.varBytes());
+      if (witness.length > 0) any = true;
+      return { ...input, witness };
+    });
+    if (!any) throw new DecodeError('Superfluous witness record');
+  }
+  if (flags !== 0) throw new DecodeError('Unknown transaction optional data');
+  const locktime = reader.u32();
+  return new Transaction({ version, inputs, outputs, locktime });
+}
+
+/** Parses a whole byte array as exactly one transaction. */
+export function parseTransaction(bytes: Uint8Array, options: ParseTransactionOptions = {}): Transaction {
+  const reader = new ByteReader(bytes);
+  const tx = readTransaction(reader, options);
+  reader.assertEnd();
+  return tx;
+}
+
+export function serializeTxOut(output: TxOut, writer = new ByteWriter(64)): Uint8Array {
+  writer.i64(output.value).varBytes(output.scriptPubKey);
+  return writer.finish();
+}
+
+export function readTxOut(reader: ByteReader): TxOut {
+  const value = reader.i64();
+  return { value, scriptPubKey: reader.varBytes() };
+}
+
+export function parseTxOut(bytes: Uint8Array): TxOut {
+  const reader = new ByteReader(bytes);
+  const out = readTxOut(reader);
+  reader.assertEnd();
+  return out;
+}
+
+export const EMPTY_WITNESS: readonly Uint8Array[] = [];
+export { EMPTY_BYTES };

@@ -1,0 +1,115 @@
+import { OP } from './opcodes.js';
+
+/** One decoded script element: an opcode, with its push data when it is a push. */
+export interface ScriptOp {
+  opcode: number;
+  /** Pushed bytes for push opcodes (0x00..0x4e), otherwise undefined. */
+  data: Uint8Array | undefined;
+  /** Offset of the opcode byte. */
+  start: number;
+  /** Offset just past this element. */
+  end: number;
+}
+
+/**
+ * Core's GetScriptOp: reads the element at `pc`. Returns null when a push runs past the
+ * end of the script (the caller decides whether that is BAD_OPCODE or a parse failure).
+ */
+export function readOp(script: Uint8Array, pc: number): ScriptOp | null {
+  if (pc >= script.length) return null;
+  const opcode = script[pc]!;
+  let cursor = pc + 1;
+  if (opcode > OP.OP_PUSHDATA4) return { opcode, data: undefined, start: pc, end: cursor };
+  let size: number;
+  if (opcode < OP.OP_PUSHDATA1) {
+    size = opcode;
+  } else if (opcode === OP.OP_PUSHDATA1) {
+    if (script.length - cursor < 1) return null;
+    size = script[cursor]!;
+    cursor += 1;
+  } else if (opcode === OP.OP_PUSHDATA2) {
+    if (script.length - cursor < 2) return null;
+    size = script[cursor]! | (script[cursor + 1]! << 8);
+    cursor += 2;
+  } else {
+    if (script.length - cursor < 4) return null;
+    size = (script[cursor]! | (script[cursor + 1]! << 8) | (script[cursor + 2]! << 16) | (script[cursor + 3]! << 24)) >>> 0;
+    cursor += 4;
+  }
+  if (script.length - cursor < size) return null;
+  return { opcode, data: script.subarray(cursor, cursor + size), start: pc, end: cursor + size };
+}
+
+/** All elements of a script; `complete` is false when it ends in a truncated push. */
+export function decodeScript(script: Uint8Array): { ops: ScriptOp[]; complete: boolean } {
+  const ops: ScriptOp[] = [];
+  let pc = 0;
+  while (pc < script.length) {
+    const op = readOp(script, pc);
+    if (!op) return { ops, complete: false };
+    ops.push(op);
+    pc = op.end;
+  }
+  return { ops, complete: true };
+}
+
+/** Core's IsPushOnly: every element is a push or OP_1NEGATE..OP_16 (OP_RESERVED counts, as in Core). */
+export function isPushOnly(script: Uint8Array): boolean {
+  let pc = 0;
+  while (pc < script.length) {
+    const op = readOp(script, pc);
+    if (!op) return false;
+    if (op.opcode > OP.OP_16) return false;
+    pc = op.end;
+  }
+  return true;
+}
+
+/** Core's CheckMinimalPush: the push uses the shortest encoding for its data. */
+export function isMinimalPush(data: Uint8Array, opcode: number): boolean {
+  if (data.length === 0) return opcode === OP.OP_0;
+  if (data.length === 1 && data[0]! >= 1 && data[0]! <= 16) return false;
+  if (data.length === 1 && data[0] === 0x81) return false;
+  if (data.length <= 75) return opcode === data.length;
+  if (data.length <= 255) return opcode === OP.OP_PUSHDATA1;
+  if (data.length <= 65535) return opcode === OP.OP_PUSHDATA2;
+  return true;
+}
+
+/** Serializes a minimal push of `data` (Core's CScript << vector). */
+export function pushData(data: Uint8Array): Uint8Array {
+  const n = data.length;
+  let prefix: number[];
+  if (n < OP.OP_PUSHDATA1) prefix = [n];
+  else if (n <= 0xff) prefix = [OP.OP_PUSHDATA1, n];
+  else if (n <= 0xffff) prefix = [OP.OP_PUSHDATA2, n & 0xff, n >> 8];
+  else prefix = [OP.OP_PUSHDATA4, n & 0xff, (n >> 8) & 0xff, (n >> 16) & 0xff, n >>> 24];
+  const out = new Uint8Array(prefix.length + n);
+  out.set(prefix, 0);
+  out.set(data, prefix.length);
+  return out;
+}
+
+/** Core's IsPayToScriptHash: OP_HASH160 <20 bytes> OP_EQUAL, exactly. */
+export function isPayToScriptHash(script: Uint8Array): boolean {
+  return script.length === 23 && script[0] === OP.OP_HASH160 && script[1] === 0x14 && script[22] === OP.OP_EQUAL;
+}
+
+export interface WitnessProgram {
+  version: number;
+  program: Uint8Array;
+}
+
+/** Core's IsWitnessProgram: a version opcode followed by one direct push of 2..40 bytes. */
+export function witnessProgram(script: Uint8Array): WitnessProgram | null {
+  if (script.length < 4 || script.length > 42) return null;
+  const v = script[0]!;
+  if (v !== OP.OP_0 && (v < OP.OP_1 || v > OP.OP_16)) return null;
+  if (script[1]! + 2 !== script.length) return null;
+  return { version: v === OP.OP_0 ? 0 : v - (OP.OP_1 - 1), program: script.subarray(2) };
+}
+
+/** Core's IsUnspendable: starts with OP_RETURN or is larger than MAX_SCRIPT_SIZE. */
+export function isUnspendable(script: Uint8Array): boolean {
+  return (script.length > 0 && script[0] === OP.OP_RETURN) || script.length > 10000;
+}
