@@ -11,3 +11,4 @@ export * from './scriptnum.js';
 export * from './parse.js';
 export * from './der.js';
 export * from './secp256k1.js';
+export * from './script-notation.js';
