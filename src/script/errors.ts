@@ -34,7 +34,7 @@ export const ScriptError = {
   PUBKEYTYPE: 'PUBKEYTYPE',
   CLEANSTACK: 'CLEANSTACK',
   MINIMALIF: 'MINIMALIF',
-  SIG_NULLFAIL: 'SIG_NULLFAIL',
+  NULLFAIL: 'NULLFAIL',
   DISCOURAGE_UPGRADABLE_NOPS: 'DISCOURAGE_UPGRADABLE_NOPS',
   DISCOURAGE_UPGRADABLE_WITNESS_PROGRAM: 'DISCOURAGE_UPGRADABLE_WITNESS_PROGRAM',
   DISCOURAGE_UPGRADABLE_TAPROOT_VERSION: 'DISCOURAGE_UPGRADABLE_TAPROOT_VERSION',
@@ -57,6 +57,12 @@ export const ScriptError = {
   TAPSCRIPT_EMPTY_PUBKEY: 'TAPSCRIPT_EMPTY_PUBKEY',
   OP_CODESEPARATOR: 'OP_CODESEPARATOR',
   SIG_FINDANDDELETE: 'SIG_FINDANDDELETE',
+  /**
+   * An opcode's numeric operand was oversized or not minimally encoded. Core v31 reports
+   * this as UNKNOWN_ERROR; Core's script_tests.json (master, 2026-07) names it SCRIPTNUM, and
+   * the vectors are the contract. Its message stays v31's so RPC texts match the release.
+   */
+  SCRIPTNUM: 'SCRIPTNUM',
 } as const;
 
 export type ScriptError = (typeof ScriptError)[keyof typeof ScriptError];
@@ -94,7 +100,7 @@ export const SCRIPT_ERROR_MESSAGES: Record<ScriptError, string> = {
   PUBKEYTYPE: 'Public key is neither compressed or uncompressed',
   CLEANSTACK: 'Stack size must be exactly one after execution',
   MINIMALIF: 'OP_IF/NOTIF argument must be minimal',
-  SIG_NULLFAIL: 'Signature must be zero for failed CHECK(MULTI)SIG operation',
+  NULLFAIL: 'Signature must be zero for failed CHECK(MULTI)SIG operation',
   DISCOURAGE_UPGRADABLE_NOPS: 'NOPx reserved for soft-fork upgrades',
   DISCOURAGE_UPGRADABLE_WITNESS_PROGRAM: 'Witness version reserved for soft-fork upgrades',
   DISCOURAGE_UPGRADABLE_TAPROOT_VERSION: 'Taproot version reserved for soft-fork upgrades',
@@ -117,4 +123,5 @@ export const SCRIPT_ERROR_MESSAGES: Record<ScriptError, string> = {
   TAPSCRIPT_EMPTY_PUBKEY: 'Empty public key in tapscript',
   OP_CODESEPARATOR: 'Using OP_CODESEPARATOR in non-witness script',
   SIG_FINDANDDELETE: 'Signature is found in scriptCode',
+  SCRIPTNUM: 'unknown error',
 };
