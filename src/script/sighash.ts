@@ -254,6 +254,19 @@ export function taprootSignatureHash(
   context: TaprootExecutionContext,
   tapscript: boolean,
 ): Uint8Array | null {
+  const message = taprootSignatureMessage(tx, inputIndex, hashType, txdata, context, tapscript);
+  return message && taggedHash('TapSighash', message);
+}
+
+/** The BIP341 SigMsg preimage (with its leading epoch byte) that taprootSignatureHash tags and hashes. */
+export function taprootSignatureMessage(
+  tx: Transaction,
+  inputIndex: number,
+  hashType: number,
+  txdata: PrecomputedTransactionData,
+  context: TaprootExecutionContext,
+  tapscript: boolean,
+): Uint8Array | null {
   if (!(hashType <= 0x03 || (hashType >= 0x81 && hashType <= 0x83))) return null;
   const spent = txdata.spentOutputs;
   if (!spent) return null;
@@ -290,5 +303,5 @@ export function taprootSignatureHash(
     w.u8(0); // key_version
     w.u32(context.codeseparatorPosition ?? 0xffffffff);
   }
-  return taggedHash('TapSighash', w.finish());
+  return w.finish();
 }
