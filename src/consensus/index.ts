@@ -6,3 +6,4 @@
 export * from './amounts.js';
 export * from './limits.js';
 export * from './tx-check.js';
+export * from './indexed-header.js';
