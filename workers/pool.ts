@@ -1,0 +1,229 @@
+/**
+ * The script-check pool: fans a block's (or a batch's) inputs out to Piscina worker
+ * threads and resolves to the first failing input in job order, or ok.
+ *
+ * Tasks are submitted through a small window (two per thread: one running, one queued
+ * behind it so a worker never idles while its next message is posted) rather than all at
+ * once. Once a failure is known nothing more is submitted, so an invalid block stops
+ * costing CPU without aborting running tasks (Piscina aborts them by killing the thread).
+ * Tasks below the failing one are still awaited, so the verdict is always the first
+ * failure in job order, whatever the thread timing.
+ *
+ * A task that never yields a verdict (its worker died, the message was refused, or it
+ * timed out) becomes a `worker` failure: the pool never hangs on a lost task and Piscina
+ * replaces the dead thread. Such a failure is not a consensus verdict: the caller must not
+ * mark the block invalid on it. If every thread is gone for good (Piscina stops replacing
+ * workers that fail while starting), running and later checks reject with
+ * ScriptCheckPoolBrokenError instead of waiting on a queue no thread will drain.
+ */
+import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { Piscina } from 'piscina';
+import type { Transaction, TxOut } from '../src/primitives/index.js';
+import { ScriptError } from '../src/script/index.js';
+import { blockJobs, resolveJobInputs } from './jobs.js';
+import { encodeTask, type TaskItem } from './message.js';
+import { DEFAULT_SPLIT, planTasks, type SplitOptions, type TaskPlan } from './split.js';
+import {
+  ScriptCheckPoolBrokenError,
+  ScriptCheckPoolClosedError,
+  type ScriptCheckFailure,
+  type ScriptCheckJob,
+  type ScriptCheckResult,
+} from './types.js';
+
+/** The compiled worker beside this module (dist/workers/verify-worker.js). */
+export const VERIFY_WORKER_FILE = fileURLToPath(new URL('./verify-worker.js', import.meta.url));
+
+export interface ScriptCheckPoolOptions {
+  /** Worker threads; default os.availableParallelism(). */
+  threads?: number;
+  /** Overrides of the task sizing (see split.ts). */
+  split?: Partial<Omit<SplitOptions, 'threads'>>;
+  /**
+   * Milliseconds after submission before a task counts as lost (a `worker` failure) and
+   * its thread is terminated. Default none: script execution is bounded by consensus
+   * limits, and a slow but valid block must not be reported as failed.
+   */
+  taskTimeoutMs?: number;
+  /** A substitute worker module, for tests that need a worker to crash. */
+  workerFile?: string;
+}
+
+function isResult(value: unknown): value is ScriptCheckResult {
+  return typeof value === 'object' && value !== null && typeof (value as { ok?: unknown }).ok === 'boolean';
+}
+
+function lostTask(plan: TaskPlan, why: string): ScriptCheckFailure {
+  const first = plan.items[0]!;
+  const last = plan.items[plan.items.length - 1]!;
+  return {
+    ok: false,
+    reason: 'worker',
+    txIndex: first.txIndex,
+    inputIndex: first.inputs[0]!,
+    error: ScriptError.UNKNOWN_ERROR,
+    detail: `task for jobs ${first.txIndex}..${last.txIndex} (${plan.inputCount} inputs) lost: ${why}`,
+  };
+}
+
+export class ScriptCheckPool {
+  readonly threads: number;
+  readonly #piscina: Piscina<ArrayBuffer, unknown>;
+  readonly #split: SplitOptions;
+  readonly #taskTimeoutMs: number | undefined;
+  #closed = false;
+  #lastPoolError: Error | undefined;
+  #broken: ScriptCheckPoolBrokenError | undefined;
+  /** Fail callbacks of the verify calls in progress, so a dead pool can end them. */
+  readonly #running = new Set<(err: Error) => void>();
+
+  constructor(options: ScriptCheckPoolOptions = {}) {
+    const threads = options.threads ?? availableParallelism();
+    if (!Number.isInteger(threads) || threads < 1) {
+      throw new RangeError(`a script check pool needs at least one thread, got ${threads}; use verifyJobsInline for none`);
+    }
+    this.threads = threads;
+    this.#split = { ...DEFAULT_SPLIT, ...options.split, threads };
+    this.#taskTimeoutMs = options.taskTimeoutMs;
+    this.#piscina = new Piscina<ArrayBuffer, unknown>({
+      filename: options.workerFile ?? VERIFY_WORKER_FILE,
+      minThreads: threads,
+      maxThreads: threads,
+      // Signature checks are CPU-bound: a second concurrent task per thread only interleaves.
+      concurrentTasksPerWorker: 1,
+    });
+    // Piscina emits 'error' for failures no task owns (a worker dying while idle). Unhandled,
+    // an EventEmitter 'error' would kill the node; tasks that were running are rejected anyway.
+    this.#piscina.on('error', (err: Error) => {
+      this.#lastPoolError = err;
+    });
+    // Piscina replaces a lost worker right after destroying it; look once that has had its chance.
+    this.#piscina.on('workerDestroy', () => setImmediate(() => this.#checkAlive()));
+  }
+
+  #checkAlive(): void {
+    if (this.#closed || this.#broken || this.#piscina.threads.length > 0) return;
+    const cause = this.#lastPoolError ? `: ${this.#lastPoolError.message}` : '';
+    this.#broken = new ScriptCheckPoolBrokenError(`every script check worker exited and none could be restarted${cause}`);
+    for (const fail of this.#running) fail(this.#broken);
+  }
+
+  /** The last pool-level error (a worker dying while idle), for diagnostics. */
+  get lastPoolError(): Error | undefined {
+    return this.#lastPoolError;
+  }
+
+  /** Verifies the inputs of every job; a malformed job rejects with ScriptCheckJobError. */
+  async verify(jobs: readonly ScriptCheckJob[]): Promise<ScriptCheckResult> {
+    if (this.#closed) throw new ScriptCheckPoolClosedError();
+    if (this.#broken) throw this.#broken;
+    const inputs = jobs.map((job, txIndex) => resolveJobInputs(job, txIndex));
+    const plans = planTasks(
+      inputs,
+      jobs.map((job) => job.tx.inputs.length),
+      this.#split,
+    );
+    if (plans.length === 0) return { ok: true, checked: 0 };
+    return this.#run(jobs, plans);
+  }
+
+  /**
+   * Verifies every non-coinbase input of a block's transactions; `spentOutputs[i]` lists
+   * the outputs spent by transaction i. Verdicts name block transaction indexes.
+   */
+  verifyBlock(
+    transactions: readonly Transaction[],
+    spentOutputs: readonly (readonly TxOut[])[],
+    flags: number,
+  ): Promise<ScriptCheckResult> {
+    return this.verify(blockJobs(transactions, spentOutputs, flags));
+  }
+
+  /** Waits for running tasks, then stops the threads. Later calls to verify reject. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    // A broken pool may hold queued tasks no thread will run: waiting for them would only time out.
+    if (this.#broken) await this.#piscina.destroy();
+    else await this.#piscina.close();
+  }
+
+  #encode(jobs: readonly ScriptCheckJob[], plan: TaskPlan): ArrayBuffer {
+    const items: TaskItem[] = plan.items.map((item) => {
+      const job = jobs[item.txIndex]!;
+      return {
+        txIndex: item.txIndex,
+        flags: job.flags,
+        txBytes: job.tx.toBytes(),
+        spentOutputs: job.spentOutputs,
+        inputs: item.whole ? null : item.inputs,
+      };
+    });
+    return encodeTask(items);
+  }
+
+  #submit(buffer: ArrayBuffer): Promise<unknown> {
+    const signal = this.#taskTimeoutMs === undefined ? null : AbortSignal.timeout(this.#taskTimeoutMs);
+    return this.#piscina.run(buffer, { transferList: [buffer], signal });
+  }
+
+  #run(jobs: readonly ScriptCheckJob[], plans: readonly TaskPlan[]): Promise<ScriptCheckResult> {
+    const window = this.threads * 2;
+    const outcomes: (ScriptCheckResult | undefined)[] = new Array(plans.length);
+    let next = 0;
+    let inFlight = 0;
+    let settledPrefix = 0;
+    let checked = 0;
+    let failureSeen = false;
+    let done = false;
+
+    return new Promise<ScriptCheckResult>((resolve, reject) => {
+      const settle = (result: ScriptCheckResult | Error): void => {
+        if (done) return;
+        done = true;
+        this.#running.delete(settle);
+        if (result instanceof Error) reject(result);
+        else resolve(result);
+      };
+      this.#running.add(settle);
+
+      const onOutcome = (index: number, outcome: ScriptCheckResult): void => {
+        inFlight--;
+        outcomes[index] = outcome;
+        if (!outcome.ok) failureSeen = true;
+        // Walk the completed prefix: the first failure in it is the first failure overall,
+        // because every task before it has finished.
+        while (settledPrefix < plans.length && outcomes[settledPrefix] !== undefined) {
+          const result = outcomes[settledPrefix]!;
+          if (!result.ok) return settle(result);
+          checked += result.checked;
+          settledPrefix++;
+        }
+        if (settledPrefix === plans.length) return settle({ ok: true, checked });
+        pump();
+      };
+
+      const pump = (): void => {
+        while (!done && !failureSeen && inFlight < window && next < plans.length) {
+          if (this.#closed) return settle(new ScriptCheckPoolClosedError());
+          const index = next++;
+          const plan = plans[index]!;
+          let buffer: ArrayBuffer;
+          try {
+            buffer = this.#encode(jobs, plan);
+          } catch (err) {
+            return settle(err instanceof Error ? err : new Error(String(err)));
+          }
+          inFlight++;
+          this.#submit(buffer).then(
+            (value) => onOutcome(index, isResult(value) ? value : lostTask(plan, 'worker replied with something that is not a verdict')),
+            (err: unknown) => onOutcome(index, lostTask(plan, err instanceof Error ? `${err.name}: ${err.message}` : String(err))),
+          );
+        }
+      };
+
+      pump();
+    });
+  }
+}

@@ -1,0 +1,32 @@
+/**
+ * The Piscina worker: verifies the scripts of one task (a batch of transactions, see
+ * message.ts) and replies with the first failing input in task order, or ok with the
+ * number of inputs checked. A pure function of the message: no I/O, no state between
+ * tasks beyond the interpreter's module-level constants.
+ *
+ * A message that does not decode throws, which Piscina turns into a rejected task; the
+ * pool reports that as a `worker` failure. Failures inside one transaction are caught in
+ * checkTransaction and name the transaction and input.
+ */
+import { parseTransaction } from '../src/primitives/index.js';
+import { checkTransaction, defaultInputs, exceptionFailure } from './check.js';
+import { decodeTask } from './message.js';
+import type { ScriptCheckResult } from './types.js';
+
+export default function verifyTask(buffer: ArrayBuffer): ScriptCheckResult {
+  const items = decodeTask(buffer);
+  let checked = 0;
+  for (const item of items) {
+    let tx;
+    try {
+      tx = parseTransaction(item.txBytes);
+    } catch (err) {
+      return exceptionFailure(item.txIndex, -1, err);
+    }
+    const inputs = item.inputs ?? defaultInputs(tx);
+    const failure = checkTransaction(item.txIndex, tx, item.spentOutputs, item.flags, inputs);
+    if (failure) return failure;
+    checked += inputs.length;
+  }
+  return { ok: true, checked };
+}
