@@ -1,0 +1,255 @@
+/**
+ * Typed access to the chainstate tables of layout.ts: the reader a snapshot hands out and
+ * the writer a write batch hands out. Keys are built and values decoded here, so callers
+ * deal in hashes, heights, outpoints and records, never in key bytes.
+ */
+import type { Coin } from '../consensus/index.js';
+import type { OutPoint } from '../primitives/index.js';
+import { decodeBlockFileInfo, encodeBlockFileInfo, type BlockFileInfo, type FileInfoSource } from './block-file-info.js';
+import { decodeCoin, encodeCoin } from './coin-codec.js';
+import { decodeBlockIndexRecord, encodeBlockIndexRecord, type BlockIndexRecord } from './index-record.js';
+import {
+  blockHashKey,
+  checkCoinKey,
+  coinKey,
+  decodeCoinKey,
+  decodeFileKey,
+  decodeHeightKey,
+  fileKey,
+  HASH_SIZE,
+  heightKey,
+  txidKey,
+  type ChainstateTable,
+} from './layout.js';
+import type { TableReader, TableWriter } from './lmdb-env.js';
+import { decodeMempoolEntry, encodeMempoolEntry, type MempoolEntryRecord } from './mempool-record.js';
+import type { MetaField } from './meta-codec.js';
+import { decodeStored, readMeta, readStored } from './stored-value.js';
+import { decodeBlockUndo, encodeBlockUndo, type BlockUndo } from './undo-codec.js';
+
+export interface HeightRange {
+  /** Lowest height (default 0). */
+  readonly from?: number;
+  /** Highest height, inclusive (default: the tip). */
+  readonly to?: number;
+  /** Highest first. */
+  readonly reverse?: boolean;
+}
+
+function checkHashValue(table: string, key: Uint8Array, value: Uint8Array): Uint8Array {
+  return decodeStored(table, key, value, (bytes) => {
+    if (bytes.length !== HASH_SIZE) throw new RangeError(`expected a ${HASH_SIZE}-byte hash, got ${bytes.length} bytes`);
+    return bytes;
+  });
+}
+
+/** Past the last possible txid‖vout key of `txid`: the exclusive end of its outputs. */
+function afterTxid(txid: Uint8Array): Uint8Array {
+  const end = new Uint8Array(HASH_SIZE + 5);
+  end.set(txid, 0);
+  end.fill(0xff, HASH_SIZE);
+  return end;
+}
+
+export class ChainstateReader {
+  constructor(protected readonly tables: TableReader<ChainstateTable>) {}
+
+  meta<T>(field: MetaField<T>): T | undefined {
+    return readMeta(this.tables, 'meta', field);
+  }
+
+  blockIndex(hash: Uint8Array): BlockIndexRecord | undefined {
+    return readStored(this.tables, 'index', blockHashKey(hash), decodeBlockIndexRecord);
+  }
+
+  /** Every block index record, in hash order: what the chain loads at start-up. */
+  *blockIndexEntries(): Generator<{ hash: Uint8Array; record: BlockIndexRecord }> {
+    for (const { key, value } of this.tables.range('index')) {
+      yield { hash: key, record: decodeStored('index', key, value, decodeBlockIndexRecord) };
+    }
+  }
+
+  /** Hash of the active chain's block at `height`. */
+  activeHash(height: number): Uint8Array | undefined {
+    const key = heightKey(height);
+    const value = this.tables.get('active', key);
+    return value === undefined ? undefined : checkHashValue('active', key, value);
+  }
+
+  /** Height of the last entry of the active table, -1 when it is empty. */
+  activeTipHeight(): number {
+    for (const { key } of this.tables.range('active', { reverse: true, limit: 1 })) return decodeHeightKey(key);
+    return -1;
+  }
+
+  *activeChain(range: HeightRange = {}): Generator<{ height: number; hash: Uint8Array }> {
+    const lowest = range.from ?? 0;
+    const highest = range.to;
+    const entries = range.reverse
+      ? this.tables.range('active', highest === undefined ? { reverse: true } : { reverse: true, start: heightKey(highest) })
+      : this.tables.range('active', { start: heightKey(lowest) });
+    for (const { key, value } of entries) {
+      const height = decodeHeightKey(key);
+      if (range.reverse ? height < lowest : highest !== undefined && height > highest) break;
+      yield { height, hash: checkHashValue('active', key, value) };
+    }
+  }
+
+  coin(txid: Uint8Array, vout: number): Coin | undefined {
+    return this.coinAt(coinKey(txid, vout));
+  }
+
+  /** The coin under a coins-table key (layout.ts coinKey), for caches that keep keys. */
+  coinAt(key: Uint8Array): Coin | undefined {
+    return readStored(this.tables, 'coins', checkCoinKey(key), decodeCoin);
+  }
+
+  /** The unspent outputs of one transaction, by output index. */
+  *coinsOf(txid: Uint8Array): Generator<{ outpoint: OutPoint; coin: Coin }> {
+    for (const { key, value } of this.tables.range('coins', { start: txidKey(txid), end: afterTxid(txid) })) {
+      yield { outpoint: decodeCoinKey(key), coin: decodeStored('coins', key, value, decodeCoin) };
+    }
+  }
+
+  /** Every coin in outpoint order (gettxoutsetinfo, scantxoutset). */
+  *allCoins(): Generator<{ outpoint: OutPoint; coin: Coin }> {
+    for (const { key, value } of this.tables.range('coins')) {
+      yield { outpoint: decodeCoinKey(key), coin: decodeStored('coins', key, value, decodeCoin) };
+    }
+  }
+
+  /** Whether any output of `txid` is unspent (BIP30's question), with one seek. */
+  hasAnyCoin(txid: Uint8Array): boolean {
+    for (const _ of this.tables.range('coins', { start: txidKey(txid), end: afterTxid(txid), limit: 1 })) return true;
+    return false;
+  }
+
+  undo(hash: Uint8Array): BlockUndo | undefined {
+    return readStored(this.tables, 'undo', blockHashKey(hash), decodeBlockUndo);
+  }
+
+  mempoolEntry(txid: Uint8Array): MempoolEntryRecord | undefined {
+    return readStored(this.tables, 'mempool', txidKey(txid), decodeMempoolEntry);
+  }
+
+  *mempoolEntries(): Generator<{ txid: Uint8Array; entry: MempoolEntryRecord }> {
+    for (const { key, value } of this.tables.range('mempool')) {
+      yield { txid: key, entry: decodeStored('mempool', key, value, decodeMempoolEntry) };
+    }
+  }
+
+  fileInfo(file: number): BlockFileInfo | undefined {
+    return readStored(this.tables, 'fileinfo', fileKey(file), decodeBlockFileInfo);
+  }
+
+  /** Every saved block file info, by file number: what BlockFileStore.open takes. */
+  *fileInfos(): Generator<[number, BlockFileInfo]> {
+    for (const { key, value } of this.tables.range('fileinfo')) {
+      yield [decodeFileKey(key), decodeStored('fileinfo', key, value, decodeBlockFileInfo)];
+    }
+  }
+
+  /** Bytes of block files as of this snapshot (getblockchaininfo's size_on_disk). */
+  blockFilesSize(): number {
+    let total = 0;
+    for (const [, info] of this.fileInfos()) total += info.size;
+    return total;
+  }
+}
+
+export class ChainstateWriter extends ChainstateReader {
+  constructor(protected override readonly tables: TableWriter<ChainstateTable>) {
+    super(tables);
+  }
+
+  putMeta<T>(field: MetaField<T>, value: T): void {
+    this.tables.put('meta', field.key, field.codec.encode(value));
+  }
+
+  deleteMeta(field: MetaField<unknown>): boolean {
+    return this.tables.del('meta', field.key);
+  }
+
+  putBlockIndex(hash: Uint8Array, record: BlockIndexRecord): void {
+    this.tables.put('index', blockHashKey(hash), encodeBlockIndexRecord(record));
+  }
+
+  deleteBlockIndex(hash: Uint8Array): boolean {
+    return this.tables.del('index', blockHashKey(hash));
+  }
+
+  putActive(height: number, hash: Uint8Array): void {
+    this.tables.put('active', heightKey(height), blockHashKey(hash));
+  }
+
+  deleteActive(height: number): boolean {
+    return this.tables.del('active', heightKey(height));
+  }
+
+  putCoin(txid: Uint8Array, vout: number, coin: Coin): void {
+    this.putCoinAt(coinKey(txid, vout), coin);
+  }
+
+  deleteCoin(txid: Uint8Array, vout: number): boolean {
+    return this.deleteCoinAt(coinKey(txid, vout));
+  }
+
+  putCoinAt(key: Uint8Array, coin: Coin): void {
+    this.tables.put('coins', checkCoinKey(key), encodeCoin(coin));
+  }
+
+  deleteCoinAt(key: Uint8Array): boolean {
+    return this.tables.del('coins', checkCoinKey(key));
+  }
+
+  putUndo(hash: Uint8Array, undo: BlockUndo): void {
+    this.tables.put('undo', blockHashKey(hash), encodeBlockUndo(undo));
+  }
+
+  deleteUndo(hash: Uint8Array): boolean {
+    return this.tables.del('undo', blockHashKey(hash));
+  }
+
+  putMempoolEntry(txid: Uint8Array, entry: MempoolEntryRecord): void {
+    this.tables.put('mempool', txidKey(txid), encodeMempoolEntry(entry));
+  }
+
+  deleteMempoolEntry(txid: Uint8Array): boolean {
+    return this.tables.del('mempool', txidKey(txid));
+  }
+
+  putFileInfo(file: number, info: BlockFileInfo): void {
+    this.tables.put('fileinfo', fileKey(file), encodeBlockFileInfo(info));
+  }
+
+  deleteFileInfo(file: number): boolean {
+    return this.tables.del('fileinfo', fileKey(file));
+  }
+
+  /**
+   * Syncs the block files, writes their changed info into this batch and, once it
+   * commits, tells the store it is saved. Call it in the batch that commits the index entries pointing at
+   * newly appended blocks, so the counts and the index move together.
+   */
+  saveBlockFileInfo(source: FileInfoSource): void {
+    // Blocks appended without their own fsync become durable here, before this batch
+    // (which carries the index entries pointing at them) can commit.
+    source.flush();
+    const dirty = source.dirtyFileInfo();
+    for (const { file, info } of dirty) {
+      if (info) this.putFileInfo(file, info);
+      else this.deleteFileInfo(file);
+    }
+    if (dirty.length > 0) this.tables.afterCommit(() => source.markFileInfoSaved(dirty));
+  }
+
+  /** Empties one table (-reindex, -reindex-chainstate, mempool reload). */
+  clear(table: ChainstateTable): void {
+    this.tables.clear(table);
+  }
+
+  /** Runs `fn` after this batch has committed durably (never if it aborts). */
+  afterCommit(fn: () => void): void {
+    this.tables.afterCommit(fn);
+  }
+}

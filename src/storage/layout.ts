@@ -1,0 +1,168 @@
+/**
+ * THE storage layout: every directory, LMDB environment, table, key and value the node
+ * persists, in one place, as a schema is documented. Nothing stores an absolute path, so
+ * a network directory copied elsewhere loads as it is.
+ *
+ * ## Directories of a network directory (`<netdir>`)
+ *
+ * | path                      | what                                                          |
+ * |---------------------------|---------------------------------------------------------------|
+ * | `blocks/blkNNNNN.dat`     | raw blocks in Core's framing (block-files.ts), ≤ 128 MiB each |
+ * | `blocks/xor.dat`          | 8-byte obfuscation key XORed over blk files (xor-key.ts)      |
+ * | `chainstate/data.mdb`     | LMDB environment "chainstate": the tables below               |
+ * | `indexes/data.mdb`        | LMDB environment "indexes": optional indexes                  |
+ *
+ * The two environments commit independently. Everything that must change atomically with
+ * the tip (coins, undo, block index, active chain, tip) is in `chainstate`; an index
+ * records the block it has reached in its own meta table and catches up after a crash,
+ * as Core's indexes do.
+ *
+ * ## Environment `chainstate`
+ *
+ * Keys and values are raw bytes (lmdb-js keyEncoding and encoding 'binary'). Integers in
+ * keys are big-endian so that LMDB's byte order is numeric order and range scans walk
+ * heights and output indexes in order. Hashes are in internal byte order (as hashed, the
+ * reverse of the hex shown to users).
+ *
+ * | table      | key                                   | value                                           |
+ * |------------|---------------------------------------|-------------------------------------------------|
+ * | `meta`     | UTF-8 field name (CHAINSTATE_META)    | per field, see below                            |
+ * | `index`    | block hash (32)                       | BlockIndexRecord, 144 bytes (index-record.ts)   |
+ * | `active`   | height u32 BE (4)                     | block hash (32) of the active chain at height   |
+ * | `coins`    | txid (32) ‖ vout u32 BE (4)           | Coin: Core's Coin serialization (coin-codec.ts) |
+ * | `undo`     | block hash (32)                       | Core's CBlockUndo serialization (undo-codec.ts) |
+ * | `mempool`  | txid (32)                             | MempoolEntryRecord (mempool-record.ts)          |
+ * | `fileinfo` | blk file number u32 BE (4)            | BlockFileInfo, 24 bytes (block-file-info.ts)    |
+ *
+ * `coins` keys put all outputs of a transaction next to each other, so "does txid have
+ * any unspent output" (BIP30) is one prefix seek, and an ordered scan yields txid order
+ * then numeric vout order — the order Core's hash_serialized_3 hashes coins in (it
+ * regroups each txid's outputs in a std::map<uint32_t, Coin>). Core's own LevelDB key,
+ * txid ‖ VARINT(vout), would not: VARINT byte order departs from numeric order at
+ * vout 16512. `active` holds exactly the heights
+ * 0..tip of the active chain. `fileinfo` is written in the same transaction as the index
+ * entries that point into the file.
+ *
+ * Meta fields (CHAINSTATE_META):
+ *
+ * | key             | value                         | meaning                                        |
+ * |-----------------|-------------------------------|------------------------------------------------|
+ * | `format`        | u32 LE                        | layout version, FORMAT_VERSION                 |
+ * | `network`       | UTF-8                         | chain name the directory belongs to            |
+ * | `tip`           | block hash (32)               | block whose effects the coins table holds      |
+ * | `flushedHeight` | u32 LE                        | height of `tip`                                |
+ * | `txindex`       | u8 0/1                        | -txindex was on when the chain was built       |
+ * | `prune`         | u8 0/1                        | prune mode                                     |
+ * | `havePruned`    | u8 0/1                        | some block files have been deleted             |
+ * | `reindexing`    | u8 0/1                        | a -reindex is in progress (resume it)          |
+ *
+ * ## Environment `indexes`
+ *
+ * | table     | key                                | value                                             |
+ * |-----------|------------------------------------|---------------------------------------------------|
+ * | `meta`    | UTF-8 field name (INDEXES_META)    | `format` u32 LE; `txindex.best` block hash (32)   |
+ * | `txindex` | txid (32)                          | TxIndexEntry, 16 bytes (txindex-record.ts)        |
+ *
+ * BIP158 filters and coinstats get their own tables in this environment when those
+ * indexes are written (maxDbs leaves room).
+ */
+import type { OutPoint } from '../primitives/index.js';
+import { flagMeta, hashMeta, metaField, textMeta, u32Meta } from './meta-codec.js';
+
+export const BLOCKS_DIR = 'blocks';
+export const CHAINSTATE_DIR = 'chainstate';
+export const INDEXES_DIR = 'indexes';
+
+/** Bumped when any table's encoding changes; a directory with another version is refused. */
+export const FORMAT_VERSION = 1;
+
+export const CHAINSTATE_TABLES = ['meta', 'index', 'active', 'coins', 'undo', 'mempool', 'fileinfo'] as const;
+export type ChainstateTable = (typeof CHAINSTATE_TABLES)[number];
+
+export const INDEXES_TABLES = ['meta', 'txindex'] as const;
+export type IndexesTable = (typeof INDEXES_TABLES)[number];
+
+export const CHAINSTATE_META = {
+  format: metaField('format', u32Meta),
+  network: metaField('network', textMeta),
+  tip: metaField('tip', hashMeta),
+  flushedHeight: metaField('flushedHeight', u32Meta),
+  txindex: metaField('txindex', flagMeta),
+  prune: metaField('prune', flagMeta),
+  havePruned: metaField('havePruned', flagMeta),
+  reindexing: metaField('reindexing', flagMeta),
+} as const;
+
+export const INDEXES_META = {
+  format: metaField('format', u32Meta),
+  txindexBest: metaField('txindex.best', hashMeta),
+} as const;
+
+export const HASH_SIZE = 32;
+export const COIN_KEY_SIZE = HASH_SIZE + 4;
+
+function checkHash(hash: Uint8Array, what: string): Uint8Array {
+  if (hash.length !== HASH_SIZE) throw new RangeError(`${what} must be ${HASH_SIZE} bytes, got ${hash.length}`);
+  return hash;
+}
+
+function u32BE(value: number, what: string): Uint8Array {
+  if (!Number.isInteger(value) || value < 0 || value > 0xffffffff) throw new RangeError(`${what} out of range: ${value}`);
+  const out = new Uint8Array(4);
+  new DataView(out.buffer).setUint32(0, value, false);
+  return out;
+}
+
+function readU32BE(key: Uint8Array, offset: number): number {
+  return new DataView(key.buffer, key.byteOffset, key.byteLength).getUint32(offset, false);
+}
+
+/** Key of the index and undo tables. */
+export function blockHashKey(hash: Uint8Array): Uint8Array {
+  return checkHash(hash, 'block hash');
+}
+
+/** Key of the mempool and txindex tables. */
+export function txidKey(txid: Uint8Array): Uint8Array {
+  return checkHash(txid, 'txid');
+}
+
+/** Key of the active table. */
+export function heightKey(height: number): Uint8Array {
+  return u32BE(height, 'height');
+}
+
+export function decodeHeightKey(key: Uint8Array): number {
+  if (key.length !== 4) throw new RangeError(`height key must be 4 bytes, got ${key.length}`);
+  return readU32BE(key, 0);
+}
+
+/** Key of the coins table: txid ‖ vout (BE). */
+export function coinKey(txid: Uint8Array, vout: number): Uint8Array {
+  checkHash(txid, 'txid');
+  const out = new Uint8Array(COIN_KEY_SIZE);
+  out.set(txid, 0);
+  out.set(u32BE(vout, 'vout'), HASH_SIZE);
+  return out;
+}
+
+/** Checks that `key` has the coins-table key shape and returns it. */
+export function checkCoinKey(key: Uint8Array): Uint8Array {
+  if (key.length !== COIN_KEY_SIZE) throw new RangeError(`coin key must be ${COIN_KEY_SIZE} bytes, got ${key.length}`);
+  return key;
+}
+
+export function decodeCoinKey(key: Uint8Array): OutPoint {
+  checkCoinKey(key);
+  return { txid: key.slice(0, HASH_SIZE), vout: readU32BE(key, HASH_SIZE) };
+}
+
+/** Key of the fileinfo table. */
+export function fileKey(file: number): Uint8Array {
+  return u32BE(file, 'block file number');
+}
+
+export function decodeFileKey(key: Uint8Array): number {
+  if (key.length !== 4) throw new RangeError(`file key must be 4 bytes, got ${key.length}`);
+  return readU32BE(key, 0);
+}

@@ -1,0 +1,59 @@
+/**
+ * A mempool entry as the coordinator mirrors it into LMDB, so front-ends answer mempool
+ * queries from the same snapshot as chain queries. Fixed 32-byte prefix, then the raw
+ * transaction (with witness) to the end of the value:
+ * fee i64 LE (satoshis), vsize u32 LE, time u64 LE (unix seconds it entered),
+ * height u32 LE (chain height when it entered), sequence u64 LE (entry order).
+ */
+import { DecodeError } from '../primitives/index.js';
+
+export interface MempoolEntryRecord {
+  readonly tx: Uint8Array;
+  readonly fee: bigint;
+  readonly vsize: number;
+  readonly time: number;
+  readonly height: number;
+  readonly sequence: number;
+}
+
+const PREFIX = 32;
+
+function checkUint(value: number, max: number, field: string): void {
+  if (!Number.isInteger(value) || value < 0 || value > max) throw new RangeError(`mempool entry ${field} out of range: ${value}`);
+}
+
+export function encodeMempoolEntry(entry: MempoolEntryRecord): Uint8Array {
+  checkUint(entry.vsize, 0xffffffff, 'vsize');
+  checkUint(entry.time, Number.MAX_SAFE_INTEGER, 'time');
+  checkUint(entry.height, 0xffffffff, 'height');
+  checkUint(entry.sequence, Number.MAX_SAFE_INTEGER, 'sequence');
+  if (BigInt.asIntN(64, entry.fee) !== entry.fee) throw new RangeError(`mempool entry fee out of range: ${entry.fee}`);
+  const out = new Uint8Array(PREFIX + entry.tx.length);
+  const view = new DataView(out.buffer);
+  view.setBigInt64(0, entry.fee, true);
+  view.setUint32(8, entry.vsize, true);
+  view.setBigUint64(12, BigInt(entry.time), true);
+  view.setUint32(20, entry.height, true);
+  view.setBigUint64(24, BigInt(entry.sequence), true);
+  out.set(entry.tx, PREFIX);
+  return out;
+}
+
+/** Decodes a mempool-table value; `tx` is a view into `bytes`. */
+export function decodeMempoolEntry(bytes: Uint8Array): MempoolEntryRecord {
+  if (bytes.length <= PREFIX) throw new DecodeError(`mempool entry must be longer than ${PREFIX} bytes, got ${bytes.length}`);
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const time = view.getBigUint64(12, true);
+  const sequence = view.getBigUint64(24, true);
+  if (time > BigInt(Number.MAX_SAFE_INTEGER) || sequence > BigInt(Number.MAX_SAFE_INTEGER)) {
+    throw new DecodeError('mempool entry time or sequence exceeds 2^53');
+  }
+  return {
+    fee: view.getBigInt64(0, true),
+    vsize: view.getUint32(8, true),
+    time: Number(time),
+    height: view.getUint32(20, true),
+    sequence: Number(sequence),
+    tx: bytes.subarray(PREFIX),
+  };
+}

@@ -1,0 +1,274 @@
+/**
+ * The LMDB environments in one process, on real files: typed tables round-trip and
+ * persist, a batch is all or nothing, snapshots are consistent and fresh, the format
+ * version is enforced and damaged records come out as typed errors.
+ */
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  CHAINSTATE_META,
+  coinKey,
+  CorruptionError,
+  FORMAT_VERSION,
+  INDEXES_META,
+  openChainstateEnv,
+  openIndexesEnv,
+  StorageError,
+  type BlockIndexRecord,
+  type MempoolEntryRecord,
+} from '../../src/storage/index.js';
+import type { Coin } from '../../src/consensus/index.js';
+import { filledHash, numberedHash, withTempDir } from './storage-fixtures.js';
+
+function indexRecord(height: number): BlockIndexRecord {
+  return {
+    header: new Uint8Array(80).fill(height & 0xff),
+    height,
+    chainWork: BigInt(height + 1) << 32n,
+    status: 0x1d,
+    txCount: height + 1,
+    chainTxCount: ((height + 1) * (height + 2)) / 2,
+    dataFile: 0,
+    dataPos: 8 + height * 300,
+    sequenceId: height,
+  };
+}
+
+const coin = (height: number, vout: number): Coin => ({
+  output: { value: BigInt(height * 1000 + vout), scriptPubKey: Uint8Array.of(0x51, vout) },
+  height,
+  coinbase: vout === 0,
+});
+
+test('chainstate tables round-trip through a batch and persist across reopening', async () => {
+  await withTempDir(async (dir) => {
+    const env = openChainstateEnv(dir);
+    const entry: MempoolEntryRecord = { tx: Uint8Array.of(1, 2, 3), fee: 1000n, vsize: 100, time: 1_700_000_000, height: 9, sequence: 4 };
+    env.writeBatch((w) => {
+      for (let h = 0; h < 10; h++) {
+        w.putBlockIndex(numberedHash(h), indexRecord(h));
+        w.putActive(h, numberedHash(h));
+        for (let vout = 0; vout < 3; vout++) w.putCoin(numberedHash(h), vout, coin(h, vout));
+      }
+      w.putUndo(numberedHash(9), [[coin(1, 1), coin(2, 2)], [coin(3, 0)]]);
+      w.putMempoolEntry(filledHash(0xee), entry);
+      w.putFileInfo(0, { blocks: 10, size: 3008, heightFirst: 0, heightLast: 9, timeFirst: 1, timeLast: 2 });
+      w.putMeta(CHAINSTATE_META.tip, numberedHash(9));
+      w.putMeta(CHAINSTATE_META.flushedHeight, 9);
+      w.putMeta(CHAINSTATE_META.network, 'regtest');
+      w.putMeta(CHAINSTATE_META.txindex, true);
+      // Reads inside the batch see its own writes.
+      assert.deepEqual(w.coin(numberedHash(3), 1), coin(3, 1));
+      assert.equal(w.activeTipHeight(), 9);
+    });
+    await env.close();
+
+    const again = openChainstateEnv(dir);
+    again.withSnapshot((r) => {
+      assert.equal(r.meta(CHAINSTATE_META.format), FORMAT_VERSION);
+      assert.deepEqual(r.meta(CHAINSTATE_META.tip), numberedHash(9));
+      assert.equal(r.meta(CHAINSTATE_META.flushedHeight), 9);
+      assert.equal(r.meta(CHAINSTATE_META.network), 'regtest');
+      assert.equal(r.meta(CHAINSTATE_META.txindex), true);
+      assert.equal(r.meta(CHAINSTATE_META.prune), undefined);
+      assert.deepEqual(r.blockIndex(numberedHash(4)), indexRecord(4));
+      assert.equal(r.blockIndex(filledHash(1)), undefined);
+      assert.equal([...r.blockIndexEntries()].length, 10);
+      assert.deepEqual(r.activeHash(7), numberedHash(7));
+      assert.equal(r.activeHash(10), undefined);
+      assert.equal(r.activeTipHeight(), 9);
+      assert.deepEqual(
+        [...r.activeChain()].map((e) => e.height),
+        [0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
+      );
+      assert.deepEqual(
+        [...r.activeChain({ from: 3, to: 5 })].map((e) => e.height),
+        [3, 4, 5],
+      );
+      assert.deepEqual(
+        [...r.activeChain({ from: 6, reverse: true })].map((e) => e.height),
+        [9, 8, 7, 6],
+      );
+      assert.deepEqual(
+        [...r.activeChain({ from: 2, to: 4, reverse: true })].map((e) => e.height),
+        [4, 3, 2],
+      );
+      assert.deepEqual(r.coin(numberedHash(5), 2), coin(5, 2));
+      assert.equal(r.coin(numberedHash(5), 3), undefined);
+      assert.deepEqual(
+        [...r.coinsOf(numberedHash(5))].map(({ outpoint, coin: c }) => [outpoint.vout, c]),
+        [0, 1, 2].map((vout) => [vout, coin(5, vout)]),
+      );
+      assert.equal([...r.allCoins()].length, 30);
+      assert.ok(r.hasAnyCoin(numberedHash(0)));
+      assert.ok(!r.hasAnyCoin(filledHash(3)));
+      assert.deepEqual(r.undo(numberedHash(9)), [[coin(1, 1), coin(2, 2)], [coin(3, 0)]]);
+      assert.deepEqual(r.mempoolEntry(filledHash(0xee)), entry);
+      assert.equal([...r.mempoolEntries()].length, 1);
+      assert.equal(r.blockFilesSize(), 3008);
+    });
+
+    // Scans walk vouts numerically (VARINT byte order would put 16512 before 16511).
+    again.writeBatch((w) => {
+      for (const vout of [70_000, 16_512, 16_511, 128, 127]) w.putCoinAt(coinKey(filledHash(0x42), vout), coin(1, vout & 0xff));
+    });
+    again.withSnapshot((r) => {
+      assert.deepEqual(
+        [...r.coinsOf(filledHash(0x42))].map(({ outpoint }) => outpoint.vout),
+        [127, 128, 16_511, 16_512, 70_000],
+      );
+      assert.deepEqual(r.coinAt(coinKey(filledHash(0x42), 16_512)), coin(1, 16_512 & 0xff));
+      assert.throws(() => r.coinAt(new Uint8Array(35)), RangeError);
+    });
+
+    // Deletes, and clearing a table.
+    again.writeBatch((w) => {
+      assert.ok(w.deleteCoin(numberedHash(5), 0));
+      assert.ok(!w.deleteCoin(numberedHash(5), 0));
+      assert.ok(w.deleteActive(9));
+      w.clear('mempool');
+      w.deleteMeta(CHAINSTATE_META.txindex);
+    });
+    again.withSnapshot((r) => {
+      assert.equal(r.coin(numberedHash(5), 0), undefined);
+      assert.equal(r.activeTipHeight(), 8);
+      assert.equal([...r.mempoolEntries()].length, 0);
+      assert.equal(r.meta(CHAINSTATE_META.txindex), undefined);
+    });
+    await again.close();
+  });
+});
+
+test('a batch that throws, returns a promise or nests leaves nothing behind', async () => {
+  await withTempDir(async (dir) => {
+    const env = openChainstateEnv(dir);
+    let committedHooks = 0;
+    env.writeBatch((w) => {
+      w.putMeta(CHAINSTATE_META.flushedHeight, 1);
+      w.afterCommit(() => committedHooks++);
+    });
+    assert.equal(committedHooks, 1);
+
+    assert.throws(
+      () =>
+        env.writeBatch((w) => {
+          w.putMeta(CHAINSTATE_META.flushedHeight, 2);
+          for (let h = 0; h < 100; h++) w.putActive(h, numberedHash(h));
+          w.clear('meta');
+          w.afterCommit(() => committedHooks++);
+          throw new Error('validation failed half way');
+        }),
+      /half way/,
+    );
+    assert.throws(() => env.writeBatch(async (w) => w.putActive(0, numberedHash(0))), StorageError);
+    assert.throws(() => env.writeBatch(() => env.writeBatch(() => undefined)), StorageError);
+    assert.throws(() => env.writeBatch(() => env.withSnapshot(() => undefined)), StorageError);
+    env.withSnapshot((r) => {
+      assert.equal(r.meta(CHAINSTATE_META.flushedHeight), 1);
+      assert.equal(r.activeTipHeight(), -1);
+      assert.equal(r.meta(CHAINSTATE_META.format), FORMAT_VERSION, 'the cleared table came back');
+    });
+    assert.equal(committedHooks, 1, 'hooks of aborted batches never run');
+    await env.close();
+  });
+});
+
+test('snapshots: a held one keeps its view, a new one sees every commit, even in the same turn', async () => {
+  await withTempDir(async (dir) => {
+    const env = openChainstateEnv(dir);
+    const write = (i: number): void =>
+      env.writeBatch((w) => {
+        for (let h = 0; h < 20; h++) w.putActive(h, filledHash(i));
+        w.putMeta(CHAINSTATE_META.flushedHeight, i);
+      });
+    write(1);
+    const held = env.withSnapshot(async (r) => {
+      const before = r.meta(CHAINSTATE_META.flushedHeight);
+      write(2);
+      // Same turn, a new snapshot: sees 2. This one: still 1.
+      assert.equal(
+        env.withSnapshot((fresh) => fresh.meta(CHAINSTATE_META.flushedHeight)),
+        2,
+      );
+      await sleep(20);
+      write(3);
+      await sleep(20);
+      const after = r.meta(CHAINSTATE_META.flushedHeight);
+      const hashes = [...r.activeChain()].map((e) => e.hash[0]);
+      return { before, after, hashes };
+    });
+    const result = await held;
+    assert.equal(result.before, 1);
+    assert.equal(result.after, 1);
+    assert.deepEqual(result.hashes, new Array(20).fill(1));
+    assert.equal(
+      env.withSnapshot((r) => r.meta(CHAINSTATE_META.flushedHeight)),
+      3,
+    );
+    // Readers cannot be used after their callback.
+    let escaped: Iterable<unknown> | undefined;
+    env.withSnapshot((r) => {
+      escaped = r.activeChain();
+    });
+    assert.throws(() => [...escaped!], StorageError);
+    await env.close();
+  });
+});
+
+test('format version: stamped on creation, enforced on open; read-only needs an initialised env', async () => {
+  await withTempDir(async (dir) => {
+    assert.throws(() => openChainstateEnv(join(dir, 'absent'), { readOnly: true }), StorageError);
+    const env = openChainstateEnv(join(dir, 'a'));
+    env.lmdb.write((w) => w.put('meta', CHAINSTATE_META.format.key, CHAINSTATE_META.format.codec.encode(FORMAT_VERSION + 1)));
+    await env.close();
+    assert.throws(() => openChainstateEnv(join(dir, 'a')), /format/);
+
+    const foreign = openChainstateEnv(join(dir, 'b'));
+    foreign.lmdb.write((w) => {
+      w.del('meta', CHAINSTATE_META.format.key);
+      w.put('coins', coinKey(filledHash(1), 0), Uint8Array.of(0, 0, 6));
+    });
+    await foreign.close();
+    assert.throws(() => openChainstateEnv(join(dir, 'b')), /no format version/);
+
+    const indexes = openIndexesEnv(join(dir, 'c'));
+    indexes.writeBatch((w) => {
+      w.putTxIndexEntry(filledHash(7), { file: 1, pos: 8, offset: 81, length: 200 });
+      w.putMeta(INDEXES_META.txindexBest, filledHash(9));
+    });
+    await indexes.close();
+    const readOnly = openIndexesEnv(join(dir, 'c'), { readOnly: true });
+    assert.deepEqual(
+      readOnly.withSnapshot((r) => r.txIndexEntry(filledHash(7))),
+      { file: 1, pos: 8, offset: 81, length: 200 },
+    );
+    assert.deepEqual(
+      readOnly.withSnapshot((r) => r.meta(INDEXES_META.txindexBest)),
+      filledHash(9),
+    );
+    assert.throws(() => readOnly.writeBatch((w) => w.deleteTxIndexEntry(filledHash(7))), StorageError);
+    await readOnly.close();
+  });
+});
+
+test('damaged records come out as CorruptionError naming the table', async () => {
+  await withTempDir(async (dir) => {
+    const env = openChainstateEnv(dir);
+    env.lmdb.write((w) => {
+      w.put('index', filledHash(1), new Uint8Array(10));
+      w.put('coins', coinKey(filledHash(2), 0), Uint8Array.of(0, 0, 7));
+      w.put('active', Uint8Array.of(0, 0, 0, 0), new Uint8Array(31));
+      w.put('meta', CHAINSTATE_META.flushedHeight.key, Uint8Array.of(1));
+    });
+    env.withSnapshot((r) => {
+      assert.throws(() => r.blockIndex(filledHash(1)), (err: unknown) => err instanceof CorruptionError && /^index entry/.test(err.message));
+      assert.throws(() => r.coin(filledHash(2), 0), CorruptionError);
+      assert.throws(() => r.activeHash(0), CorruptionError);
+      assert.throws(() => r.meta(CHAINSTATE_META.flushedHeight), CorruptionError);
+    });
+    assert.throws(() => env.writeBatch((w) => w.putActive(0, new Uint8Array(31))), RangeError);
+    await env.close();
+  });
+});
