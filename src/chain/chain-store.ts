@@ -1,0 +1,51 @@
+/**
+ * What the chainstate needs from persistence, in its own terms. The LMDB implementation
+ * (lmdb-chain-store.ts) maps it onto src/storage; keeping the interface here lets the
+ * validation logic state its crash-safety contract in one place:
+ *
+ * - `commit` first makes every block written so far durable, then applies everything it
+ *   is given in one atomic, durable transaction: a crash leaves either all of it or none
+ *   of it, and no committed index entry ever points at block data a crash could lose.
+ */
+import type { Coin } from '../consensus/index.js';
+import type { BlockDataPosition } from './block-index-entry.js';
+import type { BlockUndo } from './block-undo.js';
+import type { CoinsDelta, CoinsSource } from './coins-view.js';
+
+/** A block index entry as persisted. */
+export interface StoredIndexEntry {
+  header: Uint8Array;
+  height: number;
+  chainWork: bigint;
+  status: number;
+  txCount: number;
+  chainTxCount: number;
+  data: BlockDataPosition | undefined;
+  sequenceId: number;
+}
+
+export interface ChainCommit {
+  indexEntries: { hash: Uint8Array; entry: StoredIndexEntry }[];
+  coins?: CoinsDelta;
+  undoPuts?: { hash: Uint8Array; undo: BlockUndo }[];
+  undoDeletes?: Uint8Array[];
+  /** Active-chain table changes: a hash to set at a height, or null to remove it. */
+  activeChanges?: { height: number; hash: Uint8Array | null }[];
+  /** The new flushed tip (the block the coins table now reflects). */
+  tip?: Uint8Array;
+}
+
+export interface ChainStore extends CoinsSource {
+  fetchCoin(key: Uint8Array): Coin | undefined;
+  loadIndex(): StoredIndexEntry[];
+  readTip(): Uint8Array | undefined;
+  readUndo(hash: Uint8Array): BlockUndo | undefined;
+  commit(batch: ChainCommit): void;
+  writeBlock(bytes: Uint8Array, height: number): BlockDataPosition;
+  readBlock(position: BlockDataPosition): Uint8Array;
+  /** Removes coins, undo data, the active table and the tip: -reindex-chainstate. */
+  wipeChainstate(): void;
+  /** Also removes the block index: -reindex (block files stay and are rescanned). */
+  wipeIndex(): void;
+  close(): Promise<void>;
+}

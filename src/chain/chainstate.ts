@@ -1,0 +1,694 @@
+/**
+ * The chainstate: follows the most-work valid chain. It accepts headers and blocks into
+ * the block tree, connects and disconnects blocks against the UTXO set (reorganising to
+ * any depth), runs script checks on the worker pool, and persists everything through the
+ * ChainStore in atomic commits, so that the stored tip is always a fully applied block.
+ *
+ * All state-changing operations are serialized on one promise queue: validation awaits
+ * the script-check pool, and nothing else may touch the chain meanwhile.
+ */
+import {
+  blockProofEquivalentTime,
+  checkBlock,
+  checkBlockHeader,
+  contextualCheckBlock,
+  contextualCheckBlockHeader,
+  VersionBitsCache,
+  type ChainParams,
+} from '../consensus/index.js';
+import { bytesEqual, hashToHex, parseBlock, parseHeader, serializeBlock, type Block, type BlockHeader } from '../primitives/index.js';
+import { SCRIPT_ERROR_MESSAGES } from '../script/index.js';
+import { ActiveChain } from './active-chain.js';
+import type { BlockIndexEntry } from './block-index-entry.js';
+import { BlockStatus, raiseValidity } from './block-status.js';
+import { betterCandidate, BlockTree, tipStatus, type ChainTipStatus } from './block-tree.js';
+import type { BlockUndo } from './block-undo.js';
+import type { ChainStore, StoredIndexEntry } from './chain-store.js';
+import { CoinsCache } from './coins-view.js';
+import { connectBlockTransactions, disconnectBlockTransactions, type ScriptJob } from './connect-block.js';
+import { ChainSystemError, reject, VALID, type Rejection, type Verdict } from './validation-result.js';
+
+/** Script checking as the chainstate needs it; the worker pool and the inline checker both fit. */
+export interface ScriptChecker {
+  verify(jobs: readonly ScriptJob[]): Promise<ScriptCheckVerdict>;
+}
+
+export type ScriptCheckVerdict =
+  | { ok: true }
+  | { ok: false; consensus: true; txIndex: number; inputIndex: number; error: keyof typeof SCRIPT_ERROR_MESSAGES }
+  | { ok: false; consensus: false; detail: string };
+
+export interface ChainEvents {
+  blockConnected?(block: Block, entry: BlockIndexEntry): void;
+  blockDisconnected?(block: Block, entry: BlockIndexEntry): void;
+  /** After a batch of connects/disconnects settles on a new tip. */
+  tipChanged?(tip: BlockIndexEntry): void;
+  /** Core's BlockChecked: a block finished full validation (connect) or failed early checks. */
+  blockChecked?(hash: string, verdict: Verdict): void;
+  /** The tip reached -stopatheight. */
+  stopHeightReached?(height: number): void;
+}
+
+export interface ChainstateOptions {
+  params: ChainParams;
+  store: ChainStore;
+  scripts: ScriptChecker;
+  /** Block hash below which scripts are assumed valid; null checks everything (-assumevalid=0). */
+  assumeValid: Uint8Array | null;
+  /** -dbcache in bytes: the coins cache is flushed when it grows past this. */
+  coinsCacheBytes: number;
+  /** The node's clock in seconds (mockable on regtest). */
+  now: () => number;
+  log: (message: string) => void;
+  events?: ChainEvents;
+  stopAtHeight?: number;
+}
+
+export interface ProcessBlockResult {
+  /** ProcessNewBlock's return: the block was stored (or already known) and did not fail early checks. */
+  accepted: boolean;
+  /** The block's data was new to us. */
+  newBlock: boolean;
+  /** Set when this block was fully checked (connected or rejected): what submitblock reports. */
+  checked: Verdict | undefined;
+}
+
+export interface ChainTip {
+  height: number;
+  hash: string;
+  branchlen: number;
+  status: ChainTipStatus;
+}
+
+const BLOCK_DOWNLOAD_WINDOW_KEEP = 288; // Core's MIN_BLOCKS_TO_KEEP
+/** Flush the coins cache at least this often during initial sync (Core's DATABASE_FLUSH_INTERVAL is an hour; imports here are shorter). */
+const PERIODIC_FLUSH_MS = 60_000;
+/** Two weeks of work-equivalent time: assumevalid only applies this far below the best header (Core). */
+const ASSUMEVALID_MIN_BURY_SECONDS = 60 * 60 * 24 * 7 * 2;
+
+export class Chainstate {
+  readonly params: ChainParams;
+  readonly tree = new BlockTree();
+  readonly chain = new ActiveChain();
+  readonly coins: CoinsCache;
+  readonly versionBits = new VersionBitsCache();
+  private readonly store: ChainStore;
+  private readonly options: ChainstateOptions;
+  private readonly pendingUndo = new Map<BlockIndexEntry, BlockUndo>();
+  private readonly pendingActive = new Map<number, Uint8Array | null>();
+  private readonly failedBlocks = new Set<BlockIndexEntry>();
+  private queue: Promise<unknown> = Promise.resolve();
+  private lastFlush = Date.now();
+  private ibdLatchedOff = false;
+  /** Set while -loadblock/-reindex runs: initial-download behaviour (batched flushes). */
+  importing = false;
+  private lastPreciousChainWork = 0n;
+  private reverseSequenceId = -1;
+
+  constructor(options: ChainstateOptions) {
+    this.options = options;
+    this.params = options.params;
+    this.store = options.store;
+    this.coins = new CoinsCache(options.store);
+  }
+
+  /** Runs `fn` after every earlier state change has finished. */
+  exclusive<T>(fn: () => Promise<T> | T): Promise<T> {
+    const run = this.queue.then(fn, fn);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  get tip(): BlockIndexEntry | undefined {
+    return this.chain.tip;
+  }
+
+  /** The node's clock in seconds (mockable on regtest). */
+  now(): number {
+    return this.options.now();
+  }
+
+  // ---------------------------------------------------------------- loading
+
+  /** Loads the block index and tip from the store, adds genesis on a new datadir, and reconnects anything beyond the flushed tip. */
+  async load(): Promise<void> {
+    await this.exclusive(async () => {
+      const stored = this.store.loadIndex().sort((a, b) => a.height - b.height);
+      for (const record of stored) this.restoreEntry(record);
+      const tipHash = this.store.readTip();
+      const tip = tipHash ? this.tree.getByHash(tipHash) : undefined;
+      if (tipHash && !tip) throw new ChainSystemError(`stored tip ${hashToHex(tipHash)} is not in the block index`);
+      this.chain.setTip(tip);
+      // Core gives blocks loaded from disk on the best chain sequence id 0, others 1, so ties keep the old tip.
+      for (const entry of this.tree.entries()) {
+        if (entry.chainTxCount > 0) entry.sequenceId = tip && this.chain.contains(entry) ? 0 : 1;
+      }
+      this.rebuildCandidates();
+      if (!this.tree.getByHash(this.params.genesisHash)) this.addGenesis();
+      await this.activateBestChainLocked();
+    });
+  }
+
+  private restoreEntry(record: StoredIndexEntry): void {
+    const header = parseHeader(record.header);
+    const prev = record.height === 0 ? undefined : this.tree.getByHash(header.prevHash);
+    if (record.height > 0 && !prev) {
+      this.options.log(`block index: dropping ${header.hashHex} at height ${record.height}, its parent is missing`);
+      return;
+    }
+    const work = record.chainWork - (prev?.chainWork ?? 0n);
+    const entry = this.tree.restore(header, prev, work, record.status);
+    entry.txCount = record.txCount;
+    entry.chainTxCount = record.chainTxCount;
+    entry.data = record.data;
+    entry.sequenceId = record.sequenceId;
+    if (entry.failed && (entry.status & BlockStatus.FAILED_VALID) !== 0) this.failedBlocks.add(entry);
+  }
+
+  private rebuildCandidates(): void {
+    this.tree.candidates.clear();
+    const tip = this.chain.tip;
+    for (const entry of this.tree.entries()) {
+      if (entry.hasData && entry.chainTxCount === 0 && entry.prev) this.tree.markUnlinked(entry);
+      if (entry.isValid(BlockStatus.VALID_TRANSACTIONS) && entry.chainTxCount > 0 && (!tip || !betterCandidate(tip, entry))) {
+        this.tree.candidates.add(entry);
+      }
+    }
+  }
+
+  private addGenesis(): void {
+    const genesis = this.params.genesis;
+    const bytes = serializeBlock(genesis);
+    const entry = this.tree.addHeader(genesis.header, undefined);
+    const position = this.store.writeBlock(bytes, 0);
+    this.receivedTransactions(genesis, entry, position);
+  }
+
+  // ---------------------------------------------------------------- headers and blocks
+
+  /** Core's AcceptBlockHeader: adds a header to the tree after the header rules. */
+  private acceptHeader(header: BlockHeader): { entry: BlockIndexEntry } | Rejection {
+    const known = this.tree.getByHash(header.hash);
+    if (known) {
+      if (known.failed) return reject('duplicate-invalid');
+      return { entry: known };
+    }
+    const headerCheck = checkBlockHeader(header, this.params);
+    if (!headerCheck.ok) return headerCheck;
+    const prev = this.tree.getByHash(header.prevHash);
+    if (!prev) return reject('prev-blk-not-found');
+    if (prev.failed) return reject('bad-prevblk');
+    const contextual = contextualCheckBlockHeader(header, prev, this.params, this.options.now());
+    if (!contextual.ok) return contextual;
+    if (!prev.isValid(BlockStatus.VALID_SCRIPTS)) {
+      for (const failed of this.failedBlocks) {
+        if (prev.ancestor(failed.height) === failed) {
+          for (let walk: BlockIndexEntry | undefined = prev; walk && walk !== failed; walk = walk.prev) {
+            walk.status |= BlockStatus.FAILED_CHILD;
+            walk.dirty = true;
+          }
+          return reject('bad-prevblk');
+        }
+      }
+    }
+    return { entry: this.tree.addHeader(header, prev) };
+  }
+
+  /** submitheader / headers from peers: returns the rejection or the accepted entry. */
+  processHeader(header: BlockHeader): Promise<{ entry: BlockIndexEntry } | Rejection> {
+    return this.exclusive(() => this.acceptHeader(header));
+  }
+
+  /**
+   * Core's ProcessNewBlock with force_processing: context-free checks, store the block,
+   * then activate the best chain. `bytes` are the block's serialization when the caller
+   * already has them (saves re-serializing).
+   */
+  processBlock(block: Block, bytes?: Uint8Array): Promise<ProcessBlockResult> {
+    return this.exclusive(async () => {
+      const hash = block.header.hashHex;
+      let checked: Verdict | undefined;
+      this.checkedListener = (h, verdict) => {
+        if (h === hash) checked = verdict;
+      };
+      try {
+        const accepted = this.acceptBlock(block, bytes, true);
+        if (!accepted.ok) {
+          this.options.events?.blockChecked?.(hash, accepted.rejection);
+          return { accepted: false, newBlock: false, checked: accepted.rejection };
+        }
+        await this.activateBestChainLocked();
+        return { accepted: true, newBlock: accepted.newBlock, checked };
+      } finally {
+        this.checkedListener = undefined;
+      }
+    });
+  }
+
+  private checkedListener: ((hash: string, verdict: Verdict) => void) | undefined;
+
+  private emitChecked(entry: BlockIndexEntry, verdict: Verdict): void {
+    this.checkedListener?.(entry.hashHex, verdict);
+    this.options.events?.blockChecked?.(entry.hashHex, verdict);
+  }
+
+  /** Core's CheckBlock + AcceptBlock. */
+  private acceptBlock(
+    block: Block,
+    bytes: Uint8Array | undefined,
+    requested: boolean,
+  ): { ok: true; newBlock: boolean; entry: BlockIndexEntry } | { ok: false; rejection: Rejection } {
+    const context = checkBlock(block, this.params);
+    if (!context.ok) return { ok: false, rejection: context };
+    const accepted = this.acceptHeader(block.header);
+    if ('ok' in accepted) return { ok: false, rejection: accepted };
+    const entry = accepted.entry;
+    if (entry.hasData) return { ok: true, newBlock: false, entry };
+    if (!requested) {
+      const tip = this.chain.tip;
+      if (entry.txCount !== 0) return { ok: true, newBlock: false, entry };
+      if (tip && entry.chainWork < tip.chainWork) return { ok: true, newBlock: false, entry };
+      if (entry.height > this.chain.height + BLOCK_DOWNLOAD_WINDOW_KEEP) return { ok: true, newBlock: false, entry };
+    }
+    const contextual = contextualCheckBlock(block, entry.prev, this.params);
+    if (!contextual.ok) {
+      if (!contextual.mutated) {
+        entry.status |= BlockStatus.FAILED_VALID;
+        entry.dirty = true;
+        this.failedBlocks.add(entry);
+        this.tree.candidates.delete(entry);
+      }
+      return { ok: false, rejection: contextual };
+    }
+    const position = this.store.writeBlock(bytes ?? serializeBlock(block), entry.height);
+    this.receivedTransactions(block, entry, position);
+    return { ok: true, newBlock: true, entry };
+  }
+
+  /** Core's ReceivedBlockTransactions. */
+  private receivedTransactions(block: Block, entry: BlockIndexEntry, position: { file: number; pos: number }): void {
+    entry.txCount = block.transactions.length;
+    entry.data = position;
+    entry.status |= BlockStatus.HAVE_DATA;
+    if (entry.height >= this.params.segwitHeight) entry.status |= BlockStatus.OPT_WITNESS;
+    entry.status = raiseValidity(entry.status, BlockStatus.VALID_TRANSACTIONS);
+    entry.dirty = true;
+    this.tree.linkReceivedBlock(entry, (e) => this.tryAddCandidate(e));
+  }
+
+  private tryAddCandidate(entry: BlockIndexEntry): void {
+    const tip = this.chain.tip;
+    if (!tip || !betterCandidate(tip, entry)) this.tree.candidates.add(entry);
+  }
+
+  readBlock(entry: BlockIndexEntry): Block {
+    if (!entry.data) throw new ChainSystemError(`block ${entry.hashHex} has no data on disk`);
+    return parseBlock(this.store.readBlock(entry.data));
+  }
+
+  readBlockBytes(entry: BlockIndexEntry): Uint8Array {
+    if (!entry.data) throw new ChainSystemError(`block ${entry.hashHex} has no data on disk`);
+    return this.store.readBlock(entry.data);
+  }
+
+  /** Undo data of a connected (or once connected) block. */
+  readUndo(entry: BlockIndexEntry): BlockUndo | undefined {
+    return this.pendingUndo.get(entry) ?? this.store.readUndo(entry.hash);
+  }
+
+  // ---------------------------------------------------------------- best chain
+
+  /** Core's FindMostWorkChain: the best candidate whose path to the active chain is fully usable. */
+  private findMostWorkChain(): BlockIndexEntry | undefined {
+    for (;;) {
+      const best = this.tree.bestCandidate();
+      if (!best) return undefined;
+      let test: BlockIndexEntry | undefined = best;
+      let invalidAncestor = false;
+      while (test && !this.chain.contains(test)) {
+        const failedChain = test.failed;
+        const missingData = !test.hasData;
+        if (failedChain || missingData) {
+          if (failedChain && (!this.tree.bestInvalid || best.chainWork > this.tree.bestInvalid.chainWork)) this.tree.bestInvalid = best;
+          for (let failed: BlockIndexEntry = best; failed !== test; failed = failed.prev!) {
+            if (failedChain) {
+              failed.status |= BlockStatus.FAILED_CHILD;
+              failed.dirty = true;
+            } else {
+              this.tree.markUnlinked(failed);
+            }
+            this.tree.candidates.delete(failed);
+          }
+          this.tree.candidates.delete(test);
+          invalidAncestor = true;
+          break;
+        }
+        test = test.prev;
+      }
+      if (!invalidAncestor) return best;
+    }
+  }
+
+  /** Core's PruneBlockIndexCandidates: drop candidates worse than the tip. */
+  private pruneCandidates(): void {
+    const tip = this.chain.tip;
+    if (!tip) return;
+    for (const c of this.tree.candidates) if (betterCandidate(tip, c)) this.tree.candidates.delete(c);
+  }
+
+  activateBestChain(): Promise<void> {
+    return this.exclusive(() => this.activateBestChainLocked());
+  }
+
+  private async activateBestChainLocked(): Promise<void> {
+    let mostWork: BlockIndexEntry | undefined;
+    const startTip = this.chain.tip;
+    for (;;) {
+      mostWork ??= this.findMostWorkChain();
+      if (!mostWork || mostWork === this.chain.tip) break;
+      const invalidFound = await this.activateBestChainStep(mostWork);
+      if (invalidFound) mostWork = undefined;
+      const tip = this.chain.tip;
+      if (tip && this.options.stopAtHeight && tip.height >= this.options.stopAtHeight) {
+        this.flush('always');
+        this.options.events?.stopHeightReached?.(tip.height);
+        break;
+      }
+    }
+    this.flush('periodic');
+    const tip = this.chain.tip;
+    if (tip && tip !== startTip) this.options.events?.tipChanged?.(tip);
+  }
+
+  /** Core's ActivateBestChainStep: disconnect to the fork, then connect towards `mostWork`. Returns whether an invalid block was found. */
+  private async activateBestChainStep(mostWork: BlockIndexEntry): Promise<boolean> {
+    const oldTip = this.chain.tip;
+    const fork = this.chain.findFork(mostWork);
+    while (this.chain.tip && this.chain.tip !== fork) this.disconnectTip();
+    let height = fork ? fork.height : -1;
+    while (height !== mostWork.height) {
+      const target = Math.min(height + 32, mostWork.height);
+      const toConnect: BlockIndexEntry[] = [];
+      for (let walk = mostWork.ancestor(target); walk && walk.height !== height; walk = walk.prev) toConnect.push(walk);
+      height = target;
+      for (const entry of toConnect.reverse()) {
+        const verdict = await this.connectTip(entry);
+        if (!verdict.ok) {
+          if (!verdict.mutated) this.invalidChainFound(toConnect[toConnect.length - 1]!);
+          return true;
+        }
+        this.pruneCandidates();
+        if (!oldTip || this.chain.tip!.chainWork > oldTip.chainWork) {
+          // Progress made: give the caller a chance to re-evaluate (Core releases cs_main here).
+          return false;
+        }
+      }
+    }
+    return false;
+  }
+
+  private invalidChainFound(entry: BlockIndexEntry): void {
+    if (!this.tree.bestInvalid || entry.chainWork > this.tree.bestInvalid.chainWork) this.tree.bestInvalid = entry;
+    this.options.log(`InvalidChainFound: invalid block=${entry.hashHex} height=${entry.height}`);
+  }
+
+  /** Core's InvalidBlockFound: a block failed validation for a consensus reason. */
+  private invalidBlockFound(entry: BlockIndexEntry, verdict: Rejection): void {
+    if (verdict.mutated) return;
+    entry.status |= BlockStatus.FAILED_VALID;
+    entry.dirty = true;
+    this.failedBlocks.add(entry);
+    this.tree.candidates.delete(entry);
+    this.invalidChainFound(entry);
+  }
+
+  /** Whether scripts must be checked for `entry` (Core's assumevalid rule in ConnectBlock). */
+  private shouldCheckScripts(entry: BlockIndexEntry): boolean {
+    const assumeValid = this.options.assumeValid;
+    if (!assumeValid) return true;
+    const assumed = this.tree.getByHash(assumeValid);
+    const bestHeader = this.tree.bestHeader;
+    if (!assumed || !bestHeader) return true;
+    if (assumed.ancestor(entry.height) !== entry) return true;
+    if (bestHeader.ancestor(entry.height) !== entry) return true;
+    if (bestHeader.chainWork < this.params.minimumChainWork) return true;
+    const buried = blockProofEquivalentTime(bestHeader.chainWork, entry.chainWork, bestHeader.bits, this.params);
+    return buried <= BigInt(ASSUMEVALID_MIN_BURY_SECONDS);
+  }
+
+  /** Core's ConnectTip. */
+  private async connectTip(entry: BlockIndexEntry): Promise<Verdict> {
+    const block = this.readBlock(entry);
+    const view = new CoinsCache(this.coins);
+    const outcome = connectBlockTransactions(block, entry, view, this.params, this.shouldCheckScripts(entry));
+    if (!outcome.ok) {
+      const rejection = reject(outcome.reason, outcome.debug);
+      this.emitChecked(entry, rejection);
+      this.invalidBlockFound(entry, rejection);
+      return rejection;
+    }
+    if (outcome.scriptJobs && outcome.scriptJobs.length > 0) {
+      const scripts = await this.options.scripts.verify(outcome.scriptJobs);
+      if (!scripts.ok) {
+        if (!scripts.consensus) throw new ChainSystemError(`script checks for block ${entry.hashHex} did not complete: ${scripts.detail}`);
+        const job = outcome.scriptJobs[scripts.txIndex]!;
+        const input = job.tx.inputs[scripts.inputIndex]!;
+        const rejection = reject(
+          `block-script-verify-flag-failed (${SCRIPT_ERROR_MESSAGES[scripts.error]})`,
+          `input ${scripts.inputIndex} of ${job.tx.txidHex} (wtxid ${job.tx.wtxidHex}), spending ${hashToHex(input.prevout.txid)}:${input.prevout.vout}`,
+        );
+        this.emitChecked(entry, rejection);
+        this.invalidBlockFound(entry, rejection);
+        return rejection;
+      }
+    }
+    view.mergeInto(this.coins);
+    entry.status = raiseValidity(entry.status, BlockStatus.VALID_SCRIPTS) | BlockStatus.HAVE_UNDO;
+    entry.dirty = true;
+    this.pendingUndo.set(entry, outcome.undo);
+    this.chain.setTip(entry);
+    this.pendingActive.set(entry.height, entry.hash);
+    this.emitChecked(entry, VALID);
+    this.flush('if-needed');
+    this.options.events?.blockConnected?.(block, entry);
+    return VALID;
+  }
+
+  /** Core's DisconnectTip. */
+  private disconnectTip(): void {
+    const entry = this.chain.tip;
+    if (!entry || !entry.prev) throw new ChainSystemError('cannot disconnect the genesis block');
+    const block = this.readBlock(entry);
+    const undo = this.readUndo(entry);
+    if (!undo) throw new ChainSystemError(`no undo data for block ${entry.hashHex}`);
+    const view = new CoinsCache(this.coins);
+    const outcome = disconnectBlockTransactions(block, entry, undo, view);
+    if (outcome === 'failed') throw new ChainSystemError(`undo data of block ${entry.hashHex} does not match the block`);
+    view.mergeInto(this.coins);
+    this.chain.setTip(entry.prev);
+    this.pendingActive.set(entry.height, null);
+    this.flush('if-needed');
+    this.options.events?.blockDisconnected?.(block, entry);
+  }
+
+  // ---------------------------------------------------------------- persistence
+
+  isInitialBlockDownload(): boolean {
+    if (this.ibdLatchedOff) return false;
+    if (this.importing) return true;
+    const tip = this.chain.tip;
+    if (!tip) return true;
+    if (tip.chainWork < this.params.minimumChainWork) return true;
+    if (tip.time < this.options.now() - this.params.maxTipAge) return true;
+    this.ibdLatchedOff = true;
+    return false;
+  }
+
+  /**
+   * Writes dirty index entries, the coins delta, undo data, active-chain changes and the
+   * tip in one atomic commit. Outside initial sync every block is flushed as it connects,
+   * so a crash loses nothing; during sync the coins cache is flushed when it outgrows
+   * -dbcache or periodically.
+   */
+  flush(mode: 'always' | 'if-needed' | 'periodic'): void {
+    const cacheFull = this.coins.memoryUsage > this.options.coinsCacheBytes;
+    const due = Date.now() - this.lastFlush > PERIODIC_FLUSH_MS;
+    const needed = mode === 'always' || cacheFull || !this.isInitialBlockDownload() || (mode === 'periodic' && due);
+    if (!needed) return;
+    const indexEntries = [];
+    for (const entry of this.tree.entries()) {
+      if (!entry.dirty) continue;
+      indexEntries.push({ hash: entry.hash, entry: toStored(entry) });
+    }
+    const undoPuts = [...this.pendingUndo].map(([entry, undo]) => ({ hash: entry.hash, undo }));
+    const activeChanges = [...this.pendingActive].map(([height, hash]) => ({ height, hash }));
+    const tip = this.chain.tip;
+    this.store.commit({
+      indexEntries,
+      coins: this.coins.takeDelta(cacheFull),
+      undoPuts,
+      activeChanges,
+      ...(tip ? { tip: tip.hash } : {}),
+    });
+    for (const entry of this.tree.entries()) entry.dirty = false;
+    this.pendingUndo.clear();
+    this.pendingActive.clear();
+    this.lastFlush = Date.now();
+  }
+
+  // ---------------------------------------------------------------- chain management RPCs
+
+  /** Core's InvalidateBlock, marking every descendant FAILED_CHILD as well. */
+  invalidateBlock(entry: BlockIndexEntry): Promise<void> {
+    return this.exclusive(async () => {
+      let toMarkFailed = entry;
+      let wasInChain = false;
+      while (this.chain.contains(entry)) {
+        wasInChain = true;
+        const walkTip = this.chain.tip!;
+        this.disconnectTip();
+        walkTip.status |= BlockStatus.FAILED_VALID;
+        walkTip.dirty = true;
+        this.tree.candidates.delete(walkTip);
+        if (walkTip.prev) this.tree.candidates.add(walkTip.prev);
+        if (walkTip === toMarkFailed.prev && (toMarkFailed.status & BlockStatus.FAILED_VALID) !== 0) {
+          toMarkFailed.status = (toMarkFailed.status & ~BlockStatus.FAILED_VALID) | BlockStatus.FAILED_CHILD;
+          toMarkFailed.dirty = true;
+        }
+        toMarkFailed = walkTip;
+      }
+      toMarkFailed.status |= BlockStatus.FAILED_VALID;
+      toMarkFailed.dirty = true;
+      this.tree.candidates.delete(toMarkFailed);
+      this.failedBlocks.add(toMarkFailed);
+      for (const descendant of this.tree.descendants(toMarkFailed)) {
+        if ((descendant.status & BlockStatus.FAILED_MASK) === 0) {
+          descendant.status |= BlockStatus.FAILED_CHILD;
+          descendant.dirty = true;
+        }
+        this.tree.candidates.delete(descendant);
+      }
+      const tip = this.chain.tip;
+      for (const candidate of this.tree.entries()) {
+        if (candidate.isValid(BlockStatus.VALID_TRANSACTIONS) && candidate.chainTxCount > 0 && (!tip || !betterCandidate(tip, candidate))) {
+          this.tree.candidates.add(candidate);
+        }
+      }
+      this.invalidChainFound(toMarkFailed);
+      await this.activateBestChainLocked();
+      this.flush('always');
+      if (wasInChain && this.chain.tip) this.options.events?.tipChanged?.(this.chain.tip);
+    });
+  }
+
+  /** Core's ResetBlockFailureFlags followed by ActivateBestChain. */
+  reconsiderBlock(entry: BlockIndexEntry): Promise<void> {
+    return this.exclusive(async () => {
+      const tip = this.chain.tip;
+      for (const other of this.tree.entries()) {
+        if (!other.isValid(BlockStatus.VALID_TREE) && other.ancestor(entry.height) === entry) {
+          other.status &= ~BlockStatus.FAILED_MASK;
+          other.dirty = true;
+          if (other.isValid(BlockStatus.VALID_TRANSACTIONS) && other.chainTxCount > 0 && tip && betterCandidate(other, tip)) {
+            this.tree.candidates.add(other);
+          }
+          if (other === this.tree.bestInvalid) this.tree.bestInvalid = undefined;
+          this.failedBlocks.delete(other);
+        }
+      }
+      for (let walk: BlockIndexEntry | undefined = entry; walk; walk = walk.prev) {
+        if (walk.failed) {
+          walk.status &= ~BlockStatus.FAILED_MASK;
+          walk.dirty = true;
+          this.failedBlocks.delete(walk);
+        }
+      }
+      await this.activateBestChainLocked();
+      this.flush('always');
+    });
+  }
+
+  /** Core's PreciousBlock: treat `entry` as if it had been received before its equal-work rivals. */
+  preciousBlock(entry: BlockIndexEntry): Promise<void> {
+    return this.exclusive(async () => {
+      const tip = this.chain.tip;
+      if (!tip || entry.chainWork < tip.chainWork) return;
+      if (tip.chainWork > this.lastPreciousChainWork) this.reverseSequenceId = -1;
+      this.lastPreciousChainWork = tip.chainWork;
+      this.tree.candidates.delete(entry);
+      entry.sequenceId = this.reverseSequenceId;
+      if (this.reverseSequenceId > -0x80000000) this.reverseSequenceId--;
+      if (entry.isValid(BlockStatus.VALID_TRANSACTIONS) && entry.chainTxCount > 0) {
+        this.tree.candidates.add(entry);
+        this.pruneCandidates();
+      }
+      await this.activateBestChainLocked();
+    });
+  }
+
+  chainTips(): ChainTip[] {
+    const active = this.chain.tip;
+    return this.tree
+      .tips(active)
+      .sort((a, b) => b.height - a.height)
+      .map((entry) => {
+        const isActive = entry === active;
+        const fork = this.chain.findFork(entry);
+        return {
+          height: entry.height,
+          hash: entry.hashHex,
+          branchlen: isActive ? 0 : entry.height - (fork ? fork.height : -1),
+          status: tipStatus(entry, isActive),
+        };
+      });
+  }
+
+  /** Finds an index entry by display-hex hash. */
+  lookup(hashHex: string): BlockIndexEntry | undefined {
+    return this.tree.get(hashHex);
+  }
+
+  /** Whether `block` would connect on top of `prev` without error (Core's TestBlockValidity, no PoW check). */
+  testBlockValidity(block: Block, checkMerkleRoot: boolean): Promise<Verdict> {
+    return this.exclusive(async () => {
+      const tip = this.chain.tip;
+      if (!tip || !bytesEqual(block.header.prevHash, tip.hash)) return reject('inconclusive-not-best-prevblk');
+      const header = contextualCheckBlockHeader(block.header, tip, this.params, this.options.now());
+      if (!header.ok) return header;
+      const context = checkBlock(block, this.params, { checkPow: false, checkMerkleRoot });
+      if (!context.ok) return context;
+      const contextual = contextualCheckBlock(block, tip, this.params);
+      if (!contextual.ok) return contextual;
+      const probe = this.tree.probeEntry(block.header, tip);
+      const view = new CoinsCache(this.coins);
+      const outcome = connectBlockTransactions(block, probe, view, this.params, true);
+      if (!outcome.ok) return reject(outcome.reason, outcome.debug);
+      if (outcome.scriptJobs && outcome.scriptJobs.length > 0) {
+        const scripts = await this.options.scripts.verify(outcome.scriptJobs);
+        if (!scripts.ok) {
+          if (!scripts.consensus) throw new ChainSystemError(`script checks did not complete: ${scripts.detail}`);
+          return reject(`block-script-verify-flag-failed (${SCRIPT_ERROR_MESSAGES[scripts.error]})`);
+        }
+      }
+      return VALID;
+    });
+  }
+
+  /** Closes: flushes everything; the store itself is closed by its owner. */
+  async shutdown(): Promise<void> {
+    await this.exclusive(() => this.flush('always'));
+  }
+}
+
+function toStored(entry: BlockIndexEntry): StoredIndexEntry {
+  return {
+    header: entry.header.toBytes(),
+    height: entry.height,
+    chainWork: entry.chainWork,
+    status: entry.status,
+    txCount: entry.txCount,
+    chainTxCount: entry.chainTxCount,
+    data: entry.data,
+    sequenceId: entry.sequenceId,
+  };
+}

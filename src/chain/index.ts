@@ -1,0 +1,19 @@
+/**
+ * chain: the block tree, the active chain, the UTXO view, connecting and disconnecting
+ * blocks, reorganisations, invalidate/reconsider/precious, and persistence of all of it
+ * through the ChainStore in atomic commits.
+ */
+export * from './block-status.js';
+export * from './block-index-entry.js';
+export * from './block-tree.js';
+export * from './active-chain.js';
+export * from './block-undo.js';
+export * from './chain-store.js';
+export * from './coins-view.js';
+export * from './outpoint-key.js';
+export * from './connect-block.js';
+export * from './validation-result.js';
+export * from './chainstate.js';
+export * from './script-checker.js';
+export * from './standalone-verify.js';
+export * from './lmdb-chain-store.js';

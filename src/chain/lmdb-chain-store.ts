@@ -1,0 +1,136 @@
+/**
+ * The ChainStore on LMDB and Core-format block files (src/storage). Blocks are appended
+ * without an fsync; `commit` makes them durable (saveBlockFileInfo flushes the block
+ * files) inside the same batch that commits the index entries pointing at them, so an
+ * index entry never refers to data a crash could lose.
+ */
+import type { ChainParams, Coin } from '../consensus/index.js';
+import {
+  BlockFileStore,
+  CHAINSTATE_META,
+  NO_DATA_FILE,
+  openChainstateEnv,
+  type BlockIndexRecord,
+  type ChainstateEnv,
+} from '../storage/index.js';
+import { join } from 'node:path';
+import type { BlockDataPosition } from './block-index-entry.js';
+import type { BlockUndo } from './block-undo.js';
+import type { ChainCommit, ChainStore, StoredIndexEntry } from './chain-store.js';
+
+export interface LmdbChainStoreOptions {
+  /** Obfuscate new block files with a random xor.dat key (Core's -blocksxor, default on). */
+  blocksXor?: boolean;
+  /** Test hook: a smaller maximum blk file size. */
+  maxBlockFileSize?: number;
+}
+
+function toRecord(entry: StoredIndexEntry): BlockIndexRecord {
+  return {
+    header: entry.header,
+    height: entry.height,
+    chainWork: entry.chainWork,
+    status: entry.status,
+    txCount: entry.txCount,
+    chainTxCount: entry.chainTxCount,
+    dataFile: entry.data ? entry.data.file : NO_DATA_FILE,
+    dataPos: entry.data ? entry.data.pos : 0,
+    sequenceId: entry.sequenceId,
+  };
+}
+
+function fromRecord(record: BlockIndexRecord): StoredIndexEntry {
+  return {
+    header: record.header,
+    height: record.height,
+    chainWork: record.chainWork,
+    status: record.status,
+    txCount: record.txCount,
+    chainTxCount: record.chainTxCount,
+    data: record.dataFile === NO_DATA_FILE ? undefined : { file: record.dataFile, pos: record.dataPos },
+    sequenceId: record.sequenceId,
+  };
+}
+
+export class LmdbChainStore implements ChainStore {
+  private constructor(
+    readonly env: ChainstateEnv,
+    readonly blocks: BlockFileStore,
+  ) {}
+
+  /** Opens (creating if needed) `<netdir>/chainstate` and `<netdir>/blocks`. */
+  static open(netdir: string, params: ChainParams, options: LmdbChainStoreOptions = {}): LmdbChainStore {
+    const env = openChainstateEnv(netdir);
+    const fileInfo = env.withSnapshot((r) => [...r.fileInfos()]);
+    const blocks = BlockFileStore.open(join(netdir, 'blocks'), params.messageStart, {
+      xor: options.blocksXor ?? true,
+      fileInfo,
+      ...(options.maxBlockFileSize ? { maxFileSize: options.maxBlockFileSize } : {}),
+    });
+    return new LmdbChainStore(env, blocks);
+  }
+
+  fetchCoin(key: Uint8Array): Coin | undefined {
+    return this.env.withSnapshot((r) => r.coinAt(key));
+  }
+
+  loadIndex(): StoredIndexEntry[] {
+    return this.env.withSnapshot((r) => [...r.blockIndexEntries()].map(({ record }) => fromRecord(record)));
+  }
+
+  readTip(): Uint8Array | undefined {
+    return this.env.withSnapshot((r) => r.meta(CHAINSTATE_META.tip));
+  }
+
+  readUndo(hash: Uint8Array): BlockUndo | undefined {
+    return this.env.withSnapshot((r) => r.undo(hash)) as BlockUndo | undefined;
+  }
+
+  writeBlock(bytes: Uint8Array, height: number): BlockDataPosition {
+    return this.blocks.appendBlock(bytes, height, { sync: false });
+  }
+
+  readBlock(position: BlockDataPosition): Uint8Array {
+    return this.blocks.readBlock(position);
+  }
+
+  commit(batch: ChainCommit): void {
+    this.env.writeBatch((w) => {
+      // Flushes block files first: entries below may point into them.
+      w.saveBlockFileInfo(this.blocks);
+      for (const { hash, entry } of batch.indexEntries) w.putBlockIndex(hash, toRecord(entry));
+      if (batch.coins) {
+        for (const key of batch.coins.deletes) w.deleteCoinAt(key);
+        for (const { key, coin } of batch.coins.puts) w.putCoinAt(key, coin);
+      }
+      for (const { hash, undo } of batch.undoPuts ?? []) w.putUndo(hash, undo);
+      for (const hash of batch.undoDeletes ?? []) w.deleteUndo(hash);
+      for (const { height, hash } of batch.activeChanges ?? []) {
+        if (hash) w.putActive(height, hash);
+        else w.deleteActive(height);
+      }
+      if (batch.tip) w.putMeta(CHAINSTATE_META.tip, batch.tip);
+    });
+  }
+
+  wipeChainstate(): void {
+    this.env.writeBatch((w) => {
+      w.clear('coins');
+      w.clear('undo');
+      w.clear('active');
+      w.deleteMeta(CHAINSTATE_META.tip);
+    });
+  }
+
+  wipeIndex(): void {
+    this.env.writeBatch((w) => {
+      w.clear('index');
+      w.clear('fileinfo');
+    });
+  }
+
+  async close(): Promise<void> {
+    this.blocks.close();
+    await this.env.close();
+  }
+}

@@ -1,0 +1,54 @@
+/**
+ * Block templates (Core's BlockAssembler::CreateNewBlock): the coinbase, the chosen
+ * transactions, the version from versionbits, the time max(median-time-past + 1, now),
+ * the required difficulty, and the witness commitment once segwit is active.
+ */
+import { blockSubsidy, computeBlockVersion, deploymentActiveAfter, getNextWorkRequired } from '../consensus/index.js';
+import { BlockHeader, blockMerkleRoot, type Block, type Transaction } from '../primitives/index.js';
+import type { Chainstate } from '../chain/index.js';
+import { createCoinbase } from './coinbase.js';
+import { addWitnessCommitment } from './witness-commitment.js';
+
+export interface TemplateTransaction {
+  tx: Transaction;
+  fee: bigint;
+}
+
+export interface BlockTemplate {
+  block: Block;
+  height: number;
+  fees: bigint;
+}
+
+export interface TemplateOptions {
+  /** Overrides the versionbits version (regtest's -blockversion). */
+  version?: number;
+}
+
+export function createBlockTemplate(
+  chain: Chainstate,
+  payoutScript: Uint8Array,
+  transactions: readonly TemplateTransaction[] = [],
+  options: TemplateOptions = {},
+): BlockTemplate {
+  const tip = chain.tip;
+  if (!tip) throw new Error('no active chain tip');
+  const params = chain.params;
+  const height = tip.height + 1;
+  const time = Math.max(tip.medianTimePast() + 1, chain.now());
+  const fees = transactions.reduce((sum, t) => sum + t.fee, 0n);
+  const coinbase = createCoinbase(height, payoutScript, blockSubsidy(height, params) + fees);
+  const header = new BlockHeader({
+    version: options.version ?? computeBlockVersion(tip, params, chain.versionBits),
+    prevHash: tip.hash,
+    merkleRoot: new Uint8Array(32),
+    time,
+    bits: getNextWorkRequired(tip, time, params),
+    nonce: 0,
+  });
+  let txs: Transaction[] = [coinbase, ...transactions.map((t) => t.tx)];
+  if (deploymentActiveAfter(tip, params, 'segwit')) txs = addWitnessCommitment({ header, transactions: txs });
+  const merkleRoot = blockMerkleRoot({ header, transactions: txs }).root;
+  const block: Block = { header: new BlockHeader({ ...header, merkleRoot }), transactions: txs };
+  return { block, height, fees };
+}
