@@ -19,7 +19,7 @@ import {
 import { bytesEqual, hashToHex, parseBlock, parseHeader, serializeBlock, type Block, type BlockHeader } from '../primitives/index.js';
 import { SCRIPT_ERROR_MESSAGES } from '../script/index.js';
 import { ActiveChain } from './active-chain.js';
-import type { BlockIndexEntry } from './block-index-entry.js';
+import type { BlockDataPosition, BlockIndexEntry } from './block-index-entry.js';
 import { BlockStatus, raiseValidity } from './block-status.js';
 import { betterCandidate, BlockTree, tipStatus, type ChainTipStatus } from './block-tree.js';
 import type { BlockUndo } from './block-undo.js';
@@ -252,11 +252,29 @@ export class Chainstate {
     this.options.events?.blockChecked?.(entry.hashHex, verdict);
   }
 
+  /**
+   * Imports one block read from a block file (-loadblock, -reindex): Core's AcceptBlock
+   * without activating. `stored` is its position when it already lives in our own block
+   * files (reindex), so it is indexed in place rather than written again.
+   */
+  importBlock(block: Block, bytes: Uint8Array, stored?: BlockDataPosition): Promise<Verdict> {
+    return this.exclusive(() => {
+      const result = this.acceptBlock(block, bytes, true, stored);
+      return result.ok ? VALID : result.rejection;
+    });
+  }
+
+  /** Whether the block index knows this hash (with or without data). */
+  knows(hash: Uint8Array): boolean {
+    return this.tree.getByHash(hash) !== undefined;
+  }
+
   /** Core's CheckBlock + AcceptBlock. */
   private acceptBlock(
     block: Block,
     bytes: Uint8Array | undefined,
     requested: boolean,
+    stored?: BlockDataPosition,
   ): { ok: true; newBlock: boolean; entry: BlockIndexEntry } | { ok: false; rejection: Rejection } {
     const context = checkBlock(block, this.params);
     if (!context.ok) return { ok: false, rejection: context };
@@ -280,13 +298,13 @@ export class Chainstate {
       }
       return { ok: false, rejection: contextual };
     }
-    const position = this.store.writeBlock(bytes ?? serializeBlock(block), entry.height);
+    const position = stored ?? this.store.writeBlock(bytes ?? serializeBlock(block), entry.height);
     this.receivedTransactions(block, entry, position);
     return { ok: true, newBlock: true, entry };
   }
 
   /** Core's ReceivedBlockTransactions. */
-  private receivedTransactions(block: Block, entry: BlockIndexEntry, position: { file: number; pos: number }): void {
+  private receivedTransactions(block: Block, entry: BlockIndexEntry, position: BlockDataPosition): void {
     entry.txCount = block.transactions.length;
     entry.data = position;
     entry.status |= BlockStatus.HAVE_DATA;

@@ -17,3 +17,4 @@ export * from './chainstate.js';
 export * from './script-checker.js';
 export * from './standalone-verify.js';
 export * from './lmdb-chain-store.js';
+export * from './import.js';

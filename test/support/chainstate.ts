@@ -1,0 +1,55 @@
+/** Opens a real Chainstate on LMDB in a temporary data directory, for in-process chain tests. */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Chainstate, LmdbChainStore, PoolScriptChecker } from '../../src/chain/index.js';
+import { selectParams, type ChainName, type ChainParams } from '../../src/consensus/index.js';
+
+export interface OpenedChain {
+  chain: Chainstate;
+  store: LmdbChainStore;
+  close(): Promise<void>;
+}
+
+export interface ChainFixture {
+  dir: string;
+  params: ChainParams;
+  clock: { now: number };
+  open(): Promise<OpenedChain>;
+  remove(): void;
+}
+
+export function chainFixture(chainName: ChainName = 'regtest', startTime = 1_700_000_000): ChainFixture {
+  const dir = mkdtempSync(join(tmpdir(), 'tsbtcd-chain-'));
+  const params = selectParams(chainName);
+  const clock = { now: startTime };
+  return {
+    dir,
+    params,
+    clock,
+    async open() {
+      const store = LmdbChainStore.open(dir, params);
+      const chain = new Chainstate({
+        params,
+        store,
+        scripts: new PoolScriptChecker(null),
+        assumeValid: null,
+        coinsCacheBytes: 64 << 20,
+        now: () => clock.now,
+        log: () => undefined,
+      });
+      await chain.load();
+      return {
+        chain,
+        store,
+        async close() {
+          await chain.shutdown();
+          await store.close();
+        },
+      };
+    },
+    remove() {
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
