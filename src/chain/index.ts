@@ -18,3 +18,4 @@ export * from './script-checker.js';
 export * from './standalone-verify.js';
 export * from './lmdb-chain-store.js';
 export * from './import.js';
+export * from './utxo-stats.js';

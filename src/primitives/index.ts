@@ -13,3 +13,4 @@ export * from './transaction.js';
 export * from './header.js';
 export * from './merkle.js';
 export * from './block.js';
+export * from './muhash.js';
