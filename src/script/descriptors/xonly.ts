@@ -1,0 +1,35 @@
+/**
+ * Whether 32 bytes are the x coordinate of a secp256k1 point (Core's
+ * XOnlyPubKey::IsFullyValid). Every taproot output printed by RPC needs this check, so it
+ * uses the Jacobi symbol of x^3 + 7, about ten times faster in BigInt arithmetic than the
+ * square root a full point decompression computes.
+ */
+import { etc } from '@noble/secp256k1';
+
+const FIELD_PRIME = 2n ** 256n - 2n ** 32n - 977n;
+
+/** The Jacobi symbol (a/n) for odd n > 0: 1, -1, or 0 when they share a factor. */
+function jacobi(a: bigint, n: bigint): number {
+  let result = 1;
+  a %= n;
+  while (a !== 0n) {
+    while ((a & 1n) === 0n) {
+      a >>= 1n;
+      const r = n & 7n;
+      if (r === 3n || r === 5n) result = -result;
+    }
+    [a, n] = [n, a];
+    if ((a & 3n) === 3n && (n & 3n) === 3n) result = -result;
+    a %= n;
+  }
+  return n === 1n ? result : 0;
+}
+
+export function isValidXOnlyKey(x: Uint8Array): boolean {
+  if (x.length !== 32) return false;
+  const value = etc.bytesToNumberBE(x);
+  if (value >= FIELD_PRIME) return false;
+  const ySquared = (((value * value) % FIELD_PRIME) * value + 7n) % FIELD_PRIME;
+  // A square (or zero) modulo p has a square root: some point has this x.
+  return jacobi(ySquared, FIELD_PRIME) !== -1;
+}
