@@ -43,9 +43,14 @@ export interface ChainStore extends CoinsSource {
   commit(batch: ChainCommit): void;
   writeBlock(bytes: Uint8Array, height: number): BlockDataPosition;
   readBlock(position: BlockDataPosition): Uint8Array;
+  /** Every block in our own block files, in file order, with its position (-reindex). */
+  scanBlocks(): Iterable<{ bytes: Uint8Array; file: number; pos: number }>;
   /** Removes coins, undo data, the active table and the tip: -reindex-chainstate. */
   wipeChainstate(): void;
   /** Also removes the block index: -reindex (block files stay and are rescanned). */
   wipeIndex(): void;
+  /** Whether a -reindex was started and has not finished (a restart must resume it). */
+  readReindexing(): boolean;
+  setReindexing(on: boolean): void;
   close(): Promise<void>;
 }

@@ -26,6 +26,7 @@ import type { BlockUndo } from './block-undo.js';
 import type { ChainStore, StoredIndexEntry } from './chain-store.js';
 import { CoinsCache } from './coins-view.js';
 import { connectBlockTransactions, disconnectBlockTransactions, type ScriptJob } from './connect-block.js';
+import { importBlocks } from './import.js';
 import { ChainSystemError, reject, VALID, type Rejection, type Verdict } from './validation-result.js';
 
 /** Script checking as the chainstate needs it; the worker pool and the inline checker both fit. */
@@ -130,23 +131,53 @@ export class Chainstate {
 
   // ---------------------------------------------------------------- loading
 
-  /** Loads the block index and tip from the store, adds genesis on a new datadir, and reconnects anything beyond the flushed tip. */
-  async load(): Promise<void> {
+  /**
+   * Loads the block index and tip from the store, adds genesis on a new datadir, and
+   * reconnects anything beyond the flushed tip. `reindexChainstate` rebuilds the UTXO set
+   * from the stored blocks; `reindex` also rebuilds the block index by rescanning the block
+   * files (and a reindex interrupted by a crash resumes on the next start).
+   */
+  async load(options: { reindex?: boolean; reindexChainstate?: boolean } = {}): Promise<void> {
+    const reindex = options.reindex === true || this.store.readReindexing();
+    if (reindex) {
+      this.store.setReindexing(true);
+      this.store.wipeChainstate();
+      this.store.wipeIndex();
+    } else if (options.reindexChainstate) {
+      this.store.wipeChainstate();
+    }
+    await this.exclusive(() => this.loadIndex());
+    if (reindex) {
+      this.options.log('Reindexing block files');
+      const report = await importBlocks(this, this.store.scanBlocks(), true, this.options.log);
+      this.options.log(`Reindexed ${report.loaded} blocks`);
+    }
     await this.exclusive(async () => {
-      const stored = this.store.loadIndex().sort((a, b) => a.height - b.height);
-      for (const record of stored) this.restoreEntry(record);
-      const tipHash = this.store.readTip();
-      const tip = tipHash ? this.tree.getByHash(tipHash) : undefined;
-      if (tipHash && !tip) throw new ChainSystemError(`stored tip ${hashToHex(tipHash)} is not in the block index`);
-      this.chain.setTip(tip);
-      // Core gives blocks loaded from disk on the best chain sequence id 0, others 1, so ties keep the old tip.
-      for (const entry of this.tree.entries()) {
-        if (entry.chainTxCount > 0) entry.sequenceId = tip && this.chain.contains(entry) ? 0 : 1;
-      }
-      this.rebuildCandidates();
       if (!this.tree.getByHash(this.params.genesisHash)) this.addGenesis();
-      await this.activateBestChainLocked();
+      const rebuilding = !this.chain.tip;
+      this.importing = rebuilding && this.tree.size > 1;
+      try {
+        await this.activateBestChainLocked();
+      } finally {
+        this.importing = false;
+      }
+      this.flush('always');
     });
+    if (reindex) this.store.setReindexing(false);
+  }
+
+  private loadIndex(): void {
+    const stored = this.store.loadIndex().sort((a, b) => a.height - b.height);
+    for (const record of stored) this.restoreEntry(record);
+    const tipHash = this.store.readTip();
+    const tip = tipHash ? this.tree.getByHash(tipHash) : undefined;
+    if (tipHash && !tip) throw new ChainSystemError(`stored tip ${hashToHex(tipHash)} is not in the block index`);
+    this.chain.setTip(tip);
+    // Core gives blocks loaded from disk on the best chain sequence id 0, others 1, so ties keep the old tip.
+    for (const entry of this.tree.entries()) {
+      if (entry.chainTxCount > 0) entry.sequenceId = tip && this.chain.contains(entry) ? 0 : 1;
+    }
+    this.rebuildCandidates();
   }
 
   private restoreEntry(record: StoredIndexEntry): void {
@@ -193,6 +224,8 @@ export class Chainstate {
       if (known.failed) return reject('duplicate-invalid');
       return { entry: known };
     }
+    // Genesis has no parent to check against: it is taken as the chain's definition.
+    if (bytesEqual(header.hash, this.params.genesisHash)) return { entry: this.tree.addHeader(header, undefined) };
     const headerCheck = checkBlockHeader(header, this.params);
     if (!headerCheck.ok) return headerCheck;
     const prev = this.tree.getByHash(header.prevHash);
@@ -690,6 +723,11 @@ export class Chainstate {
       }
       return VALID;
     });
+  }
+
+  /** Writes everything pending now (after an import, before a clean stop). */
+  flushNow(): Promise<void> {
+    return this.exclusive(() => this.flush('always'));
   }
 
   /** Closes: flushes everything; the store itself is closed by its owner. */

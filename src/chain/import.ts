@@ -70,11 +70,13 @@ export async function importBlocks(chain: Chainstate, records: Iterable<ScannedB
         }
       }
     }
+    // Connecting is still part of the import: the coins cache flushes in batches meanwhile.
+    await chain.activateBestChain();
   } finally {
     chain.importing = false;
   }
+  await chain.flushNow();
   for (const list of waitingByParent.values()) report.orphaned += list.length;
-  await chain.activateBestChain();
   return report;
 }
 

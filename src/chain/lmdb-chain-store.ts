@@ -5,11 +5,13 @@
  * index entry never refers to data a crash could lose.
  */
 import type { ChainParams, Coin } from '../consensus/index.js';
+import { parseBlock } from '../primitives/index.js';
 import {
   BlockFileStore,
   CHAINSTATE_META,
   NO_DATA_FILE,
   openChainstateEnv,
+  scanBlocksDir,
   type BlockIndexRecord,
   type ChainstateEnv,
 } from '../storage/index.js';
@@ -23,6 +25,15 @@ export interface LmdbChainStoreOptions {
   blocksXor?: boolean;
   /** Test hook: a smaller maximum blk file size. */
   maxBlockFileSize?: number;
+}
+
+function parsesAsBlock(bytes: Uint8Array): boolean {
+  try {
+    parseBlock(bytes);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function toRecord(entry: StoredIndexEntry): BlockIndexRecord {
@@ -113,6 +124,10 @@ export class LmdbChainStore implements ChainStore {
     });
   }
 
+  scanBlocks(): Iterable<{ bytes: Uint8Array; file: number; pos: number }> {
+    return scanBlocksDir(this.blocks.blocksDir, this.blocks.magic, this.blocks.xorKey, { accept: parsesAsBlock });
+  }
+
   wipeChainstate(): void {
     this.env.writeBatch((w) => {
       w.clear('coins');
@@ -123,9 +138,18 @@ export class LmdbChainStore implements ChainStore {
   }
 
   wipeIndex(): void {
+    // Block file statistics stay: reindex reads the same files in place.
+    this.env.writeBatch((w) => w.clear('index'));
+  }
+
+  readReindexing(): boolean {
+    return this.env.withSnapshot((r) => r.meta(CHAINSTATE_META.reindexing)) ?? false;
+  }
+
+  setReindexing(on: boolean): void {
     this.env.writeBatch((w) => {
-      w.clear('index');
-      w.clear('fileinfo');
+      if (on) w.putMeta(CHAINSTATE_META.reindexing, true);
+      else w.deleteMeta(CHAINSTATE_META.reindexing);
     });
   }
 

@@ -7,9 +7,9 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { importBlockFile, type BlockIndexEntry, type Chainstate } from '../../src/chain/index.js';
+import { computeUtxoStats, importBlockFile, type BlockIndexEntry, type Chainstate } from '../../src/chain/index.js';
 import { getNextWorkRequired } from '../../src/consensus/index.js';
-import { BlockHeader, blockMerkleRoot, ByteWriter, fromHex, type Block } from '../../src/primitives/index.js';
+import { BlockHeader, blockMerkleRoot, ByteWriter, fromHex, hashToHex, type Block } from '../../src/primitives/index.js';
 import * as mining from '../../src/mining/index.js';
 import { generateBlocks, solveBlock } from '../../src/mining/index.js';
 import { chainFixture } from '../support/chainstate.js';
@@ -183,6 +183,27 @@ test('-loadblock of mainnet blocks 0–255 (Core framing, assumevalid=0) reaches
     assert.equal(chain.tip!.hashHex, '00000000d0a75c861fabf9ff7b92022f60e4afeed9331fe5aa073d8e4706fe3c');
     assert.equal(chain.tip!.chainWork, 256n * 0x100010001n);
     await close();
+  } finally {
+    fixture.remove();
+  }
+});
+
+test('-reindex-chainstate and -reindex rebuild the same tip and UTXO set hash from the block files', async () => {
+  const fixture = chainFixture();
+  try {
+    let opened = await fixture.open();
+    await generateBlocks(opened.chain, OP_TRUE, 60, 1e6);
+    const tip = opened.chain.tip!.hashHex;
+    const utxoHash = (o: typeof opened): string =>
+      hashToHex(o.store.env.withSnapshot((r) => computeUtxoStats(r.allCoins(), 'hash_serialized_3')).hash!);
+    const before = utxoHash(opened);
+    await opened.close();
+    for (const options of [{ reindexChainstate: true }, { reindex: true }]) {
+      opened = await fixture.openWith(options);
+      assert.equal(opened.chain.tip!.hashHex, tip, JSON.stringify(options));
+      assert.equal(utxoHash(opened), before, JSON.stringify(options));
+      await opened.close();
+    }
   } finally {
     fixture.remove();
   }

@@ -16,6 +16,7 @@ export interface ChainFixture {
   params: ChainParams;
   clock: { now: number };
   open(): Promise<OpenedChain>;
+  openWith(options: { reindex?: boolean; reindexChainstate?: boolean }): Promise<OpenedChain>;
   remove(): void;
 }
 
@@ -27,7 +28,10 @@ export function chainFixture(chainName: ChainName = 'regtest', startTime = 1_700
     dir,
     params,
     clock,
-    async open() {
+    open() {
+      return this.openWith({});
+    },
+    async openWith(options) {
       const store = LmdbChainStore.open(dir, params);
       const chain = new Chainstate({
         params,
@@ -38,7 +42,7 @@ export function chainFixture(chainName: ChainName = 'regtest', startTime = 1_700
         now: () => clock.now,
         log: () => undefined,
       });
-      await chain.load();
+      await chain.load(options);
       return {
         chain,
         store,
