@@ -1,0 +1,15 @@
+/**
+ * rpc: the JSON-RPC method registry and everything that runs a call — RpcError and
+ * Core's codes, argument specs (named/positional/mixed mapping, type errors, help text),
+ * the dispatcher with warm-up, and the Control family. Other folders add methods with
+ * `registry.register(defineRpcMethod({...}))`.
+ */
+export * from './errors.js';
+export * from './json.js';
+export * from './spec.js';
+export * from './args.js';
+export * from './params.js';
+export * from './help.js';
+export * from './registry.js';
+export * from './server.js';
+export * from './control.js';

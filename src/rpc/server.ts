@@ -1,0 +1,76 @@
+/**
+ * Executes calls against the registry the way CRPCTable::execute does: warm-up first
+ * (-28 with the current init message, even for unknown methods), then method lookup
+ * (-32601), argument mapping and checks, then the handler. Tracks running commands for
+ * getrpcinfo.
+ */
+import { RpcArgs } from './args.js';
+import { RPC_IN_WARMUP, RPC_METHOD_NOT_FOUND, RpcError, toRpcErrorObject, type RpcErrorObject } from './errors.js';
+import { prepareArgs, type RpcParams } from './params.js';
+import type { RpcRegistry } from './registry.js';
+import type { RpcCallContext } from './spec.js';
+
+export interface RpcCall {
+  readonly method: string;
+  readonly params: RpcParams;
+  readonly user: string;
+  readonly wallet: string | undefined;
+}
+
+export type RpcOutcome = { readonly result: unknown } | { readonly error: RpcErrorObject };
+
+interface ActiveCommand {
+  readonly method: string;
+  readonly startNs: bigint;
+}
+
+export class RpcServer {
+  /** Current init message while warming up; undefined once start-up is done. */
+  private warmup: string | undefined = 'RPC server started';
+  private readonly active = new Set<ActiveCommand>();
+
+  constructor(readonly registry: RpcRegistry) {}
+
+  get warmupStatus(): string | undefined {
+    return this.warmup;
+  }
+
+  setWarmupStatus(message: string): void {
+    if (this.warmup !== undefined) this.warmup = message;
+  }
+
+  setWarmupFinished(): void {
+    this.warmup = undefined;
+  }
+
+  /** getrpcinfo's active_commands: method and running time in microseconds. */
+  activeCommands(): { method: string; duration: number }[] {
+    const now = process.hrtime.bigint();
+    return [...this.active].map((c) => ({ method: c.method, duration: Number((now - c.startNs) / 1000n) }));
+  }
+
+  async execute(call: RpcCall): Promise<RpcOutcome> {
+    try {
+      return { result: await this.run(call) };
+    } catch (err) {
+      return { error: toRpcErrorObject(err) };
+    }
+  }
+
+  private async run(call: RpcCall): Promise<unknown> {
+    if (this.warmup !== undefined) throw new RpcError(RPC_IN_WARMUP, this.warmup);
+    const method = this.registry.get(call.method);
+    if (!method) throw new RpcError(RPC_METHOD_NOT_FOUND, 'Method not found');
+    const entry: ActiveCommand = { method: call.method, startNs: process.hrtime.bigint() };
+    this.active.add(entry);
+    try {
+      const positional = prepareArgs(method.args, call.params, () => this.registry.fullHelp(method.name));
+      const ctx: RpcCallContext = { method: call.method, user: call.user, wallet: call.wallet };
+      // A handler's result is JSON-encoded by the front-end: undefined would vanish.
+      const result = await method.handler(new RpcArgs(method.args, positional), ctx);
+      return result === undefined ? null : result;
+    } finally {
+      this.active.delete(entry);
+    }
+  }
+}
