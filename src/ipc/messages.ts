@@ -1,0 +1,69 @@
+/**
+ * The messages of the coordinator ⇄ front-end protocol. The coordinator sends a
+ * front-end its settings first; the front-end answers `listening` (or `fatal`), then
+ * forwards calls and receives replies, warm-up changes, tip events and shutdown.
+ */
+import type { RpcErrorObject, RpcParams } from '../rpc/index.js';
+
+export interface BindAddress {
+  readonly host: string;
+  readonly port: number;
+}
+
+/** An allowed source network: address bytes (4 or 16) and prefix length. */
+export interface SubnetSpec {
+  readonly bytes: readonly number[];
+  readonly prefix: number;
+}
+
+/** One accepted login: HMAC-SHA256(key = salt, message = password) in lowercase hex. */
+export interface Credential {
+  readonly user: string;
+  readonly salt: string;
+  readonly hash: string;
+}
+
+export interface FrontendSettings {
+  /** Position among the K front-ends, for log lines. */
+  readonly index: number;
+  readonly binds: readonly BindAddress[];
+  readonly allowSubnets: readonly SubnetSpec[];
+  readonly credentials: readonly Credential[];
+  /** -rpcwhitelist, already intersected per user. */
+  readonly whitelists: readonly { readonly user: string; readonly methods: readonly string[] }[];
+  readonly whitelistDefault: boolean;
+  readonly rest: boolean;
+  /** Current init message, null once ready. */
+  readonly warmup: string | null;
+  readonly tip: TipEvent | null;
+  /** Debug categories enabled now, so front-ends only send debug lines that will be kept. */
+  readonly debugCategories: readonly string[];
+}
+
+export interface TipEvent {
+  readonly hash: string;
+  readonly height: number;
+}
+
+export type ToFrontend =
+  | { readonly t: 'settings'; readonly settings: FrontendSettings }
+  | { readonly t: 'reply'; readonly id: number; readonly result?: unknown; readonly error?: RpcErrorObject }
+  | { readonly t: 'warmup'; readonly status: string | null }
+  | { readonly t: 'tip'; readonly tip: TipEvent }
+  | { readonly t: 'logconfig'; readonly debugCategories: readonly string[] }
+  | { readonly t: 'shutdown' };
+
+export type LogLevelName = 'trace' | 'debug' | 'info' | 'warning' | 'error';
+
+export type ToCoordinator =
+  | { readonly t: 'listening'; readonly bound: readonly BindAddress[]; readonly failed: readonly (BindAddress & { readonly error: string })[] }
+  | { readonly t: 'fatal'; readonly message: string }
+  | {
+      readonly t: 'call';
+      readonly id: number;
+      readonly method: string;
+      readonly params: RpcParams;
+      readonly wallet: string | null;
+      readonly user: string;
+    }
+  | { readonly t: 'log'; readonly level: LogLevelName; readonly category: string | null; readonly msg: string };
