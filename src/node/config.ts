@@ -1,0 +1,245 @@
+/**
+ * The daemon's configuration: command line, then bitcoin.conf (+ includes), then chain
+ * selection, in Core's order and with Core's init-error texts, exposed through typed
+ * accessors. Nothing here touches the disk except reading config files.
+ */
+import * as path from 'node:path';
+import { Args } from './args.js';
+import { ConfigError, parseCommandLine } from './args-parse.js';
+import { isDirectory, readConfigFiles, type ConfigFileReport } from './config-files.js';
+import { ChainParamsError, readChainArgs, selectParams, type ChainName, type ChainParams } from '../consensus/index.js';
+
+/** A start-up failure: each message printed as `Error: <message>` on stderr, exit code 1. */
+export class InitError extends Error {
+  override readonly name = 'InitError';
+  readonly messages: readonly string[];
+  constructor(messages: string | readonly string[]) {
+    const list = typeof messages === 'string' ? [messages] : messages;
+    super(list.join('\n'));
+    this.messages = list;
+  }
+}
+
+/** Core's default data directory on Linux: $HOME/.bitcoin (/.bitcoin without HOME). */
+export function defaultDataDir(env: NodeJS.ProcessEnv): string {
+  const home = env['HOME'];
+  return path.join(home === undefined || home === '' ? '/' : home, '.bitcoin');
+}
+
+export class NodeConfig {
+  constructor(
+    readonly args: Args,
+    /** The selected chain's parameters, its chain options (-testactivationheight, ...) applied. */
+    readonly network: ChainParams,
+    /** The data directory (absolute); per-network files live in netDir. */
+    readonly dataDir: string,
+    readonly confFile: ConfigFileReport,
+  ) {}
+
+  get chain(): ChainName {
+    return this.network.name;
+  }
+
+  /** <datadir>/<network subfolder>, the datadir itself for main. */
+  get netDir(): string {
+    return this.network.dataSubdir === '' ? this.dataDir : path.join(this.dataDir, this.network.dataSubdir);
+  }
+
+  /** A path option resolved against the network directory (Core's AbsPathForConfigVal). */
+  netPath(p: string): string {
+    return path.isAbsolute(p) ? p : path.join(this.netDir, p);
+  }
+
+  get helpRequested(): boolean {
+    return ['?', 'h', 'help', 'help-debug'].some((n) => this.args.isArgSet(n));
+  }
+  get versionRequested(): boolean {
+    return this.args.isArgSet('version');
+  }
+
+  // RPC server
+  get server(): boolean {
+    return this.args.getBoolArg('server', true);
+  }
+  get rest(): boolean {
+    return this.args.getBoolArg('rest', false);
+  }
+  get rpcPortArg(): string | undefined {
+    return this.args.getArg('rpcport');
+  }
+  get rpcBind(): string[] {
+    return this.args.getArgs('rpcbind');
+  }
+  get rpcAllowIp(): string[] {
+    return this.args.getArgs('rpcallowip');
+  }
+  get rpcUser(): string {
+    return this.args.getArg('rpcuser') ?? '';
+  }
+  get rpcPassword(): string {
+    return this.args.getArg('rpcpassword') ?? '';
+  }
+  get rpcAuth(): string[] {
+    return this.args.getArgs('rpcauth');
+  }
+  /** undefined with -norpccookiefile. */
+  get rpcCookieFile(): string | undefined {
+    const p = this.args.getPathArg('rpccookiefile', '.cookie');
+    return p === undefined ? undefined : this.netPath(p);
+  }
+  get rpcCookiePerms(): string | undefined {
+    return this.args.getArg('rpccookieperms');
+  }
+  get rpcWhitelist(): string[] {
+    return this.args.getArgs('rpcwhitelist');
+  }
+  get rpcWhitelistDefault(): boolean {
+    return this.args.getBoolArg('rpcwhitelistdefault', this.rpcWhitelist.length > 0);
+  }
+  get rpcServerTimeout(): number {
+    return this.args.getIntArg('rpcservertimeout', 30);
+  }
+  get rpcThreads(): number {
+    return this.args.getIntArg('rpcthreads', 16);
+  }
+  get rpcWorkQueue(): number {
+    return this.args.getIntArg('rpcworkqueue', 64);
+  }
+  /** Number of HTTP front-end processes sharing the RPC port (tsbtcd's own option). */
+  get rpcFrontends(): number {
+    return Math.max(1, this.args.getIntArg('rpcfrontends', 1));
+  }
+
+  // Logging
+  /** undefined with -nodebuglogfile. */
+  get debugLogFile(): string | undefined {
+    const p = this.args.getPathArg('debuglogfile', 'debug.log');
+    return p === undefined ? undefined : this.netPath(p);
+  }
+  get printToConsole(): boolean {
+    return this.args.getBoolArg('printtoconsole', !this.args.getBoolArg('daemon', false));
+  }
+  get logTimestamps(): boolean {
+    return this.args.getBoolArg('logtimestamps', true);
+  }
+  get logTimeMicros(): boolean {
+    return this.args.getBoolArg('logtimemicros', false);
+  }
+  get logThreadNames(): boolean {
+    return this.args.getBoolArg('logthreadnames', false);
+  }
+  get logLevelAlways(): boolean {
+    return this.args.getBoolArg('loglevelalways', false);
+  }
+  get debug(): string[] {
+    return this.args.getArgs('debug');
+  }
+  get debugExclude(): string[] {
+    return this.args.getArgs('debugexclude');
+  }
+  get logLevel(): string[] {
+    return this.args.getArgs('loglevel');
+  }
+  get shrinkDebugFile(): boolean | undefined {
+    return this.args.getBoolArg('shrinkdebugfile');
+  }
+
+  // Chainstate and validation (read by the chainstate service)
+  get par(): number {
+    return this.args.getIntArg('par', 0);
+  }
+  get dbcache(): number {
+    return this.args.getIntArg('dbcache', 450);
+  }
+  get assumeValid(): string | undefined {
+    return this.args.getArg('assumevalid');
+  }
+  get txindex(): boolean {
+    return this.args.getBoolArg('txindex', false);
+  }
+  get prune(): number {
+    return this.args.getIntArg('prune', 0);
+  }
+  get reindex(): boolean {
+    return this.args.getBoolArg('reindex', false);
+  }
+  get reindexChainstate(): boolean {
+    return this.args.getBoolArg('reindex-chainstate', false);
+  }
+  get loadBlock(): string[] {
+    return this.args.getArgs('loadblock').map((p) => path.resolve(p));
+  }
+  /** 0 = off. */
+  get stopAtHeight(): number {
+    return this.args.getIntArg('stopatheight', 0);
+  }
+  get checkBlocks(): number {
+    return this.args.getIntArg('checkblocks', 6);
+  }
+  get checkLevel(): number {
+    return this.args.getIntArg('checklevel', 3);
+  }
+  get blocksXor(): boolean {
+    return this.args.getBoolArg('blocksxor', true);
+  }
+  /** 0 = real time. */
+  get mocktime(): number {
+    return this.args.getIntArg('mocktime', 0);
+  }
+  /** Test-only: milliseconds the start-up stays in warm-up (see services.ts). */
+  get testWarmupMs(): number {
+    return this.args.getIntArg('testwarmupms', 0);
+  }
+}
+
+/** Command line and config files to a NodeConfig, or an InitError with Core's wording. */
+export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): NodeConfig {
+  const args = new Args();
+  try {
+    for (const o of parseCommandLine(argv)) args.settings.addCommandLine(o.name, o.value);
+  } catch (err) {
+    if (err instanceof ConfigError) throw new InitError(`Error parsing command line arguments: ${err.message}`);
+    throw err;
+  }
+  const dataDirArg = (): string | undefined => args.getPathArg('datadir');
+  const resolveDataDir = (): string => {
+    const d = dataDirArg();
+    return d === undefined ? defaultDataDir(env) : path.resolve(d);
+  };
+  const given = dataDirArg();
+  if (given !== undefined && !isDirectory(path.resolve(given))) {
+    throw new InitError(`Specified data directory "${args.getArg('datadir') ?? ''}" does not exist.`);
+  }
+  let report: ConfigFileReport;
+  try {
+    report = readConfigFiles(args, resolveDataDir());
+    // The config file may move the data directory.
+    const moved = dataDirArg();
+    if (moved !== undefined && !isDirectory(path.resolve(moved))) {
+      throw new ConfigError(`specified data directory "${args.getArg('datadir') ?? ''}" does not exist.`);
+    }
+  } catch (err) {
+    if (err instanceof ConfigError) throw new InitError(`Error reading configuration file: ${err.message}`);
+    throw err;
+  }
+  let params: ChainParams;
+  try {
+    const chain = args.chain();
+    args.selectNetwork(chain);
+    const flag = args.getBoolArg('fastprune');
+    params = selectParams(
+      chain,
+      readChainArgs(chain, {
+        signetchallenge: args.getArgs('signetchallenge'),
+        testactivationheight: args.getArgs('testactivationheight'),
+        vbparams: args.getArgs('vbparams'),
+        test: args.getArgs('test'),
+        ...(flag === undefined ? {} : { fastprune: flag }),
+      }),
+    );
+  } catch (err) {
+    if (err instanceof ConfigError || err instanceof ChainParamsError) throw new InitError(err.message);
+    throw err;
+  }
+  return new NodeConfig(args, params, resolveDataDir(), report);
+}
