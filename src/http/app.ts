@@ -1,0 +1,176 @@
+/**
+ * One front-end's HTTP handling on uWS, in Core's order: methods libevent does not
+ * accept → 501 page; client not in -rpcallowip → 403; body over 32 MiB → 413; DELETE →
+ * 405; then by path: `/` and `/wallet/<name>` → JSON-RPC (POST only → else 405 with
+ * Core's text; missing credentials → 401 at once, wrong ones → 401 after 250 ms), /rest/
+ * → the REST router when -rest is on, anything else → 404. Bodies are read whole first,
+ * as libevent does.
+ */
+import type { HttpRequest, HttpResponse, TemplatedApp } from '@trufflesuite/uws-js-unofficial';
+import type { FrontendSettings } from '../ipc/index.js';
+import type { RpcParams } from '../rpc/index.js';
+import { Authenticator, Whitelist } from './auth.js';
+import { handleJsonRpc, type CallOutcome } from './jsonrpc.js';
+import { emptyReply, libeventErrorPage, sendReply, type Reply } from './reply.js';
+import type { RestRouter } from './rest.js';
+import { canonicalAddress, formatAddress, subnetMatches } from './subnet.js';
+import type { UwsModule } from './uws.js';
+
+/** libevent's limit on a request body (MAX_SIZE, 0x02000000 bytes). */
+export const MAX_BODY_BYTES = 0x02000000;
+/** Core sleeps this long before refusing a wrong password, to slow guessing. */
+export const FAILED_LOGIN_DELAY_MS = 250;
+
+const LIBEVENT_METHODS = new Set(['GET', 'POST', 'HEAD', 'PUT', 'DELETE']);
+const WWW_AUTHENTICATE: readonly [string, string] = ['WWW-Authenticate', 'Basic realm="jsonrpc"'];
+
+export interface FrontendState {
+  warmup: string | null;
+  shuttingDown: boolean;
+  /** Requests received and not yet answered (shutdown waits for them). */
+  inflight: number;
+}
+
+export interface AppDeps {
+  readonly settings: FrontendSettings;
+  readonly state: FrontendState;
+  readonly rest: RestRouter;
+  call(method: string, params: RpcParams, wallet: string | undefined, user: string): Promise<CallOutcome>;
+  log(level: 'debug' | 'info' | 'warning', category: string | null, msg: string): void;
+}
+
+/** Core's UrlDecode: %XX escapes only ('+' stays '+'); malformed escapes are kept as text. */
+export function urlDecode(text: string): string {
+  const bytes: number[] = [];
+  for (let i = 0; i < text.length; i++) {
+    const hex = text.slice(i + 1, i + 3);
+    if (text[i] === '%' && /^[0-9a-fA-F]{2}$/.test(hex)) {
+      bytes.push(parseInt(hex, 16));
+      i += 2;
+    } else {
+      bytes.push(...Buffer.from(text[i]!, 'utf8'));
+    }
+  }
+  return Buffer.from(bytes).toString('utf8');
+}
+
+interface Incoming {
+  readonly method: string;
+  readonly uri: string;
+  /** undefined when the request has no Authorization header. */
+  readonly authorization: string | undefined;
+  readonly wantsClose: boolean;
+  readonly peer: string;
+}
+
+function readAuthorization(req: HttpRequest): string | undefined {
+  const value = req.getHeader('authorization');
+  if (value !== '') return value;
+  // An empty header still counts as present (→ a failed login, not a missing one).
+  let present = false;
+  req.forEach((key) => {
+    if (key === 'authorization') present = true;
+  });
+  return present ? '' : undefined;
+}
+
+export function createApp(uws: UwsModule, deps: AppDeps): TemplatedApp {
+  const { settings, state } = deps;
+  const auth = new Authenticator(settings.credentials);
+  const whitelist = new Whitelist(settings);
+  const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+  async function jsonRpc(req: Incoming, body: Uint8Array): Promise<Reply> {
+    if (req.method !== 'POST') return { status: 405, body: 'JSONRPC server handles only POST requests' };
+    if (req.authorization === undefined) return emptyReply(401, false, [WWW_AUTHENTICATE]);
+    const user = auth.authenticate(req.authorization);
+    if (user === undefined) {
+      deps.log('warning', null, `ThreadRPCServer incorrect password attempt from ${req.peer}`);
+      await sleep(FAILED_LOGIN_DELAY_MS);
+      return emptyReply(401, false, [WWW_AUTHENTICATE]);
+    }
+    const wallet = req.uri.startsWith('/wallet/') ? urlDecode(req.uri.slice('/wallet/'.length)) : undefined;
+    return handleJsonRpc(body, {
+      user,
+      whitelist,
+      execute: (method, params) => deps.call(method, params, wallet, user),
+      log: (msg) => deps.log('info', null, msg),
+    });
+  }
+
+  async function route(req: Incoming, body: Uint8Array): Promise<Reply> {
+    deps.log('debug', 'http', `Received a ${req.method} request for ${req.uri} from ${req.peer}`);
+    // DELETE is known to libevent but not to Core.
+    if (req.method === 'DELETE') return emptyReply(405);
+    if (req.uri === '/' || req.uri.startsWith('/wallet/')) return jsonRpc(req, body);
+    if (settings.rest && req.uri.startsWith('/rest/')) {
+      const found = deps.rest.match(req.uri);
+      if (found) return found.handler({ method: req.method, rest: found.rest, uri: req.uri, warmup: state.warmup });
+    }
+    return emptyReply(404);
+  }
+
+  const app = uws.App();
+  app.any('/*', (res: HttpResponse, request: HttpRequest) => {
+    const method = request.getCaseSensitiveMethod();
+    const address = canonicalAddress(Array.from(new Uint8Array(res.getRemoteAddress())));
+    const peer = formatAddress(address);
+    if (!LIBEVENT_METHODS.has(method)) {
+      sendReply(res, libeventErrorPage(501));
+      return;
+    }
+    if (!settings.allowSubnets.some((s) => subnetMatches(s, address))) {
+      deps.log('warning', null, `HTTP request from ${peer} rejected: Client network is not allowed RPC access`);
+      sendReply(res, emptyReply(403, true));
+      return;
+    }
+    const length = request.getHeader('content-length');
+    if (length !== '' && Number(length) > MAX_BODY_BYTES) {
+      sendReply(res, libeventErrorPage(413));
+      return;
+    }
+    const query = request.getQuery();
+    const incoming: Incoming = {
+      method,
+      uri: request.getUrl() + (query ? `?${query}` : ''),
+      authorization: readAuthorization(request),
+      wantsClose: request.getHeader('connection').toLowerCase() === 'close',
+      peer,
+    };
+
+    state.inflight++;
+    let done = false;
+    const finish = (reply: Reply) => {
+      if (done) return;
+      done = true;
+      state.inflight--;
+      // While shutting down every reply ends its connection, as Core's do.
+      const closing = state.shuttingDown && !reply.close ? { ...reply, close: true } : reply;
+      res.cork(() => sendReply(res, closing, incoming.wantsClose));
+    };
+    res.onAborted(() => {
+      if (!done) state.inflight--;
+      done = true;
+    });
+
+    const chunks: Buffer[] = [];
+    let size = 0;
+    res.onData((chunk, isLast) => {
+      if (done) return;
+      size += chunk.byteLength;
+      if (size > MAX_BODY_BYTES) {
+        finish(libeventErrorPage(413));
+        return;
+      }
+      // uWS reuses the chunk's memory after this callback: copy it.
+      chunks.push(Buffer.from(chunk.slice(0)));
+      if (!isLast) return;
+      const body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+      route(incoming, body).then(finish, (err: unknown) => {
+        deps.log('warning', null, `HTTP request ${incoming.uri} failed: ${(err as Error).stack ?? String(err)}`);
+        finish({ status: 500, body: (err as Error).message, close: true });
+      });
+    });
+  });
+  return app;
+}

@@ -1,0 +1,116 @@
+/**
+ * Entry point of an HTTP front-end process (spawned by the coordinator, never run by
+ * hand). It talks to the coordinator over the pipe on fd 3: it receives its settings,
+ * binds every address with SO_REUSEPORT (uSockets' default listen option, which lets K
+ * front-ends share one port and the kernel spread connections between them), forwards
+ * calls, and exits when told to shut down or when the coordinator goes away.
+ */
+import * as net from 'node:net';
+import type { us_listen_socket } from '@trufflesuite/uws-js-unofficial';
+import { IpcChannel, type BindAddress, type FrontendSettings, type ToCoordinator, type ToFrontend } from '../ipc/index.js';
+import type { RpcParams } from '../rpc/index.js';
+import { createApp, type FrontendState } from './app.js';
+import type { CallOutcome } from './jsonrpc.js';
+import { RestRouter } from './rest.js';
+import { loadUws, type UwsModule } from './uws.js';
+
+/** How long a shutting-down front-end waits for requests in flight. */
+const SHUTDOWN_GRACE_MS = 5000;
+
+const state: FrontendState = { warmup: 'RPC server started', shuttingDown: false, inflight: 0 };
+const pending = new Map<number, (outcome: CallOutcome) => void>();
+let nextId = 1;
+let debugCategories = new Set<string>();
+let uws: UwsModule | undefined;
+const listenSockets: us_listen_socket[] = [];
+
+const channel = new IpcChannel<ToFrontend, ToCoordinator>(new net.Socket({ fd: 3, readable: true, writable: true }), onMessage, () => {
+  // The coordinator is gone (or broke the protocol): a front-end never outlives it.
+  process.exit(state.shuttingDown ? 0 : 1);
+});
+
+function log(level: 'debug' | 'info' | 'warning' | 'error', category: string | null, msg: string): void {
+  if (level === 'debug' && (category === null || !debugCategories.has(category))) return;
+  channel.send({ t: 'log', level, category, msg });
+}
+
+function call(method: string, params: RpcParams, wallet: string | undefined, user: string): Promise<CallOutcome> {
+  // Warm-up is answered here: Core checks it before even looking the method up.
+  if (state.warmup !== null) return Promise.resolve({ error: { code: -28, message: state.warmup } });
+  const id = nextId++;
+  return new Promise((resolve) => {
+    pending.set(id, resolve);
+    channel.send({ t: 'call', id, method, params, wallet: wallet ?? null, user });
+  });
+}
+
+function start(settings: FrontendSettings): void {
+  state.warmup = settings.warmup;
+  debugCategories = new Set(settings.debugCategories);
+  try {
+    uws = loadUws();
+  } catch (err) {
+    channel.send({ t: 'fatal', message: (err as Error).message });
+    process.exitCode = 1;
+    channel.close();
+    return;
+  }
+  const app = createApp(uws, { settings, state, rest: new RestRouter(), call, log });
+  const bound: BindAddress[] = [];
+  const failed: (BindAddress & { error: string })[] = [];
+  for (const bind of settings.binds) {
+    // uWS calls back synchronously with the socket, or false when binding failed.
+    app.listen(bind.host, bind.port, (socket) => {
+      if (socket) {
+        listenSockets.push(socket);
+        bound.push(bind);
+      } else {
+        failed.push({ ...bind, error: 'bind failed' });
+      }
+    });
+  }
+  channel.send({ t: 'listening', bound, failed });
+}
+
+function shutdown(): void {
+  if (state.shuttingDown) return;
+  state.shuttingDown = true;
+  for (const s of listenSockets.splice(0)) uws?.us_listen_socket_close(s);
+  const deadline = Date.now() + SHUTDOWN_GRACE_MS;
+  const check = () => {
+    if (state.inflight === 0 || Date.now() > deadline) {
+      // Give the last replies a moment to leave the socket buffers.
+      setTimeout(() => process.exit(0), 20);
+      return;
+    }
+    setTimeout(check, 10);
+  };
+  check();
+}
+
+function onMessage(msg: ToFrontend): void {
+  switch (msg.t) {
+    case 'settings':
+      start(msg.settings);
+      return;
+    case 'reply': {
+      const resolve = pending.get(msg.id);
+      if (!resolve) return;
+      pending.delete(msg.id);
+      resolve(msg.error ? { error: msg.error } : { result: msg.result as string });
+      return;
+    }
+    case 'warmup':
+      state.warmup = msg.status;
+      return;
+    case 'tip':
+      // Tip events feed the long polls (waitfornewblock ...) that come with the next issue.
+      return;
+    case 'logconfig':
+      debugCategories = new Set(msg.debugCategories);
+      return;
+    case 'shutdown':
+      shutdown();
+      return;
+  }
+}

@@ -1,0 +1,75 @@
+/**
+ * HTTP replies shaped like Core's (libevent's): status lines with the standard reasons,
+ * `text/html; charset=ISO-8859-1` on replies Core sends without a type, libevent's HTML
+ * error page for 400/413/501/503, `Connection: close` when the connection is to end.
+ * uWS adds `Date`, `Content-Length` and its own `uWebSockets: 20` header.
+ */
+import type { HttpResponse } from '@trufflesuite/uws-js-unofficial';
+
+const REASONS: Record<number, string> = {
+  200: 'OK',
+  204: 'No Content',
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  413: 'Request Entity Too Large',
+  500: 'Internal Server Error',
+  501: 'Not Implemented',
+  503: 'Service Unavailable',
+};
+
+export const LIBEVENT_DEFAULT_TYPE = 'text/html; charset=ISO-8859-1';
+
+export interface Reply {
+  readonly status: number;
+  readonly headers?: readonly (readonly [string, string])[];
+  readonly body?: string | Uint8Array;
+  /** Content-Type; Core's plain replies get libevent's default. */
+  readonly contentType?: string;
+  readonly close?: boolean;
+}
+
+export function statusLine(status: number): string {
+  return `${status} ${REASONS[status] ?? 'Unknown'}`;
+}
+
+/**
+ * Writes a reply; the caller corks when writing outside the request callback.
+ * `requestAskedClose`: the request carried `Connection: close` (echoed, as libevent does).
+ * uWS itself writes `Connection: close` when it closes a connection the client did not
+ * ask to close, so the header is written here only in the other case.
+ */
+export function sendReply(res: HttpResponse, reply: Reply, requestAskedClose = false): void {
+  res.writeStatus(statusLine(reply.status));
+  for (const [k, v] of reply.headers ?? []) res.writeHeader(k, v);
+  if (requestAskedClose) res.writeHeader('Connection', 'close');
+  if (reply.status === 204) {
+    // Without arguments uWS writes no Content-Length, as libevent does for 204 (any
+    // argument makes it write one); it still closes when the request asked for that.
+    res.endWithoutBody();
+    return;
+  }
+  res.writeHeader('Content-Type', reply.contentType ?? LIBEVENT_DEFAULT_TYPE);
+  res.end(reply.body ?? '', reply.close === true || requestAskedClose);
+}
+
+/** libevent's own error page (malformed request, too large, method unknown to it, shutting down). */
+export function libeventErrorPage(status: 400 | 413 | 501 | 503): Reply {
+  const reason = REASONS[status]!;
+  return {
+    status,
+    contentType: 'text/html',
+    close: true,
+    body: `<HTML><HEAD>\n<TITLE>${status} ${reason}</TITLE>\n</HEAD><BODY>\n<H1>${reason}</H1>\n</BODY></HTML>\n`,
+  };
+}
+
+export function jsonReply(status: number, json: string, close = false): Reply {
+  return { status, contentType: 'application/json', body: `${json}\n`, close };
+}
+
+export function emptyReply(status: number, close = false, headers?: readonly (readonly [string, string])[]): Reply {
+  return headers ? { status, close, headers } : { status, close };
+}
