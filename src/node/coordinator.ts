@@ -1,0 +1,198 @@
+/**
+ * The coordinator's life: RPC table and HTTP front-ends up first (so clients get -28
+ * while loading), then the services in order with their init messages, then "Done
+ * loading"; on RPC stop, SIGTERM or SIGINT: replies in flight go out, front-ends stop,
+ * services stop in reverse order, the cookie is removed, exit code 0.
+ */
+import { controlMethods, RpcRegistry, RpcServer } from '../rpc/index.js';
+import type { TipEvent } from '../ipc/index.js';
+import type { NodeClock } from './clock.js';
+import { InitError, type NodeConfig } from './config.js';
+import { deleteAuthCookie, writeAuthCookie, type AuthCookie } from './cookie.js';
+import { FrontendPool, FrontendStartError } from './frontends.js';
+import { HTTP_START_FAILED, setupHttp } from './http-settings.js';
+import { logCategoriesString } from './log-categories.js';
+import type { Logger } from './logging.js';
+import type { NodeContext, NodeService } from './services.js';
+
+export const PRODUCT_NAME = 'tsbtcd';
+/** How long shutdown waits for calls in flight before stopping the front-ends anyway. */
+const INFLIGHT_GRACE_MS = 5000;
+
+export class Coordinator {
+  private shutdownRequested = false;
+  private wakeShutdown!: () => void;
+  private readonly shutdownSignal = new Promise<void>((resolve) => (this.wakeShutdown = resolve));
+  private readonly registry = new RpcRegistry();
+  private readonly server = new RpcServer(this.registry);
+  private pool: FrontendPool | undefined;
+  private cookie: AuthCookie | undefined;
+  private tip: TipEvent | null = null;
+  private readonly started: NodeService[] = [];
+
+  constructor(
+    private readonly config: NodeConfig,
+    private readonly log: Logger,
+    private readonly clock: NodeClock,
+    private readonly services: readonly NodeService[],
+  ) {}
+
+  requestShutdown(): void {
+    if (this.shutdownRequested) return;
+    this.shutdownRequested = true;
+    this.wakeShutdown();
+  }
+
+  /** Runs the node until it is asked to stop; resolves to the exit code. */
+  async run(): Promise<number> {
+    let code = 0;
+    try {
+      await this.startUp();
+      if (!this.shutdownRequested) {
+        this.initMessage('Done loading');
+        this.server.setWarmupFinished();
+        this.pool?.setWarmup(null);
+      }
+      await this.shutdownSignal;
+    } catch (err) {
+      if (!(err instanceof InitError)) throw err;
+      for (const m of err.messages) {
+        this.log.error(m);
+        process.stderr.write(`Error: ${m}\n`);
+      }
+      code = 1;
+    }
+    await this.shutDown();
+    return code;
+  }
+
+  private initMessage(message: string): void {
+    this.log.info(`init message: ${message}`);
+    this.server.setWarmupStatus(message);
+    if (this.server.warmupStatus !== undefined) this.pool?.setWarmup(message);
+  }
+
+  private context(): NodeContext {
+    const self = this;
+    return {
+      config: this.config,
+      log: this.log,
+      clock: this.clock,
+      rpc: this.registry,
+      initMessage: (m) => this.initMessage(m),
+      requestShutdown: () => this.requestShutdown(),
+      get shutdownRequested() {
+        return self.shutdownRequested;
+      },
+      notifyTip: (tip) => {
+        this.tip = tip;
+        this.pool?.notifyTip(tip);
+      },
+    };
+  }
+
+  private async startUp(): Promise<void> {
+    const log = this.log;
+    this.registry.register(
+      ...controlMethods({
+        registry: this.registry,
+        server: this.server,
+        productName: PRODUCT_NAME,
+        startTime: Math.floor(Date.now() / 1000),
+        logPath: log.filePath ?? '',
+        logging: {
+          categoriesString: logCategoriesString(),
+          categoryStatus: () => log.categoryStatus(),
+          enableCategory: (name) => this.changedCategories(log.enableCategory(name)),
+          disableCategory: (name) => this.changedCategories(log.disableCategory(name)),
+        },
+        requestShutdown: () => this.requestShutdown(),
+      }),
+    );
+    for (const s of this.services) this.registry.register(...(s.rpcMethods ?? []));
+
+    if (this.config.server) await this.startHttp();
+
+    const ctx = this.context();
+    for (const service of this.services) {
+      if (this.shutdownRequested) return;
+      this.started.push(service);
+      const starting = service.start(ctx);
+      try {
+        await Promise.race([starting, this.shutdownSignal]);
+      } catch (err) {
+        throw new InitError(`${service.name}: ${(err as Error).message}`);
+      }
+    }
+  }
+
+  private changedCategories(ok: boolean): boolean {
+    const debugCategories = Object.entries(this.log.categoryStatus())
+      .filter(([, on]) => on)
+      .map(([c]) => c);
+    this.pool?.broadcast({ t: 'logconfig', debugCategories });
+    return ok;
+  }
+
+  private async startHttp(): Promise<void> {
+    const setup = setupHttp(this.config, this.log);
+    const pool = new FrontendPool({
+      count: this.config.rpcFrontends,
+      server: this.server,
+      log: this.log,
+      settings: (index) => ({
+        index,
+        binds: setup.binds,
+        allowSubnets: setup.allowSubnets,
+        credentials: setup.credentials,
+        whitelists: setup.whitelists,
+        whitelistDefault: setup.whitelistDefault,
+        rest: this.config.rest,
+        warmup: this.server.warmupStatus ?? null,
+        tip: this.tip,
+        debugCategories: Object.entries(this.log.categoryStatus())
+          .filter(([, on]) => on)
+          .map(([c]) => c),
+      }),
+    });
+    this.pool = pool;
+    try {
+      await pool.start();
+    } catch (err) {
+      if (!(err instanceof FrontendStartError)) throw err;
+      this.log.error(err.message);
+      throw new InitError(HTTP_START_FAILED);
+    }
+    // As in Core, the cookie appears only once the RPC port is bound.
+    if (setup.cookie) {
+      try {
+        writeAuthCookie(setup.cookie);
+      } catch {
+        this.log.error(`Unable to open cookie authentication file ${setup.cookie.path}.tmp for writing`);
+        throw new InitError(HTTP_START_FAILED);
+      }
+      this.cookie = setup.cookie;
+    }
+    this.log.info(`HTTP front-ends started: ${pool.pids().length} (pids ${pool.pids().join(', ')})`);
+  }
+
+  private async shutDown(): Promise<void> {
+    this.log.info('Shutdown: In progress...');
+    const pool = this.pool;
+    if (pool) {
+      // Replies to calls being executed (the `stop` call itself among them) go out first.
+      const deadline = Date.now() + INFLIGHT_GRACE_MS;
+      while (pool.callsInFlight > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+      await pool.stop();
+    }
+    for (const service of this.started.reverse()) {
+      try {
+        await service.stop();
+      } catch (err) {
+        this.log.error(`Stopping ${service.name} failed: ${(err as Error).message}`);
+      }
+    }
+    if (this.cookie) deleteAuthCookie(this.cookie);
+    this.log.info('Shutdown: done');
+  }
+}

@@ -1,0 +1,65 @@
+/**
+ * The coordinator's services (chainstate, mempool, net, ...), started in order while the
+ * node is warming up and stopped in reverse order at shutdown. A service reports its
+ * steps with ctx.initMessage("Loading block index…"): each is logged as Core logs it and
+ * is the -28 message RPC clients get until start-up is done.
+ */
+import type { TipEvent } from '../ipc/index.js';
+import type { RpcMethod, RpcRegistry } from '../rpc/index.js';
+import type { NodeClock } from './clock.js';
+import type { NodeConfig } from './config.js';
+import type { Logger } from './logging.js';
+
+export interface NodeContext {
+  readonly config: NodeConfig;
+  readonly log: Logger;
+  readonly clock: NodeClock;
+  /** Further methods may be registered here; those known up front go in NodeService.rpcMethods. */
+  readonly rpc: RpcRegistry;
+  /** Reports a start-up step ("init message: <msg>" in debug.log, the -28 text over RPC). */
+  initMessage(message: string): void;
+  /** Asks for a clean shutdown, as RPC `stop` and SIGTERM do. */
+  requestShutdown(): void;
+  /** True once shutdown was requested; a long start() should return early when it is. */
+  readonly shutdownRequested: boolean;
+  /** Tells every front-end the new tip (for waitfornewblock and friends). */
+  notifyTip(tip: TipEvent): void;
+}
+
+export interface NodeService {
+  readonly name: string;
+  /** Registered before any service starts, so `help` lists them during warm-up. */
+  readonly rpcMethods?: readonly RpcMethod[];
+  start(ctx: NodeContext): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Test-only (-testwarmupms=N): holds start-up in warm-up for N ms, so tests can watch
+ * RPC answer -28. Reports its own init message, not one of Core's.
+ */
+export function testWarmupService(ms: number): NodeService {
+  let timer: NodeJS.Timeout | undefined;
+  let wake: (() => void) | undefined;
+  return {
+    name: 'test warm-up delay',
+    start(ctx) {
+      ctx.initMessage('Test warm-up delay…');
+      return new Promise<void>((resolve) => {
+        wake = resolve;
+        timer = setTimeout(resolve, ms);
+      });
+    },
+    async stop() {
+      clearTimeout(timer);
+      wake?.();
+    },
+  };
+}
+
+/** The services this node runs, in start order. New services are added to this list. */
+export function nodeServices(config: NodeConfig): NodeService[] {
+  const services: NodeService[] = [];
+  if (config.testWarmupMs > 0) services.push(testWarmupService(config.testWarmupMs));
+  return services;
+}
