@@ -5,7 +5,7 @@
  * services stop in reverse order, the cookie is removed, exit code 0.
  */
 import { controlMethods, RpcRegistry, RpcServer } from '../rpc/index.js';
-import type { TipEvent } from '../ipc/index.js';
+import type { BindAddress, TipEvent } from '../ipc/index.js';
 import type { NodeClock } from './clock.js';
 import { InitError, type NodeConfig } from './config.js';
 import { deleteAuthCookie, writeAuthCookie, type AuthCookie } from './cookie.js';
@@ -13,6 +13,7 @@ import { FrontendPool, FrontendStartError } from './frontends.js';
 import { HTTP_START_FAILED, setupHttp } from './http-settings.js';
 import { logCategoriesString } from './log-categories.js';
 import type { Logger } from './logging.js';
+import { canBindExclusively } from './port-probe.js';
 import type { NodeContext, NodeService } from './services.js';
 
 export const PRODUCT_NAME = 'tsbtcd';
@@ -136,13 +137,22 @@ export class Coordinator {
 
   private async startHttp(): Promise<void> {
     const setup = setupHttp(this.config, this.log);
+    const binds: BindAddress[] = [];
+    for (const bind of setup.binds) {
+      if (await canBindExclusively(bind)) binds.push(bind);
+      else this.log.info(`Binding RPC on address ${bind.host} port ${bind.port} failed.`);
+    }
+    if (binds.length === 0) {
+      this.log.error('Unable to bind any endpoint for RPC server');
+      throw new InitError(HTTP_START_FAILED);
+    }
     const pool = new FrontendPool({
       count: this.config.rpcFrontends,
       server: this.server,
       log: this.log,
       settings: (index) => ({
         index,
-        binds: setup.binds,
+        binds,
         allowSubnets: setup.allowSubnets,
         credentials: setup.credentials,
         whitelists: setup.whitelists,

@@ -161,3 +161,21 @@ test('-rpcfrontends=2: two processes share the port (SO_REUSEPORT) and one keeps
     assert.equal((await d.stopWithSignal()).code, 0);
   });
 });
+
+test('a second node on a port already in use fails as bitcoind does, instead of sharing it', async () => {
+  await withDaemon({}, async (d) => {
+    const dir = tempDir();
+    try {
+      const r = await runToExit(['-regtest', `-datadir=${dir}`, `-rpcport=${d.port}`, '-printtoconsole=0']);
+      assert.equal(r.code, 1);
+      assert.equal(r.stderr, 'Error: Unable to start HTTP server. See debug log for details.\n');
+      const log = fs.readFileSync(path.join(dir, 'regtest', 'debug.log'), 'utf8');
+      assert.match(log, new RegExp(`Binding RPC on address 127\\.0\\.0\\.1 port ${d.port} failed\\.`));
+      assert.match(log, /\[error\] Unable to bind any endpoint for RPC server/);
+      assert.ok(!fs.existsSync(path.join(dir, 'regtest', '.cookie')), 'no cookie when the port is not bound');
+      assert.equal((await d.rpc('uptime')).status, 200);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
