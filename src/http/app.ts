@@ -115,6 +115,11 @@ export function createApp(uws: UwsModule, deps: AppDeps): TemplatedApp {
     const method = request.getCaseSensitiveMethod();
     const address = canonicalAddress(Array.from(new Uint8Array(res.getRemoteAddress())));
     const peer = formatAddress(address);
+    if (state.shuttingDown) {
+      // Core's HTTP server refuses new work once shutdown has begun.
+      sendReply(res, libeventErrorPage(503));
+      return;
+    }
     if (!LIBEVENT_METHODS.has(method)) {
       sendReply(res, libeventErrorPage(501));
       return;
