@@ -8,6 +8,7 @@
  *   of it, and no committed index entry ever points at block data a crash could lose.
  */
 import type { Coin } from '../consensus/index.js';
+import type { OutPoint } from '../primitives/index.js';
 import type { BlockDataPosition } from './block-index-entry.js';
 import type { BlockUndo } from './block-undo.js';
 import type { CoinsDelta, CoinsSource } from './coins-view.js';
@@ -35,7 +36,19 @@ export interface ChainCommit {
   tip?: Uint8Array;
 }
 
+/** A consistent read-only view of the stored chainstate (one storage snapshot). */
+export interface ChainSnapshot {
+  /** The flushed tip the coins describe. */
+  tip(): Uint8Array | undefined;
+  /** Every unspent coin in key order (txid, then output index). */
+  coins(): Iterable<{ outpoint: OutPoint; coin: Coin }>;
+  /** Estimated bytes the coins table occupies. */
+  coinsDiskSize(): number;
+}
+
 export interface ChainStore extends CoinsSource {
+  /** Runs `fn` over one consistent snapshot of the stored state. */
+  snapshot<T>(fn: (view: ChainSnapshot) => T): T;
   fetchCoin(key: Uint8Array): Coin | undefined;
   loadIndex(): StoredIndexEntry[];
   readTip(): Uint8Array | undefined;

@@ -23,7 +23,7 @@ import type { BlockDataPosition, BlockIndexEntry } from './block-index-entry.js'
 import { BlockStatus, raiseValidity } from './block-status.js';
 import { betterCandidate, BlockTree, tipStatus, type ChainTipStatus } from './block-tree.js';
 import type { BlockUndo } from './block-undo.js';
-import type { ChainStore, StoredIndexEntry } from './chain-store.js';
+import type { ChainSnapshot, ChainStore, StoredIndexEntry } from './chain-store.js';
 import { CoinsCache } from './coins-view.js';
 import { connectBlockTransactions, disconnectBlockTransactions, type ScriptJob } from './connect-block.js';
 import { importBlocks } from './import.js';
@@ -723,6 +723,11 @@ export class Chainstate {
       }
       return VALID;
     });
+  }
+
+  /** A consistent view of the stored (flushed) chainstate: coins, tip. */
+  snapshot<T>(fn: (view: ChainSnapshot) => T): T {
+    return this.store.snapshot(fn);
   }
 
   /** Writes everything pending now (after an import, before a clean stop). */

@@ -18,7 +18,7 @@ import {
 import { join } from 'node:path';
 import type { BlockDataPosition } from './block-index-entry.js';
 import type { BlockUndo } from './block-undo.js';
-import type { ChainCommit, ChainStore, StoredIndexEntry } from './chain-store.js';
+import type { ChainCommit, ChainSnapshot, ChainStore, StoredIndexEntry } from './chain-store.js';
 
 export interface LmdbChainStoreOptions {
   /** Obfuscate new block files with a random xor.dat key (Core's -blocksxor, default on). */
@@ -79,6 +79,16 @@ export class LmdbChainStore implements ChainStore {
       ...(options.maxBlockFileSize ? { maxFileSize: options.maxBlockFileSize } : {}),
     });
     return new LmdbChainStore(env, blocks);
+  }
+
+  snapshot<T>(fn: (view: ChainSnapshot) => T): T {
+    return this.env.withSnapshot((r) =>
+      fn({
+        tip: () => r.meta(CHAINSTATE_META.tip),
+        coins: () => r.allCoins(),
+        coinsDiskSize: () => this.env.lmdb.tableSizeOnDisk('coins'),
+      }),
+    );
   }
 
   fetchCoin(key: Uint8Array): Coin | undefined {

@@ -9,6 +9,7 @@ import type { RpcMethod, RpcRegistry } from '../rpc/index.js';
 import type { NodeClock } from './clock.js';
 import type { NodeConfig } from './config.js';
 import type { Logger } from './logging.js';
+import { ChainstateService } from './chainstate-service.js';
 
 export interface NodeContext {
   readonly config: NodeConfig;
@@ -61,5 +62,6 @@ export function testWarmupService(ms: number): NodeService {
 export function nodeServices(config: NodeConfig): NodeService[] {
   const services: NodeService[] = [];
   if (config.testWarmupMs > 0) services.push(testWarmupService(config.testWarmupMs));
+  services.push(new ChainstateService(config));
   return services;
 }

@@ -13,3 +13,7 @@ export * from './help.js';
 export * from './registry.js';
 export * from './server.js';
 export * from './control.js';
+export * from './values.js';
+export * from './chain-access.js';
+export * from './blockchain.js';
+export * from './mining.js';

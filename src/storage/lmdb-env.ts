@@ -234,6 +234,13 @@ export class LmdbEnv<T extends string> {
     return new LmdbEnv(path, readOnly, root, dbs);
   }
 
+  /** Bytes the table's B-tree pages occupy (LMDB page statistics): Core's coins-DB size estimate. */
+  tableSizeOnDisk(table: T): number {
+    this.checkUsable();
+    const stats = this.dbs[table].getStats() as { pageSize: number; treeBranchPageCount: number; treeLeafPageCount: number; overflowPages: number };
+    return stats.pageSize * (stats.treeBranchPageCount + stats.treeLeafPageCount + stats.overflowPages);
+  }
+
   private checkUsable(): void {
     if (this.closed) throw new StorageError(`LMDB environment ${this.path} is closed`);
   }

@@ -1,0 +1,103 @@
+/**
+ * The chainstate as a node service: opens the block files and LMDB chainstate in the
+ * network directory, starts the script-check pool (-par), loads the block index
+ * (-reindex, -reindex-chainstate), reports the tip to the front-ends, imports
+ * -loadblock files in the background once start-up is done (as Core's import thread),
+ * and flushes and closes everything at shutdown.
+ */
+import { availableParallelism } from 'node:os';
+import { Chainstate, ChainSystemError, importBlockFile, LmdbChainStore, PoolScriptChecker } from '../chain/index.js';
+import { hexToHash } from '../primitives/index.js';
+import { blockchainMethods, miningMethods, type ChainAccess } from '../rpc/index.js';
+import { ScriptCheckPool } from '../../workers/index.js';
+import type { NodeConfig } from './config.js';
+import { InitError } from './config.js';
+import type { NodeContext, NodeService } from './services.js';
+
+/** Core's -par: 0 = one thread per core, negative = leave that many cores free, 1 = no parallel checks. */
+export function scriptCheckThreads(par: number): number {
+  const cores = availableParallelism();
+  const threads = par <= 0 ? cores + par : par;
+  return Math.max(1, Math.min(threads, 64));
+}
+
+function assumeValidHash(config: NodeConfig): Uint8Array | null {
+  const value = config.assumeValid ?? config.network.defaultAssumeValid;
+  if (!value || /^0+$/.test(value)) return null;
+  if (!/^[0-9a-fA-F]{1,64}$/.test(value)) throw new InitError(`Invalid assumevalid hash: ${value}`);
+  return hexToHash(value.padStart(64, '0'));
+}
+
+export class ChainstateService implements NodeService {
+  readonly name = 'chainstate';
+  readonly rpcMethods;
+  private chain: Chainstate | undefined;
+  private store: LmdbChainStore | undefined;
+  private scripts: PoolScriptChecker | undefined;
+  private importing: Promise<void> | undefined;
+  private ctx: NodeContext | undefined;
+
+  constructor(private readonly config: NodeConfig) {
+    const access: ChainAccess = {
+      chain: () => {
+        if (!this.chain) throw new ChainSystemError('chainstate is not loaded');
+        return this.chain;
+      },
+      network: config.network,
+      clock: () => this.ctx!.clock,
+    };
+    this.rpcMethods = [...blockchainMethods(access), ...miningMethods(access)];
+  }
+
+  async start(ctx: NodeContext): Promise<void> {
+    this.ctx = ctx;
+    const config = this.config;
+    const params = config.network;
+    ctx.initMessage('Loading block index…');
+    this.store = LmdbChainStore.open(config.netDir, params, { blocksXor: config.blocksXor });
+    const threads = scriptCheckThreads(config.par);
+    this.scripts = new PoolScriptChecker(threads > 1 ? new ScriptCheckPool({ threads }) : null);
+    ctx.log.info(`Script verification uses ${threads} thread${threads === 1 ? '' : 's'}`);
+    const chain = new Chainstate({
+      params,
+      store: this.store,
+      scripts: this.scripts,
+      assumeValid: assumeValidHash(config),
+      coinsCacheBytes: Math.max(4, config.dbcache) * 1024 * 1024,
+      now: () => ctx.clock.now(),
+      log: (m) => ctx.log.info(m),
+      stopAtHeight: config.stopAtHeight > 0 ? config.stopAtHeight : undefined,
+      events: {
+        tipChanged: (tip) => ctx.notifyTip({ hash: tip.hashHex, height: tip.height }),
+        stopHeightReached: () => ctx.requestShutdown(),
+      },
+    });
+    if (config.reindex) ctx.initMessage('Reindexing blocks…');
+    await chain.load({ reindex: config.reindex, reindexChainstate: config.reindexChainstate });
+    this.chain = chain;
+    const tip = chain.tip!;
+    ctx.log.info(`Loaded best chain: hashBestChain=${tip.hashHex} height=${tip.height}`);
+    ctx.notifyTip({ hash: tip.hashHex, height: tip.height });
+    if (config.loadBlock.length > 0) this.importing = this.importFiles(chain, config.loadBlock, ctx);
+  }
+
+  private async importFiles(chain: Chainstate, files: readonly string[], ctx: NodeContext): Promise<void> {
+    for (const file of files) {
+      if (ctx.shutdownRequested) return;
+      ctx.log.info(`Importing blocks file ${file}...`);
+      try {
+        const report = await importBlockFile(chain, file, (m) => ctx.log.info(m));
+        ctx.log.info(`Loaded ${report.loaded} blocks from external file ${file}`);
+      } catch (err) {
+        ctx.log.error(`Importing ${file} failed: ${(err as Error).message}`);
+      }
+    }
+  }
+
+  async stop(): Promise<void> {
+    await this.importing?.catch(() => undefined);
+    await this.chain?.shutdown();
+    await this.scripts?.close();
+    await this.store?.close();
+  }
+}

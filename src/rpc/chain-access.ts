@@ -1,0 +1,20 @@
+/**
+ * What chain-facing RPC families need from the node: the chainstate (once loaded), the
+ * network parameters and the node clock. Passed in by the chainstate service so these
+ * modules stay free of process concerns.
+ */
+import type { Chainstate } from '../chain/index.js';
+import type { ChainParams } from '../consensus/index.js';
+
+export interface NodeClockAccess {
+  now(): number;
+  readonly mocktime: number;
+  setMockTime(seconds: number): void;
+}
+
+export interface ChainAccess {
+  /** The loaded chainstate (RPC dispatch answers -28 until start-up is done, so it exists by then). */
+  chain(): Chainstate;
+  readonly network: ChainParams;
+  clock(): NodeClockAccess;
+}
