@@ -16,7 +16,7 @@ import {
   VersionBitsCache,
   type ChainParams,
 } from '../consensus/index.js';
-import { bytesEqual, hashToHex, parseBlock, parseHeader, serializeBlock, type Block, type BlockHeader } from '../primitives/index.js';
+import { bytesEqual, hashToHex, parseBlock, parseHeader, serializeBlock, type Block, type BlockHeader, type ParsedBlock } from '../primitives/index.js';
 import { SCRIPT_ERROR_MESSAGES } from '../script/index.js';
 import { ActiveChain } from './active-chain.js';
 import type { BlockDataPosition, BlockIndexEntry } from './block-index-entry.js';
@@ -40,8 +40,8 @@ export type ScriptCheckVerdict =
   | { ok: false; consensus: false; detail: string };
 
 export interface ChainEvents {
-  blockConnected?(block: Block, entry: BlockIndexEntry): void;
-  blockDisconnected?(block: Block, entry: BlockIndexEntry): void;
+  blockConnected?(block: ParsedBlock, entry: BlockIndexEntry): void;
+  blockDisconnected?(block: ParsedBlock, entry: BlockIndexEntry): void;
   /** After a batch of connects/disconnects settles on a new tip. */
   tipChanged?(tip: BlockIndexEntry): void;
   /** Core's BlockChecked: a block finished full validation (connect) or failed early checks. */
@@ -352,7 +352,7 @@ export class Chainstate {
     if (!tip || !betterCandidate(tip, entry)) this.tree.candidates.add(entry);
   }
 
-  readBlock(entry: BlockIndexEntry): Block {
+  readBlock(entry: BlockIndexEntry): ParsedBlock {
     if (!entry.data) throw new ChainSystemError(`block ${entry.hashHex} has no data on disk`);
     return parseBlock(this.store.readBlock(entry.data));
   }

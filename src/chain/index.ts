@@ -19,3 +19,4 @@ export * from './standalone-verify.js';
 export * from './lmdb-chain-store.js';
 export * from './import.js';
 export * from './utxo-stats.js';
+export * from './txindex.js';

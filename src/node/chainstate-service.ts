@@ -6,7 +6,7 @@
  * and flushes and closes everything at shutdown.
  */
 import { availableParallelism } from 'node:os';
-import { Chainstate, ChainSystemError, importBlockFile, LmdbChainStore, PoolScriptChecker } from '../chain/index.js';
+import { Chainstate, ChainSystemError, importBlockFile, LmdbChainStore, PoolScriptChecker, TxIndex } from '../chain/index.js';
 import { hexToHash } from '../primitives/index.js';
 import { blockchainMethods, miningMethods, type ChainAccess } from '../rpc/index.js';
 import { ScriptCheckPool } from '../../workers/index.js';
@@ -35,10 +35,12 @@ export class ChainstateService implements NodeService {
   private store: LmdbChainStore | undefined;
   private scripts: PoolScriptChecker | undefined;
   private importing: Promise<void> | undefined;
+  private txindex: TxIndex | undefined;
   private ctx: NodeContext | undefined;
 
   constructor(private readonly config: NodeConfig) {
     const access: ChainAccess = {
+      txindex: () => this.txindex,
       chain: () => {
         if (!this.chain) throw new ChainSystemError('chainstate is not loaded');
         return this.chain;
@@ -53,6 +55,7 @@ export class ChainstateService implements NodeService {
     this.ctx = ctx;
     const config = this.config;
     const params = config.network;
+    if (config.prune !== 0 && config.txindex) throw new InitError('Prune mode is incompatible with -txindex.');
     ctx.initMessage('Loading block index…');
     this.store = LmdbChainStore.open(config.netDir, params, { blocksXor: config.blocksXor });
     const threads = scriptCheckThreads(config.par);
@@ -68,6 +71,7 @@ export class ChainstateService implements NodeService {
       log: (m) => ctx.log.info(m),
       stopAtHeight: config.stopAtHeight > 0 ? config.stopAtHeight : undefined,
       events: {
+        blockConnected: (block, entry) => this.txindex?.blockConnected(block, entry),
         tipChanged: (tip) => ctx.notifyTip({ hash: tip.hashHex, height: tip.height }),
         stopHeightReached: () => ctx.requestShutdown(),
       },
@@ -78,6 +82,10 @@ export class ChainstateService implements NodeService {
     const tip = chain.tip!;
     ctx.log.info(`Loaded best chain: hashBestChain=${tip.hashHex} height=${tip.height}`);
     ctx.notifyTip({ hash: tip.hashHex, height: tip.height });
+    if (config.txindex) {
+      this.txindex = TxIndex.open(config.netDir, chain, (m) => ctx.log.info(m));
+      void this.txindex.start().catch((err: Error) => ctx.log.error(`txindex: ${err.message}`));
+    }
     if (config.loadBlock.length > 0) this.importing = this.importFiles(chain, config.loadBlock, ctx);
   }
 
@@ -96,6 +104,7 @@ export class ChainstateService implements NodeService {
 
   async stop(): Promise<void> {
     await this.importing?.catch(() => undefined);
+    await this.txindex?.close();
     await this.chain?.shutdown();
     await this.scripts?.close();
     await this.store?.close();

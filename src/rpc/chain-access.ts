@@ -3,7 +3,7 @@
  * network parameters and the node clock. Passed in by the chainstate service so these
  * modules stay free of process concerns.
  */
-import type { Chainstate } from '../chain/index.js';
+import type { Chainstate, TxIndex } from '../chain/index.js';
 import type { ChainParams } from '../consensus/index.js';
 
 export interface NodeClockAccess {
@@ -16,5 +16,7 @@ export interface ChainAccess {
   /** The loaded chainstate (RPC dispatch answers -28 until start-up is done, so it exists by then). */
   chain(): Chainstate;
   readonly network: ChainParams;
+  /** The transaction index when -txindex is on. */
+  txindex(): TxIndex | undefined;
   clock(): NodeClockAccess;
 }

@@ -7,9 +7,9 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { computeUtxoStats, importBlockFile, type BlockIndexEntry, type Chainstate } from '../../src/chain/index.js';
+import { computeUtxoStats, importBlockFile, TxIndex, type BlockIndexEntry, type Chainstate } from '../../src/chain/index.js';
 import { getNextWorkRequired } from '../../src/consensus/index.js';
-import { BlockHeader, blockMerkleRoot, ByteWriter, fromHex, hashToHex, type Block } from '../../src/primitives/index.js';
+import { BlockHeader, blockMerkleRoot, ByteWriter, fromHex, hashToHex, toHex, type Block } from '../../src/primitives/index.js';
 import * as mining from '../../src/mining/index.js';
 import { generateBlocks, solveBlock } from '../../src/mining/index.js';
 import { chainFixture } from '../support/chainstate.js';
@@ -208,3 +208,44 @@ test('-reindex-chainstate and -reindex rebuild the same tip and UTXO set hash fr
     fixture.remove();
   }
 });
+
+test('-txindex catches up, follows new blocks and reorgs, and points at the exact transaction bytes', async () => {
+  const fixture = chainFixture();
+  try {
+    const holder: { index?: TxIndex } = {};
+    const { chain, store, close } = await fixture.openWith({ events: { blockConnected: (b, e) => holder.index?.blockConnected(b, e) } });
+    const early = await generateBlocks(chain, OP_TRUE, 30, 1e6);
+    const index = TxIndex.open(fixture.dir, chain, () => undefined);
+    holder.index = index;
+    await index.start();
+    assert.deepEqual(index.info(), { synced: true, best_block_height: 30 });
+    const later = await generateBlocks(chain, OP_TRUE, 5, 1e6);
+    assert.equal(index.info().best_block_height, 35);
+    for (const hash of [early[0]!, early[29]!, later[4]!]) {
+      const block = chain.readBlock(chain.lookup(hash)!);
+      const coinbase = block.transactions[0]!;
+      const position = index.lookup(coinbase.txid)!;
+      const bytes = store.blocks.readRange(position, position.offset, position.length);
+      assert.equal(toHex(bytes), toHex(coinbase.toBytes()));
+    }
+    // Reorg: replace the last 3 blocks with 4 others; the index follows the new branch.
+    await chain.invalidateBlock(chain.lookup(later[2]!)!);
+    const replacement = await generateBlocks(chain, Uint8Array.of(0x51, 0x01, 0x99, 0x75), 4, 1e6);
+    assert.equal(chain.tip!.hashHex, replacement[3]);
+    await waitUntil(() => index.info().best_block_height === 36 && index.synced);
+    const newCoinbase = chain.readBlock(chain.tip!).transactions[0]!;
+    assert.ok(index.lookup(newCoinbase.txid));
+    await index.close();
+    await close();
+  } finally {
+    fixture.remove();
+  }
+});
+
+async function waitUntil(condition: () => boolean, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('condition not reached in time');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}

@@ -2,7 +2,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Chainstate, LmdbChainStore, PoolScriptChecker } from '../../src/chain/index.js';
+import { Chainstate, LmdbChainStore, PoolScriptChecker, type ChainEvents } from '../../src/chain/index.js';
 import { selectParams, type ChainName, type ChainParams } from '../../src/consensus/index.js';
 
 export interface OpenedChain {
@@ -16,7 +16,7 @@ export interface ChainFixture {
   params: ChainParams;
   clock: { now: number };
   open(): Promise<OpenedChain>;
-  openWith(options: { reindex?: boolean; reindexChainstate?: boolean }): Promise<OpenedChain>;
+  openWith(options: { reindex?: boolean; reindexChainstate?: boolean; events?: ChainEvents }): Promise<OpenedChain>;
   remove(): void;
 }
 
@@ -41,6 +41,7 @@ export function chainFixture(chainName: ChainName = 'regtest', startTime = 1_700
         coinsCacheBytes: 64 << 20,
         now: () => clock.now,
         log: () => undefined,
+        ...(options.events ? { events: options.events } : {}),
       });
       await chain.load(options);
       return {
