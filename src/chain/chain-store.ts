@@ -34,6 +34,8 @@ export interface ChainCommit {
   activeChanges?: { height: number; hash: Uint8Array | null }[];
   /** The new flushed tip (the block the coins table now reflects). */
   tip?: Uint8Array;
+  /** Records that block files have been pruned. */
+  havePruned?: boolean;
 }
 
 /** A consistent read-only view of the stored chainstate (one storage snapshot). */
@@ -62,6 +64,14 @@ export interface ChainStore extends CoinsSource {
   wipeChainstate(): void;
   /** Also removes the block index: -reindex (block files stay and are rescanned). */
   wipeIndex(): void;
+  /** Per block file: number, bytes, and the height range of its blocks (for pruning). */
+  blockFiles(): { file: number; size: number; heightFirst: number; heightLast: number }[];
+  /** The file new blocks are appended to (never pruned). */
+  readonly currentBlockFile: number;
+  /** Deletes pruned block files; called only after the commit that dropped every reference to them. */
+  deleteBlockFiles(files: readonly number[]): void;
+  /** Whether block files were ever pruned (getblockchaininfo's pruneheight needs it; it survives restarts). */
+  readHavePruned(): boolean;
   /** Whether a -reindex was started and has not finished (a restart must resume it). */
   readReindexing(): boolean;
   setReindexing(on: boolean): void;

@@ -63,7 +63,16 @@ export interface ChainstateOptions {
   log: (message: string) => void;
   events?: ChainEvents;
   stopAtHeight?: number;
+  /** -prune: off, 'manual' (prune=1: only pruneblockchain), or an automatic target in bytes. */
+  prune?: PruneMode;
 }
+
+export type PruneMode = 'off' | 'manual' | { targetBytes: number };
+
+/** Core's MIN_BLOCKS_TO_KEEP: pruning never touches the last 288 blocks (reorg safety). */
+export const MIN_BLOCKS_TO_KEEP = 288;
+/** Room Core leaves under the target for the next file allocation (BLOCKFILE_CHUNK_SIZE + UNDOFILE_CHUNK_SIZE). */
+const PRUNE_BUFFER_BYTES = 0x1000000 + 0x100000;
 
 export interface ProcessBlockResult {
   /** ProcessNewBlock's return: the block was stored (or already known) and did not fail early checks. */
@@ -81,7 +90,6 @@ export interface ChainTip {
   status: ChainTipStatus;
 }
 
-const BLOCK_DOWNLOAD_WINDOW_KEEP = 288; // Core's MIN_BLOCKS_TO_KEEP
 /** Flush the coins cache at least this often during initial sync (Core's DATABASE_FLUSH_INTERVAL is an hour; imports here are shorter). */
 const PERIODIC_FLUSH_MS = 60_000;
 /** Two weeks of work-equivalent time: assumevalid only applies this far below the best header (Core). */
@@ -319,7 +327,7 @@ export class Chainstate {
       const tip = this.chain.tip;
       if (entry.txCount !== 0) return { ok: true, newBlock: false, entry };
       if (tip && entry.chainWork < tip.chainWork) return { ok: true, newBlock: false, entry };
-      if (entry.height > this.chain.height + BLOCK_DOWNLOAD_WINDOW_KEEP) return { ok: true, newBlock: false, entry };
+      if (entry.height > this.chain.height + MIN_BLOCKS_TO_KEEP) return { ok: true, newBlock: false, entry };
     }
     const contextual = contextualCheckBlock(block, entry.prev, this.params);
     if (!contextual.ok) {
@@ -564,8 +572,11 @@ export class Chainstate {
   flush(mode: 'always' | 'if-needed' | 'periodic'): void {
     const cacheFull = this.coins.memoryUsage > this.options.coinsCacheBytes;
     const due = Date.now() - this.lastFlush > PERIODIC_FLUSH_MS;
-    const needed = mode === 'always' || cacheFull || !this.isInitialBlockDownload() || (mode === 'periodic' && due);
+    const pruneFiles = [...this.filesToAutoPrune(), ...this.manualPruneFiles];
+    this.manualPruneFiles = [];
+    const needed = mode === 'always' || cacheFull || !this.isInitialBlockDownload() || (mode === 'periodic' && due) || pruneFiles.length > 0;
     if (!needed) return;
+    const undoDeletes = this.markPruned(pruneFiles);
     const indexEntries = [];
     for (const entry of this.tree.entries()) {
       if (!entry.dirty) continue;
@@ -578,13 +589,95 @@ export class Chainstate {
       indexEntries,
       coins: this.coins.takeDelta(cacheFull),
       undoPuts,
+      undoDeletes,
       activeChanges,
       ...(tip ? { tip: tip.hash } : {}),
+      ...(pruneFiles.length > 0 ? { havePruned: true } : {}),
     });
     for (const entry of this.tree.entries()) entry.dirty = false;
     this.pendingUndo.clear();
     this.pendingActive.clear();
     this.lastFlush = Date.now();
+    // Only now that no committed entry refers to them can the files go.
+    if (pruneFiles.length > 0) {
+      this.store.deleteBlockFiles(pruneFiles);
+      this.havePruned = true;
+      this.options.log(`Prune: deleted blk files ${pruneFiles.join(', ')}`);
+    }
+  }
+
+  // ---------------------------------------------------------------- pruning
+
+  private havePruned: boolean | undefined;
+  /** Files pruneblockchain chose, pruned by the next flush. */
+  private manualPruneFiles: number[] = [];
+
+  get pruneMode(): PruneMode {
+    return this.options.prune ?? 'off';
+  }
+
+  /** Core's FindFilesToPrune: oldest files first while usage is over the target, never the last 288 blocks. */
+  private filesToAutoPrune(): number[] {
+    const mode = this.pruneMode;
+    if (mode === 'off' || mode === 'manual') return [];
+    const height = this.chain.height;
+    if (height <= this.params.pruneAfterHeight) return [];
+    const lastPrunable = height - MIN_BLOCKS_TO_KEEP;
+    const files = this.store.blockFiles();
+    let usage = files.reduce((sum, f) => sum + f.size, 0);
+    if (usage + PRUNE_BUFFER_BYTES < mode.targetBytes) return [];
+    const chosen: number[] = [];
+    for (const f of files) {
+      if (usage + PRUNE_BUFFER_BYTES < mode.targetBytes) break;
+      if (f.size === 0 || f.file === this.store.currentBlockFile || f.heightLast > lastPrunable) continue;
+      chosen.push(f.file);
+      usage -= f.size;
+    }
+    return chosen;
+  }
+
+  /** Core's PruneOneBlockFile for each file: its blocks lose their data and undo. Returns the undo keys to delete. */
+  private markPruned(files: readonly number[]): Uint8Array[] {
+    if (files.length === 0) return [];
+    const set = new Set(files);
+    const undoDeletes: Uint8Array[] = [];
+    for (const entry of this.tree.entries()) {
+      if (!entry.data || !set.has(entry.data.file)) continue;
+      entry.status &= ~(BlockStatus.HAVE_DATA | BlockStatus.HAVE_UNDO);
+      entry.data = undefined;
+      entry.dirty = true;
+      this.pendingUndo.delete(entry);
+      undoDeletes.push(entry.hash);
+    }
+    return undoDeletes;
+  }
+
+  /**
+   * pruneblockchain: prunes every block file whose blocks are all at or below `height`
+   * (clamped to keep the last 288 blocks). Returns Core's GetPruneHeight afterwards.
+   */
+  pruneBlockchain(height: number): Promise<number | undefined> {
+    return this.exclusive(() => {
+      const files = this.store
+        .blockFiles()
+        .filter((f) => f.size > 0 && f.file !== this.store.currentBlockFile && f.heightLast <= height)
+        .map((f) => f.file);
+      this.manualPruneFiles = files;
+      this.flush('always');
+      return this.pruneHeight();
+    });
+  }
+
+  /** Core's GetPruneHeight: the highest active-chain block whose data was pruned, if any. */
+  pruneHeight(): number | undefined {
+    this.havePruned ??= this.store.readHavePruned();
+    if (!this.havePruned) return undefined;
+    const tip = this.chain.tip;
+    if (!tip) return undefined;
+    if (!tip.hasData) return tip.height;
+    let first = tip;
+    while (first.prev && first.prev.hasData) first = first.prev;
+    return first.height > 0 ? first.height - 1 : undefined;
   }
 
   // ---------------------------------------------------------------- chain management RPCs

@@ -131,6 +131,7 @@ export class LmdbChainStore implements ChainStore {
         else w.deleteActive(height);
       }
       if (batch.tip) w.putMeta(CHAINSTATE_META.tip, batch.tip);
+      if (batch.havePruned) w.putMeta(CHAINSTATE_META.havePruned, true);
     });
   }
 
@@ -150,6 +151,24 @@ export class LmdbChainStore implements ChainStore {
   wipeIndex(): void {
     // Block file statistics stay: reindex reads the same files in place.
     this.env.writeBatch((w) => w.clear('index'));
+  }
+
+  blockFiles(): { file: number; size: number; heightFirst: number; heightLast: number }[] {
+    return this.blocks.fileInfos().map(([file, info]) => ({ file, size: info.size, heightFirst: info.heightFirst, heightLast: info.heightLast }));
+  }
+
+  get currentBlockFile(): number {
+    return this.blocks.currentFile;
+  }
+
+  deleteBlockFiles(files: readonly number[]): void {
+    this.blocks.deleteFiles(files);
+    // The deleted files' statistics go with them.
+    this.env.writeBatch((w) => w.saveBlockFileInfo(this.blocks));
+  }
+
+  readHavePruned(): boolean {
+    return this.env.withSnapshot((r) => r.meta(CHAINSTATE_META.havePruned)) ?? false;
   }
 
   readReindexing(): boolean {

@@ -6,7 +6,7 @@
  * and flushes and closes everything at shutdown.
  */
 import { availableParallelism } from 'node:os';
-import { Chainstate, ChainSystemError, importBlockFile, LmdbChainStore, PoolScriptChecker, TxIndex } from '../chain/index.js';
+import { Chainstate, ChainSystemError, importBlockFile, LmdbChainStore, PoolScriptChecker, TxIndex, type PruneMode } from '../chain/index.js';
 import { hexToHash } from '../primitives/index.js';
 import { blockchainMethods, miningMethods, type ChainAccess } from '../rpc/index.js';
 import { ScriptCheckPool } from '../../workers/index.js';
@@ -19,6 +19,16 @@ export function scriptCheckThreads(par: number): number {
   const cores = availableParallelism();
   const threads = par <= 0 ? cores + par : par;
   return Math.max(1, Math.min(threads, 64));
+}
+
+/** Core's -prune rules: 0 off, 1 manual, at least 550 MiB for an automatic target. */
+function pruneMode(config: NodeConfig): PruneMode {
+  const prune = config.prune;
+  if (prune < 0) throw new InitError('Prune cannot be configured with a negative value.');
+  if (prune === 0) return 'off';
+  if (prune === 1) return 'manual';
+  if (prune < 550) throw new InitError('Prune configured below the minimum of 550 MiB.  Please use a higher number.');
+  return { targetBytes: prune * 1024 * 1024 };
 }
 
 function assumeValidHash(config: NodeConfig): Uint8Array | null {
@@ -57,7 +67,10 @@ export class ChainstateService implements NodeService {
     const params = config.network;
     if (config.prune !== 0 && config.txindex) throw new InitError('Prune mode is incompatible with -txindex.');
     ctx.initMessage('Loading block index…');
-    this.store = LmdbChainStore.open(config.netDir, params, { blocksXor: config.blocksXor });
+    const prune = pruneMode(config);
+    // -fastprune: 64 KiB block files, so pruning can be exercised on small test chains.
+    const fastprune = config.args.getBoolArg('fastprune', false);
+    this.store = LmdbChainStore.open(config.netDir, params, { blocksXor: config.blocksXor, ...(fastprune ? { maxBlockFileSize: 0x10000 } : {}) });
     const threads = scriptCheckThreads(config.par);
     this.scripts = new PoolScriptChecker(threads > 1 ? new ScriptCheckPool({ threads }) : null);
     ctx.log.info(`Script verification uses ${threads} thread${threads === 1 ? '' : 's'}`);
@@ -70,6 +83,7 @@ export class ChainstateService implements NodeService {
       now: () => ctx.clock.now(),
       log: (m) => ctx.log.info(m),
       stopAtHeight: config.stopAtHeight > 0 ? config.stopAtHeight : undefined,
+      prune,
       events: {
         blockConnected: (block, entry) => this.txindex?.blockConnected(block, entry),
         tipChanged: (tip) => ctx.notifyTip({ hash: tip.hashHex, height: tip.height }),

@@ -2,10 +2,10 @@
  * The Blockchain family, chain-management part: height and hash lookups, chain tips,
  * invalidate/reconsider/precious, and UTXO-set statistics. Texts are Core's.
  */
-import { computeUtxoStats, type BlockIndexEntry, type UtxoHashType } from '../chain/index.js';
+import { computeUtxoStats, MIN_BLOCKS_TO_KEEP, type BlockIndexEntry, type UtxoHashType } from '../chain/index.js';
 import { hashToHex } from '../primitives/index.js';
 import type { ChainAccess } from './chain-access.js';
-import { RPC_INVALID_ADDRESS_OR_KEY, RPC_INVALID_PARAMETER, RpcError } from './errors.js';
+import { RPC_INVALID_ADDRESS_OR_KEY, RPC_INVALID_PARAMETER, RPC_MISC_ERROR, RpcError } from './errors.js';
 import { defineRpcMethod } from './registry.js';
 import { helpExampleCli, helpExampleRpc, type RpcMethod } from './spec.js';
 import { amountJson, parseHash } from './values.js';
@@ -216,5 +216,47 @@ export function blockchainMethods(access: ChainAccess): RpcMethod[] {
     },
   });
 
-  return [getblockcount, getbestblockhash, getblockhash, getchaintips, gettxoutsetinfo, preciousblock, invalidateblock, reconsiderblock];
+  const pruneblockchain = defineRpcMethod({
+    name: 'pruneblockchain',
+    category: 'blockchain',
+    description: 'Attempts to delete block and undo data up to a specified height or timestamp, if eligible for pruning.\nRequires `-prune` to be enabled at startup. While pruned data may be re-fetched in some cases (e.g., via `getblockfrompeer`), local deletion is irreversible.\n',
+    args: [
+      {
+        name: 'height',
+        type: 'num',
+        description:
+          'The block height to prune up to. May be set to a discrete height, or to a UNIX epoch time\nto prune blocks whose block time is at least 2 hours older than the provided timestamp.',
+      },
+    ],
+    results: [{ type: 'num', description: 'Height of the last block pruned' }],
+    examples: helpExampleCli('pruneblockchain', '1000') + helpExampleRpc('pruneblockchain', '1000'),
+    handler: async (args) => {
+      const chain = access.chain();
+      if (chain.pruneMode === 'off') throw new RpcError(RPC_MISC_ERROR, 'Cannot prune blocks because node is not in prune mode.');
+      let height = args.int('height');
+      if (height < 0) throw new RpcError(RPC_INVALID_PARAMETER, 'Negative block height.');
+      // Above a billion it is a timestamp: the first block at least 2 hours (TIMESTAMP_WINDOW) before it.
+      if (height > 1_000_000_000) {
+        const target = height - 7200;
+        let found: BlockIndexEntry | undefined;
+        for (let h = 0; h <= chain.chain.height; h++) {
+          const e = chain.chain.at(h)!;
+          if (e.time >= target) {
+            found = e;
+            break;
+          }
+        }
+        if (!found) throw new RpcError(RPC_INVALID_PARAMETER, 'Could not find block with at least the specified timestamp.');
+        height = found.height;
+      }
+      const chainHeight = chain.chain.height;
+      if (chainHeight < access.network.pruneAfterHeight) throw new RpcError(RPC_MISC_ERROR, 'Blockchain is too short for pruning.');
+      if (height > chainHeight) throw new RpcError(RPC_INVALID_PARAMETER, 'Blockchain is shorter than the attempted prune height.');
+      // Core keeps the last MIN_BLOCKS_TO_KEEP blocks whatever was asked.
+      if (height > chainHeight - MIN_BLOCKS_TO_KEEP) height = chainHeight - MIN_BLOCKS_TO_KEEP;
+      return (await chain.pruneBlockchain(height)) ?? -1;
+    },
+  });
+
+  return [getblockcount, getbestblockhash, getblockhash, getchaintips, gettxoutsetinfo, preciousblock, pruneblockchain, invalidateblock, reconsiderblock];
 }

@@ -249,3 +249,31 @@ async function waitUntil(condition: () => boolean, timeoutMs = 5000): Promise<vo
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }
+
+test('pruneblockchain (prune=1, fastprune) deletes whole block files below the height and keeps the chain usable', async () => {
+  const fixture = chainFixture('regtest', 1_700_000_000, { fastprune: true, prune: 'manual' });
+  try {
+    let opened = await fixture.open();
+    await generateBlocks(opened.chain, OP_TRUE, 900, 1e6);
+    const files = opened.store.blockFiles();
+    assert.ok(files.length >= 3, `expected several 64 KiB block files, got ${files.length}`);
+    assert.equal(opened.chain.pruneHeight(), undefined);
+    const pruned = await opened.chain.pruneBlockchain(500);
+    assert.ok(pruned !== undefined && pruned <= 500 && pruned > 0, `prune height ${pruned}`);
+    const lastPruned = opened.chain.chain.at(pruned!)!;
+    assert.equal(lastPruned.hasData, false);
+    assert.throws(() => opened.chain.readBlock(lastPruned));
+    assert.equal(opened.chain.chain.at(pruned! + 1)!.hasData, true);
+    const remaining = opened.store.blockFiles().map((f) => f.file);
+    for (const f of files) if (f.heightLast <= 500) assert.ok(!remaining.includes(f.file), `file ${f.file} should be gone`);
+    await opened.close();
+    // The pruned state survives a restart and the chain keeps growing.
+    opened = await fixture.open();
+    assert.equal(opened.chain.pruneHeight(), pruned);
+    await generateBlocks(opened.chain, OP_TRUE, 10, 1e6);
+    assert.equal(opened.chain.tip!.height, 910);
+    await opened.close();
+  } finally {
+    fixture.remove();
+  }
+});

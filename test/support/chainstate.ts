@@ -2,7 +2,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Chainstate, LmdbChainStore, PoolScriptChecker, type ChainEvents } from '../../src/chain/index.js';
+import { Chainstate, LmdbChainStore, PoolScriptChecker, type ChainEvents, type PruneMode } from '../../src/chain/index.js';
 import { selectParams, type ChainName, type ChainParams } from '../../src/consensus/index.js';
 
 export interface OpenedChain {
@@ -20,9 +20,15 @@ export interface ChainFixture {
   remove(): void;
 }
 
-export function chainFixture(chainName: ChainName = 'regtest', startTime = 1_700_000_000): ChainFixture {
+export interface FixtureOptions {
+  /** -fastprune: 64 KiB block files and pruning after height 100. */
+  fastprune?: boolean;
+  prune?: PruneMode;
+}
+
+export function chainFixture(chainName: ChainName = 'regtest', startTime = 1_700_000_000, fixtureOptions: FixtureOptions = {}): ChainFixture {
   const dir = mkdtempSync(join(tmpdir(), 'tsbtcd-chain-'));
-  const params = selectParams(chainName);
+  const params = selectParams(chainName, fixtureOptions.fastprune ? { fastprune: true } : {});
   const clock = { now: startTime };
   return {
     dir,
@@ -32,7 +38,7 @@ export function chainFixture(chainName: ChainName = 'regtest', startTime = 1_700
       return this.openWith({});
     },
     async openWith(options) {
-      const store = LmdbChainStore.open(dir, params);
+      const store = LmdbChainStore.open(dir, params, fixtureOptions.fastprune ? { maxBlockFileSize: 0x10000 } : {});
       const chain = new Chainstate({
         params,
         store,
@@ -41,6 +47,7 @@ export function chainFixture(chainName: ChainName = 'regtest', startTime = 1_700
         coinsCacheBytes: 64 << 20,
         now: () => clock.now,
         log: () => undefined,
+        ...(fixtureOptions.prune ? { prune: fixtureOptions.prune } : {}),
         ...(options.events ? { events: options.events } : {}),
       });
       await chain.load(options);
