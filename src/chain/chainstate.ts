@@ -132,6 +132,14 @@ export class Chainstate {
     return this.chain.tip;
   }
 
+  get scriptChecker(): ScriptChecker {
+    return this.options.scripts;
+  }
+
+  get coinsCacheBytes(): number {
+    return this.options.coinsCacheBytes;
+  }
+
   /** The node's clock in seconds (mockable on regtest). */
   now(): number {
     return this.options.now();

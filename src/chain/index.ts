@@ -20,3 +20,4 @@ export * from './lmdb-chain-store.js';
 export * from './import.js';
 export * from './utxo-stats.js';
 export * from './txindex.js';
+export * from './verify-db.js';

@@ -6,7 +6,7 @@
  * and flushes and closes everything at shutdown.
  */
 import { availableParallelism } from 'node:os';
-import { Chainstate, ChainSystemError, importBlockFile, LmdbChainStore, PoolScriptChecker, TxIndex, type PruneMode } from '../chain/index.js';
+import { Chainstate, ChainSystemError, importBlockFile, LmdbChainStore, PoolScriptChecker, TxIndex, verifyDb, type PruneMode } from '../chain/index.js';
 import { hexToHash } from '../primitives/index.js';
 import { blockchainMethods, miningMethods, type ChainAccess } from '../rpc/index.js';
 import { ScriptCheckPool } from '../../workers/index.js';
@@ -57,6 +57,7 @@ export class ChainstateService implements NodeService {
       },
       network: config.network,
       clock: () => this.ctx!.clock,
+      log: (m) => this.ctx?.log.info(m),
     };
     this.rpcMethods = [...blockchainMethods(access), ...miningMethods(access)];
   }
@@ -93,6 +94,9 @@ export class ChainstateService implements NodeService {
     if (config.reindex) ctx.initMessage('Reindexing blocks…');
     await chain.load({ reindex: config.reindex, reindexChainstate: config.reindexChainstate });
     this.chain = chain;
+    ctx.initMessage('Verifying blocks…');
+    const verified = await chain.exclusive(() => verifyDb(chain, config.checkLevel, config.checkBlocks, (m) => ctx.log.info(m)));
+    if (verified === 'corrupted') throw new InitError('Corrupted block database detected.\nPlease restart with -reindex or -reindex-chainstate to recover.');
     const tip = chain.tip!;
     ctx.log.info(`Loaded best chain: hashBestChain=${tip.hashHex} height=${tip.height}`);
     ctx.notifyTip({ hash: tip.hashHex, height: tip.height });

@@ -2,7 +2,7 @@
  * The Blockchain family, chain-management part: height and hash lookups, chain tips,
  * invalidate/reconsider/precious, and UTXO-set statistics. Texts are Core's.
  */
-import { computeUtxoStats, MIN_BLOCKS_TO_KEEP, type BlockIndexEntry, type UtxoHashType } from '../chain/index.js';
+import { computeUtxoStats, DEFAULT_CHECKBLOCKS, DEFAULT_CHECKLEVEL, MIN_BLOCKS_TO_KEEP, verifyDb, type BlockIndexEntry, type UtxoHashType } from '../chain/index.js';
 import { hashToHex } from '../primitives/index.js';
 import type { ChainAccess } from './chain-access.js';
 import { RPC_INVALID_ADDRESS_OR_KEY, RPC_INVALID_PARAMETER, RPC_MISC_ERROR, RpcError } from './errors.js';
@@ -258,5 +258,36 @@ export function blockchainMethods(access: ChainAccess): RpcMethod[] {
     },
   });
 
-  return [getblockcount, getbestblockhash, getblockhash, getchaintips, gettxoutsetinfo, preciousblock, pruneblockchain, invalidateblock, reconsiderblock];
+  const verifychain = defineRpcMethod({
+    name: 'verifychain',
+    category: 'blockchain',
+    description: 'Verifies blockchain database.\n',
+    args: [
+      {
+        name: 'checklevel',
+        type: 'num',
+        defaultHint: `${DEFAULT_CHECKLEVEL}, range=0-4`,
+        description:
+          'How thorough the block verification is:\n' +
+          ' - level 0 reads the blocks from disk\n' +
+          ' - level 1 verifies block validity\n' +
+          ' - level 2 verifies undo data\n' +
+          ' - level 3 checks disconnection of tip blocks\n' +
+          ' - level 4 tries to reconnect the blocks\n' +
+          ' - each level includes the checks of the previous levels',
+      },
+      { name: 'nblocks', type: 'num', defaultHint: `${DEFAULT_CHECKBLOCKS}, 0=all`, description: 'The number of blocks to check.' },
+    ],
+    results: [{ type: 'bool', description: 'Verification finished successfully. If false, check debug.log for reason.' }],
+    examples: helpExampleCli('verifychain', '') + helpExampleRpc('verifychain', ''),
+    handler: async (args) => {
+      const level = args.optInt('checklevel') ?? DEFAULT_CHECKLEVEL;
+      const depth = args.optInt('nblocks') ?? DEFAULT_CHECKBLOCKS;
+      const chain = access.chain();
+      const result = await chain.exclusive(() => verifyDb(chain, level, depth, access.log));
+      return result === 'success';
+    },
+  });
+
+  return [getblockcount, getbestblockhash, getblockhash, getchaintips, gettxoutsetinfo, preciousblock, pruneblockchain, verifychain, invalidateblock, reconsiderblock];
 }

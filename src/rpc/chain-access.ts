@@ -19,4 +19,6 @@ export interface ChainAccess {
   /** The transaction index when -txindex is on. */
   txindex(): TxIndex | undefined;
   clock(): NodeClockAccess;
+  /** debug.log, for results that tell the caller to look there. */
+  log(message: string): void;
 }

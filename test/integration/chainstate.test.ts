@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { computeUtxoStats, importBlockFile, TxIndex, type BlockIndexEntry, type Chainstate } from '../../src/chain/index.js';
+import { computeUtxoStats, importBlockFile, TxIndex, verifyDb, type BlockIndexEntry, type Chainstate } from '../../src/chain/index.js';
 import { getNextWorkRequired } from '../../src/consensus/index.js';
 import { BlockHeader, blockMerkleRoot, ByteWriter, fromHex, hashToHex, toHex, type Block } from '../../src/primitives/index.js';
 import * as mining from '../../src/mining/index.js';
@@ -273,6 +273,25 @@ test('pruneblockchain (prune=1, fastprune) deletes whole block files below the h
     await generateBlocks(opened.chain, OP_TRUE, 10, 1e6);
     assert.equal(opened.chain.tip!.height, 910);
     await opened.close();
+  } finally {
+    fixture.remove();
+  }
+});
+
+test('verifychain levels 0–4 pass on a healthy chain and level 2 catches missing undo data', async () => {
+  const fixture = chainFixture();
+  try {
+    const { chain, store, close } = await fixture.open();
+    await generateBlocks(chain, OP_TRUE, 30, 1e6);
+    const tipBefore = chain.tip!.hashHex;
+    for (let level = 0; level <= 4; level++) {
+      assert.equal(await chain.exclusive(() => verifyDb(chain, level, 10, () => undefined)), 'success', `level ${level}`);
+    }
+    assert.equal(chain.tip!.hashHex, tipBefore, 'verification must not change the chain');
+    store.env.writeBatch((w) => w.deleteUndo(chain.chain.at(28)!.hash));
+    assert.equal(await chain.exclusive(() => verifyDb(chain, 1, 10, () => undefined)), 'success', 'level 1 does not read undo data');
+    assert.equal(await chain.exclusive(() => verifyDb(chain, 2, 10, () => undefined)), 'corrupted');
+    await close();
   } finally {
     fixture.remove();
   }
