@@ -36,13 +36,21 @@ function tryParse(bytes: Uint8Array): Block | undefined {
  * Feeds `records` (blocks with, for -reindex, their existing positions) to the chainstate.
  * `inPlace` means the records come from our own block files and must not be rewritten.
  */
-export async function importBlocks(chain: Chainstate, records: Iterable<ScannedBlock>, inPlace: boolean, log: (m: string) => void): Promise<ImportReport> {
+export async function importBlocks(
+  chain: Chainstate,
+  records: Iterable<ScannedBlock>,
+  inPlace: boolean,
+  log: (m: string) => void,
+  shouldStop: () => boolean = () => false,
+): Promise<ImportReport> {
   const report: ImportReport = { read: 0, loaded: 0, orphaned: 0 };
   const waitingByParent = new Map<string, Waiting[]>();
   const genesisHash = chain.params.genesisHash;
   chain.importing = true;
   try {
     for (const record of records) {
+      // Shutdown interrupts an import between blocks; what was accepted stays.
+      if (shouldStop()) break;
       const block = tryParse(record.bytes);
       if (!block) continue;
       report.read++;
@@ -89,7 +97,7 @@ async function accept(chain: Chainstate, block: Block, bytes: Uint8Array, stored
 }
 
 /** -loadblock=FILE: every block in a Core-framed file (no obfuscation), written into our block files. */
-export function importBlockFile(chain: Chainstate, path: string, log: (m: string) => void): Promise<ImportReport> {
+export function importBlockFile(chain: Chainstate, path: string, log: (m: string) => void, shouldStop?: () => boolean): Promise<ImportReport> {
   const records = scanBlockFile(path, chain.params.messageStart, new Uint8Array(8), { accept: (bytes) => tryParse(bytes) !== undefined });
-  return importBlocks(chain, records, false, log);
+  return importBlocks(chain, records, false, log, shouldStop);
 }

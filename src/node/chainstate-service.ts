@@ -112,7 +112,7 @@ export class ChainstateService implements NodeService {
       if (ctx.shutdownRequested) return;
       ctx.log.info(`Importing blocks file ${file}...`);
       try {
-        const report = await importBlockFile(chain, file, (m) => ctx.log.info(m));
+        const report = await importBlockFile(chain, file, (m) => ctx.log.info(m), () => ctx.shutdownRequested);
         ctx.log.info(`Loaded ${report.loaded} blocks from external file ${file}`);
       } catch (err) {
         ctx.log.error(`Importing ${file} failed: ${(err as Error).message}`);
