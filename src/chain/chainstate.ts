@@ -109,6 +109,8 @@ export class Chainstate {
   private queue: Promise<unknown> = Promise.resolve();
   private lastFlush = Date.now();
   private ibdLatchedOff = false;
+  /** Set at shutdown: chain activation stops between blocks (Core's m_interrupt). */
+  interrupted = false;
   /** Set while -loadblock/-reindex runs: initial-download behaviour (batched flushes). */
   importing = false;
   private lastPreciousChainWork = 0n;
@@ -431,6 +433,7 @@ export class Chainstate {
     let mostWork: BlockIndexEntry | undefined;
     const startTip = this.chain.tip;
     for (;;) {
+      if (this.interrupted) break;
       mostWork ??= this.findMostWorkChain();
       if (!mostWork || mostWork === this.chain.tip) break;
       const invalidFound = await this.activateBestChainStep(mostWork);

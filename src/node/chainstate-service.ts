@@ -121,6 +121,7 @@ export class ChainstateService implements NodeService {
   }
 
   async stop(): Promise<void> {
+    if (this.chain) this.chain.interrupted = true;
     await this.importing?.catch(() => undefined);
     await this.txindex?.close();
     await this.chain?.shutdown();
