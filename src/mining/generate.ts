@@ -20,7 +20,8 @@ export class BlockNotAcceptedError extends Error {
 export async function generateBlocks(chain: Chainstate, payoutScript: Uint8Array, count: number, maxTries: number): Promise<string[]> {
   const hashes: string[] = [];
   const tries = { remaining: maxTries };
-  while (hashes.length < count) {
+  // Like Core's loop, a shutdown ends generation between blocks.
+  while (hashes.length < count && !chain.interrupted) {
     const template = createBlockTemplate(chain, payoutScript);
     const solved = solveBlock(template.block, chain.params, tries);
     if (!solved) break;
