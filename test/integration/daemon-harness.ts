@@ -1,7 +1,9 @@
 /**
  * Runs real tsbtcd processes for the daemon tests: a fresh temporary data directory and
  * free ports per daemon, the cookie polled as harnesses do, JSON-RPC over real HTTP, and
- * cleanup (process killed, directory removed) even when a test fails.
+ * cleanup (process killed, directory removed) even when a test fails. A daemon can also
+ * be (re)started on an existing data directory with other options (restart,
+ * -reindex-chainstate, -loadblock), stopped through RPC, or killed with SIGKILL.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -85,6 +87,9 @@ export function httpRequest(
   });
 }
 
+/** The chains the harness knows the network folder of. */
+export type HarnessChain = 'regtest' | 'main';
+
 export interface DaemonOptions {
   /** Extra command-line options (after -regtest -datadir -rpcport -printtoconsole=0). */
   readonly args?: readonly string[];
@@ -97,17 +102,43 @@ export interface DaemonOptions {
   /** Wait for the cookie and the end of warm-up (default true). */
   readonly waitReady?: boolean;
   readonly port?: number;
+  /**
+   * Start on this existing data directory instead of a new one. The caller owns it:
+   * cleanup() leaves it in place (restart() hands ownership on instead).
+   */
+  readonly datadir?: string;
+  /** 'main' leaves out -regtest (the data directory root is the network folder); default 'regtest'. */
+  readonly chain?: HarnessChain;
+  /** How long start-up may take until RPC answers (default 15 s; a reindex of a long chain needs more). */
+  readonly readyTimeoutMs?: number;
+}
+
+/** What restart() may change; the data directory and the chain stay. */
+export type RestartOptions = Pick<DaemonOptions, 'args' | 'port' | 'waitReady' | 'readyTimeoutMs'>;
+
+export interface ExitInfo {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+/** The error a call gets when the daemon died under it (SIGKILL) or is not listening yet. */
+export function isConnectionError(err: unknown): boolean {
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  return code === 'ECONNREFUSED' || code === 'ECONNRESET' || code === 'EPIPE' || (err as Error | undefined)?.message === 'socket hang up';
 }
 
 export class Daemon {
   stdout = '';
   stderr = '';
-  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  readonly exited: Promise<ExitInfo>;
 
   private constructor(
     readonly proc: ChildProcess,
     readonly datadir: string,
     readonly port: number,
+    readonly chain: HarnessChain,
+    /** Whether cleanup() removes the data directory. */
+    private ownsDatadir: boolean,
   ) {
     proc.stdout?.on('data', (d: Buffer) => (this.stdout += d.toString()));
     proc.stderr?.on('data', (d: Buffer) => (this.stderr += d.toString()));
@@ -115,17 +146,26 @@ export class Daemon {
     live.add(this);
   }
 
-  /** Starts a daemon on a new temporary data directory. */
+  /** Starts a daemon on a new temporary data directory, or on `opts.datadir`. */
   static async start(opts: DaemonOptions = {}): Promise<Daemon> {
-    const datadir = tempDir();
+    return Daemon.launch(opts, opts.datadir === undefined);
+  }
+
+  private static async launch(opts: DaemonOptions, ownsDatadir: boolean): Promise<Daemon> {
+    const datadir = opts.datadir ?? tempDir();
+    const chain = opts.chain ?? 'regtest';
     const port = opts.port ?? (await freePort());
     if (opts.conf !== undefined) fs.writeFileSync(path.join(datadir, 'bitcoin.conf'), opts.conf);
     for (const [name, text] of Object.entries(opts.files ?? {})) fs.writeFileSync(path.join(datadir, name), text);
-    const base = opts.bare ? [`-datadir=${datadir}`] : ['-regtest', `-datadir=${datadir}`, `-rpcport=${port}`, '-printtoconsole=0'];
+    // A daemon killed with SIGKILL leaves its cookie behind; polling it would authenticate
+    // with the dead node's secret. The new node writes its own (Core removes it at a clean stop).
+    fs.rmSync(path.join(netdirOf(datadir, chain), '.cookie'), { force: true });
+    const chainArgs = chain === 'regtest' ? ['-regtest'] : [];
+    const base = opts.bare ? [`-datadir=${datadir}`] : [...chainArgs, `-datadir=${datadir}`, `-rpcport=${port}`, '-printtoconsole=0'];
     const proc = spawn(TSBTCD, [...base, ...(opts.args ?? [])], { stdio: ['ignore', 'pipe', 'pipe'] });
-    const d = new Daemon(proc, datadir, port);
+    const d = new Daemon(proc, datadir, port, chain, ownsDatadir);
     try {
-      if (opts.waitReady ?? true) await d.waitReady();
+      if (opts.waitReady ?? true) await d.waitReady(opts.readyTimeoutMs);
     } catch (err) {
       // The caller never gets the daemon to clean up: do it here.
       await d.cleanup();
@@ -134,8 +174,32 @@ export class Daemon {
     return d;
   }
 
+  /**
+   * Starts a new process on this daemon's data directory (same chain) once this one has
+   * exited: after stop(), kill() or -stopatheight. The new daemon takes over this one's
+   * ownership of the directory, so cleaning up the newest one is enough.
+   */
+  async restart(opts: RestartOptions = {}): Promise<Daemon> {
+    if (this.running) throw new Error('restart() needs the previous process to have exited');
+    await this.exited;
+    const owns = this.ownsDatadir;
+    this.ownsDatadir = false;
+    live.delete(this);
+    try {
+      return await Daemon.launch({ ...opts, datadir: this.datadir, chain: this.chain }, owns);
+    } catch (err) {
+      // launch() cleaned up the failed process but kept the directory: it is ours again.
+      this.ownsDatadir = owns;
+      throw err;
+    }
+  }
+
+  get running(): boolean {
+    return this.proc.exitCode === null && this.proc.signalCode === null;
+  }
+
   get netdir(): string {
-    return path.join(this.datadir, 'regtest');
+    return netdirOf(this.datadir, this.chain);
   }
 
   get cookiePath(): string {
@@ -155,13 +219,85 @@ export class Daemon {
   }
 
   /** Polls like a harness: cookie, then calls until the answer is not -28 (any HTTP answer counts). */
-  async waitReady(): Promise<void> {
-    await this.waitCookie();
-    await waitFor('the end of warm-up', async () => {
-      if (this.proc.exitCode !== null) throw new Error(`tsbtcd exited with ${this.proc.exitCode}: ${this.stderr}`);
-      const r = await this.rpc('uptime');
-      return (r.json as { error?: { code?: number } } | undefined)?.error?.code === -28 ? undefined : true;
+  async waitReady(timeoutMs = 15_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    await waitFor(
+      'the cookie',
+      () => {
+        if (!this.running) throw new Error(`tsbtcd exited with ${this.proc.exitCode ?? this.proc.signalCode}: ${this.stderr}`);
+        return fs.existsSync(this.cookiePath) ? true : undefined;
+      },
+      timeoutMs,
+    );
+    await waitFor(
+      'the end of warm-up',
+      async () => {
+        if (!this.running) throw new Error(`tsbtcd exited with ${this.proc.exitCode ?? this.proc.signalCode}: ${this.stderr}`);
+        const r = await this.rpc('uptime');
+        return (r.json as { error?: { code?: number } } | undefined)?.error?.code === -28 ? undefined : true;
+      },
+      Math.max(1, deadline - Date.now()),
+    );
+  }
+
+  /** A call whose result is wanted: throws with the method and Core's error when it fails. */
+  async call<T = any>(method: string, params: unknown = []): Promise<T> {
+    const r = await this.rpc(method, params);
+    const json = r.json as { result?: T; error?: { code: number; message: string } | null } | undefined;
+    if (!json || (json.error !== null && json.error !== undefined)) {
+      throw new Error(`${method} failed (HTTP ${r.status}): ${json?.error ? `${json.error.code} ${json.error.message}` : r.body}`);
+    }
+    return json.result as T;
+  }
+
+  /** RPC stop, then waits for the process to exit by itself (code 0 expected by callers). */
+  async stop(timeoutMs = 30_000): Promise<ExitInfo> {
+    if (!this.running) return this.exited;
+    try {
+      await this.rpc('stop');
+    } catch (err) {
+      // The node may close the connection as it stops; the exit code tells how it went.
+      if (!isConnectionError(err)) throw err;
+    }
+    return this.waitExit(timeoutMs);
+  }
+
+  /** Waits for the process to exit by itself (RPC stop, -stopatheight), bounded. */
+  async waitExit(timeoutMs = 30_000): Promise<ExitInfo> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`tsbtcd (pid ${this.proc.pid}) did not exit within ${timeoutMs} ms`)), timeoutMs);
     });
+    try {
+      return await Promise.race([this.exited, timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /**
+   * SIGKILL, as a crash or power loss: the node gets no chance to flush. Waits for the
+   * process and for its HTTP front-ends, which exit once their pipe to it closes (any
+   * still there after a few seconds are killed too, so the next start finds the port free).
+   */
+  async kill(): Promise<ExitInfo> {
+    const frontends = this.safeFrontendPids();
+    if (this.running) this.proc.kill('SIGKILL');
+    const exit = await this.exited;
+    const deadline = Date.now() + 5000;
+    for (const pid of frontends) {
+      while (pidAlive(pid) && Date.now() < deadline) await sleep(20);
+      if (pidAlive(pid)) process.kill(pid, 'SIGKILL');
+    }
+    return exit;
+  }
+
+  private safeFrontendPids(): number[] {
+    try {
+      return this.frontendPids();
+    } catch {
+      return []; // no debug.log yet: killed before the front-ends started
+    }
   }
 
   /** A JSON-RPC 1.1 call with the cookie; `json` is the parsed reply. */
@@ -180,21 +316,63 @@ export class Daemon {
     return m ? m[1]!.split(', ').map(Number) : [];
   }
 
-  async stopWithSignal(signal: NodeJS.Signals = 'SIGTERM'): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+  async stopWithSignal(signal: NodeJS.Signals = 'SIGTERM'): Promise<ExitInfo> {
     this.proc.kill(signal);
     return this.exited;
   }
 
-  /** Kills the process if still running and removes the data directory. */
+  /** Kills the process if still running and removes the data directory when this daemon owns it. */
   async cleanup(): Promise<void> {
-    if (this.proc.exitCode === null && this.proc.signalCode === null) {
-      this.proc.kill('SIGKILL');
-      await this.exited;
-    }
+    if (this.running) await this.kill();
     live.delete(this);
-    fs.rmSync(this.datadir, { recursive: true, force: true });
+    if (this.ownsDatadir) fs.rmSync(this.datadir, { recursive: true, force: true });
   }
 }
+
+function netdirOf(datadir: string, chain: HarnessChain): string {
+  return chain === 'main' ? datadir : path.join(datadir, chain);
+}
+
+function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Copies the persistent chain state of a stopped daemon (`blocks/` and `chainstate/` of its
+ * network folder, as harnesses copy a data directory) into a new temporary data directory.
+ */
+export function copyChainData(from: Daemon, chain: HarnessChain = from.chain): string {
+  if (from.running) throw new Error('copy the chain state of a stopped daemon only');
+  const datadir = tempDir();
+  for (const part of ['blocks', 'chainstate']) {
+    const source = path.join(from.netdir, part);
+    if (fs.existsSync(source)) fs.cpSync(source, path.join(netdirOf(datadir, chain), part), { recursive: true });
+  }
+  return datadir;
+}
+
+/** Core's block-file framing: magic ‖ LE32 size ‖ block, one record per block. */
+export function frameBlocks(magic: Uint8Array, blocks: readonly Uint8Array[]): Buffer {
+  const parts: Buffer[] = [];
+  for (const block of blocks) {
+    const head = Buffer.alloc(8);
+    Buffer.from(magic).copy(head, 0);
+    head.writeUInt32LE(block.length, 4);
+    parts.push(head, Buffer.from(block));
+  }
+  return Buffer.concat(parts);
+}
+
+/** Network magic (pchMessageStart) of the chains the harness runs. */
+export const MESSAGE_START: Readonly<Record<HarnessChain, Uint8Array>> = {
+  main: Uint8Array.of(0xf9, 0xbe, 0xb4, 0xd9),
+  regtest: Uint8Array.of(0xfa, 0xbf, 0xb5, 0xda),
+};
 
 /** Runs tsbtcd to completion (for start-up errors): exit code, stdout, stderr. */
 export function runToExit(args: readonly string[], timeoutMs = 15_000): Promise<{ code: number | null; stdout: string; stderr: string }> {
