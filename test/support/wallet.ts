@@ -139,6 +139,14 @@ export class TestWallet {
     }
   }
 
+  /**
+   * Every transaction built since the last block went into the block at `height` (for
+   * blocks the wallet is not shown, such as generateblock's submit=true ones).
+   */
+  confirmBuilt(height: number): void {
+    for (const c of this.coins.values()) if (c.height === null) c.height = height;
+  }
+
   /** Coins a transaction in the block at `nextHeight` may spend: mature coinbases, all others (also unconfirmed ones). */
   spendable(nextHeight: number): WalletCoin[] {
     return [...this.coins.values()].filter((c) => !c.coinbase || (c.height !== null && nextHeight - c.height >= COINBASE_MATURITY));
