@@ -139,8 +139,15 @@ export class BlockTree {
   }
 }
 
+/** What getchaintips needs to know about a tip, from the live tree or a stored snapshot. */
+export interface TipFacts {
+  readonly failed: boolean;
+  readonly chainTxCount: number;
+  isValid(level: number): boolean;
+}
+
 /** Core's getchaintips status of a tip. */
-export function tipStatus(entry: BlockIndexEntry, isActive: boolean): ChainTipStatus {
+export function tipStatus(entry: TipFacts, isActive: boolean): ChainTipStatus {
   if (isActive) return 'active';
   if (entry.failed) return 'invalid';
   if (entry.chainTxCount === 0) return 'headers-only';

@@ -36,6 +36,8 @@ export interface ChainCommit {
   tip?: Uint8Array;
   /** Records that block files have been pruned. */
   havePruned?: boolean;
+  /** The most-work header known (getblockchaininfo's `headers`, read by front-ends). */
+  bestHeader?: Uint8Array;
 }
 
 /** A consistent read-only view of the stored chainstate (one storage snapshot). */

@@ -267,7 +267,12 @@ export class Chainstate {
 
   /** submitheader / headers from peers: returns the rejection or the accepted entry. */
   processHeader(header: BlockHeader): Promise<{ entry: BlockIndexEntry } | Rejection> {
-    return this.exclusive(() => this.acceptHeader(header));
+    return this.exclusive(() => {
+      const result = this.acceptHeader(header);
+      // Front-ends read the stored index: make the new header visible to them.
+      this.flush('periodic');
+      return result;
+    });
   }
 
   /**
@@ -604,6 +609,7 @@ export class Chainstate {
       activeChanges,
       ...(tip ? { tip: tip.hash } : {}),
       ...(pruneFiles.length > 0 ? { havePruned: true } : {}),
+      ...(this.tree.bestHeader ? { bestHeader: this.tree.bestHeader.hash } : {}),
     });
     for (const entry of this.tree.entries()) entry.dirty = false;
     this.pendingUndo.clear();

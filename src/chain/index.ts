@@ -21,3 +21,6 @@ export * from './import.js';
 export * from './utxo-stats.js';
 export * from './txindex.js';
 export * from './verify-db.js';
+export * from './snapshot-view.js';
+export * from './snapshot-source.js';
+export * from './snapshot-tips.js';

@@ -19,6 +19,7 @@ import { join } from 'node:path';
 import type { BlockDataPosition } from './block-index-entry.js';
 import type { BlockUndo } from './block-undo.js';
 import type { ChainCommit, ChainSnapshot, ChainStore, StoredIndexEntry } from './chain-store.js';
+import { ChainSnapshotSource } from './snapshot-source.js';
 
 export interface LmdbChainStoreOptions {
   /** Obfuscate new block files with a random xor.dat key (Core's -blocksxor, default on). */
@@ -91,6 +92,11 @@ export class LmdbChainStore implements ChainStore {
     );
   }
 
+  /** Snapshots of this store's committed state, for read-only RPCs served by the coordinator. */
+  snapshotSource(params: ChainParams): ChainSnapshotSource {
+    return new ChainSnapshotSource(params, this.env, this.blocks, false);
+  }
+
   fetchCoin(key: Uint8Array): Coin | undefined {
     return this.env.withSnapshot((r) => r.coinAt(key));
   }
@@ -132,6 +138,7 @@ export class LmdbChainStore implements ChainStore {
       }
       if (batch.tip) w.putMeta(CHAINSTATE_META.tip, batch.tip);
       if (batch.havePruned) w.putMeta(CHAINSTATE_META.havePruned, true);
+      if (batch.bestHeader) w.putMeta(CHAINSTATE_META.bestHeader, batch.bestHeader);
     });
   }
 

@@ -8,7 +8,9 @@
 import * as net from 'node:net';
 import type { us_listen_socket } from '@trufflesuite/uws-js-unofficial';
 import { IpcChannel, type BindAddress, type FrontendSettings, type ToCoordinator, type ToFrontend } from '../ipc/index.js';
-import type { RpcParams } from '../rpc/index.js';
+import { ChainSnapshotSource } from '../chain/index.js';
+import { readChainArgs, selectParams } from '../consensus/index.js';
+import { blockchainReadMethods, RPC_MISC_ERROR, RpcError, RpcRegistry, RpcServer, writeJson, type RpcParams } from '../rpc/index.js';
 import { createApp, type FrontendState } from './app.js';
 import type { CallOutcome } from './jsonrpc.js';
 import { RestRouter } from './rest.js';
@@ -34,9 +36,40 @@ function log(level: 'debug' | 'info' | 'warning' | 'error', category: string | n
   channel.send({ t: 'log', level, category, msg });
 }
 
+/**
+ * Read-only methods run here, against this process's own LMDB snapshot (one per call), so
+ * the coordinator is not involved; everything else is forwarded to it.
+ */
+let localServer: RpcServer | undefined;
+let snapshots: ChainSnapshotSource | undefined;
+
+function setUpLocalCalls(settings: FrontendSettings): void {
+  if (settings.netDir === '') return;
+  const registry = new RpcRegistry();
+  registry.register(...blockchainReadMethods());
+  localServer = new RpcServer(registry);
+  // Warm-up is checked before dispatch (below), as Core checks it before method lookup.
+  localServer.setWarmupFinished();
+  const params = selectParams(settings.chain, readChainArgs(settings.chain, settings.chainArgs));
+  const open = (): ChainSnapshotSource | undefined => (snapshots ??= ChainSnapshotSource.openReadOnly(settings.netDir, params));
+  localServer.setSnapshotSource({
+    withSnapshot: (fn) => {
+      const source = open();
+      if (!source) throw new RpcError(RPC_MISC_ERROR, 'Chainstate not available');
+      return source.withSnapshot(fn);
+    },
+  });
+}
+
+async function callLocally(server: RpcServer, method: string, params: RpcParams, wallet: string | undefined, user: string): Promise<CallOutcome> {
+  const outcome = await server.execute({ method, params, wallet, user });
+  return 'error' in outcome ? outcome : { result: writeJson(outcome.result) };
+}
+
 function call(method: string, params: RpcParams, wallet: string | undefined, user: string): Promise<CallOutcome> {
   // Warm-up is answered here: Core checks it before even looking the method up.
   if (state.warmup !== null) return Promise.resolve({ error: { code: -28, message: state.warmup } });
+  if (localServer?.registry.get(method)) return callLocally(localServer, method, params, wallet, user);
   const id = nextId++;
   return new Promise((resolve) => {
     pending.set(id, resolve);
@@ -46,6 +79,7 @@ function call(method: string, params: RpcParams, wallet: string | undefined, use
 
 function start(settings: FrontendSettings): void {
   state.warmup = settings.warmup;
+  setUpLocalCalls(settings);
   debugCategories = new Set(settings.debugCategories);
   try {
     uws = loadUws();

@@ -4,6 +4,7 @@
  * forwards calls and receives replies, warm-up changes, tip events and shutdown.
  */
 import type { RpcErrorObject, RpcParams } from '../rpc/index.js';
+import type { ChainArgs, ChainName } from '../consensus/index.js';
 
 export interface BindAddress {
   readonly host: string;
@@ -38,6 +39,11 @@ export interface FrontendSettings {
   readonly tip: TipEvent | null;
   /** Debug categories enabled now, so front-ends only send debug lines that will be kept. */
   readonly debugCategories: readonly string[];
+  /** The network directory, whose chainstate front-ends read (read-only) to answer read-only calls. */
+  readonly netDir: string;
+  readonly chain: ChainName;
+  /** The chain options (-testactivationheight, -vbparams, ...) that shape the network parameters. */
+  readonly chainArgs: ChainArgs;
 }
 
 export interface TipEvent {

@@ -8,10 +8,11 @@
 import { availableParallelism } from 'node:os';
 import { Chainstate, ChainSystemError, importBlockFile, LmdbChainStore, PoolScriptChecker, TxIndex, verifyDb, type PruneMode } from '../chain/index.js';
 import { hexToHash } from '../primitives/index.js';
-import { blockchainMethods, miningMethods, type ChainAccess } from '../rpc/index.js';
+import { blockchainMethods, blockchainReadMethods, miningMethods, type ChainAccess } from '../rpc/index.js';
 import { ScriptCheckPool } from '../../workers/index.js';
 import type { NodeConfig } from './config.js';
 import { InitError } from './config.js';
+import { nodeFacts } from './node-facts.js';
 import type { NodeContext, NodeService } from './services.js';
 
 /** Core's -par: 0 = one thread per core, negative = leave that many cores free, 1 = no parallel checks. */
@@ -58,8 +59,9 @@ export class ChainstateService implements NodeService {
       network: config.network,
       clock: () => this.ctx!.clock,
       log: (m) => this.ctx?.log.info(m),
+      node: nodeFacts(config, () => (this.ctx?.shutdownRequested ?? false) || (this.chain?.interrupted ?? false)),
     };
-    this.rpcMethods = [...blockchainMethods(access), ...miningMethods(access)];
+    this.rpcMethods = [...blockchainReadMethods(), ...blockchainMethods(access), ...miningMethods(access)];
   }
 
   async start(ctx: NodeContext): Promise<void> {
@@ -94,6 +96,7 @@ export class ChainstateService implements NodeService {
     if (config.reindex) ctx.initMessage('Reindexing blocks…');
     await chain.load({ reindex: config.reindex, reindexChainstate: config.reindexChainstate });
     this.chain = chain;
+    ctx.setSnapshotSource(this.store.snapshotSource(params));
     ctx.initMessage('Verifying blocks…');
     const verified = await chain.exclusive(() => verifyDb(chain, config.checkLevel, config.checkBlocks, (m) => ctx.log.info(m)));
     if (verified === 'corrupted') throw new InitError('Corrupted block database detected.\nPlease restart with -reindex or -reindex-chainstate to recover.');

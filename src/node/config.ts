@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import { Args } from './args.js';
 import { ConfigError, parseCommandLine } from './args-parse.js';
 import { isDirectory, readConfigFiles, type ConfigFileReport } from './config-files.js';
-import { ChainParamsError, readChainArgs, selectParams, type ChainName, type ChainParams } from '../consensus/index.js';
+import { ChainParamsError, readChainArgs, selectParams, type ChainArgs, type ChainName, type ChainParams } from '../consensus/index.js';
 
 /** A start-up failure: each message printed as `Error: <message>` on stderr, exit code 1. */
 export class InitError extends Error {
@@ -38,6 +38,11 @@ export class NodeConfig {
 
   get chain(): ChainName {
     return this.network.name;
+  }
+
+  /** The raw chain options, for processes that must derive the same ChainParams (front-ends). */
+  get chainArgs(): ChainArgs {
+    return chainArgsOf(this.args);
   }
 
   /** <datadir>/<network subfolder>, the datadir itself for main. */
@@ -192,6 +197,17 @@ export class NodeConfig {
   }
 }
 
+function chainArgsOf(args: Args): ChainArgs {
+  const flag = args.getBoolArg('fastprune');
+  return {
+    signetchallenge: args.getArgs('signetchallenge'),
+    testactivationheight: args.getArgs('testactivationheight'),
+    vbparams: args.getArgs('vbparams'),
+    test: args.getArgs('test'),
+    ...(flag === undefined ? {} : { fastprune: flag }),
+  };
+}
+
 /** Command line and config files to a NodeConfig, or an InitError with Core's wording. */
 export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): NodeConfig {
   const args = new Args();
@@ -226,17 +242,7 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv = pro
   try {
     const chain = args.chain();
     args.selectNetwork(chain);
-    const flag = args.getBoolArg('fastprune');
-    params = selectParams(
-      chain,
-      readChainArgs(chain, {
-        signetchallenge: args.getArgs('signetchallenge'),
-        testactivationheight: args.getArgs('testactivationheight'),
-        vbparams: args.getArgs('vbparams'),
-        test: args.getArgs('test'),
-        ...(flag === undefined ? {} : { fastprune: flag }),
-      }),
-    );
+    params = selectParams(chain, readChainArgs(chain, chainArgsOf(args)));
   } catch (err) {
     if (err instanceof ConfigError || err instanceof ChainParamsError) throw new InitError(err.message);
     throw err;

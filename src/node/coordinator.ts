@@ -85,6 +85,7 @@ export class Coordinator {
       get shutdownRequested() {
         return self.shutdownRequested;
       },
+      setSnapshotSource: (source) => this.server.setSnapshotSource(source),
       notifyTip: (tip) => {
         this.tip = tip;
         this.pool?.notifyTip(tip);
@@ -163,6 +164,9 @@ export class Coordinator {
         debugCategories: Object.entries(this.log.categoryStatus())
           .filter(([, on]) => on)
           .map(([c]) => c),
+        netDir: this.config.netDir,
+        chain: this.config.chain,
+        chainArgs: this.config.chainArgs,
       }),
     });
     this.pool = pool;

@@ -5,7 +5,7 @@
  * is the -28 message RPC clients get until start-up is done.
  */
 import type { TipEvent } from '../ipc/index.js';
-import type { RpcMethod, RpcRegistry } from '../rpc/index.js';
+import type { RpcMethod, RpcRegistry, SnapshotSource } from '../rpc/index.js';
 import type { NodeClock } from './clock.js';
 import type { NodeConfig } from './config.js';
 import type { Logger } from './logging.js';
@@ -23,6 +23,8 @@ export interface NodeContext {
   requestShutdown(): void;
   /** True once shutdown was requested; a long start() should return early when it is. */
   readonly shutdownRequested: boolean;
+  /** Where the coordinator's own snapshot-reading RPC methods read the chain. */
+  setSnapshotSource(source: SnapshotSource): void;
   /** Tells every front-end the new tip (for waitfornewblock and friends). */
   notifyTip(tip: TipEvent): void;
 }

@@ -5,7 +5,8 @@
  * getrpcinfo.
  */
 import { RpcArgs } from './args.js';
-import { RPC_IN_WARMUP, RPC_METHOD_NOT_FOUND, RpcError, toRpcErrorObject, type RpcErrorObject } from './errors.js';
+import { RPC_IN_WARMUP, RPC_METHOD_NOT_FOUND, RPC_MISC_ERROR, RpcError, toRpcErrorObject, type RpcErrorObject } from './errors.js';
+import type { SnapshotChainView } from '../chain/index.js';
 import { prepareArgs, type RpcParams } from './params.js';
 import type { RpcRegistry } from './registry.js';
 import type { RpcCallContext } from './spec.js';
@@ -24,12 +25,23 @@ interface ActiveCommand {
   readonly startNs: bigint;
 }
 
+/** Where snapshot-reading methods get their view of the chain. */
+export interface SnapshotSource {
+  withSnapshot<T>(fn: (view: SnapshotChainView) => T): T;
+}
+
 export class RpcServer {
   /** Current init message while warming up; undefined once start-up is done. */
   private warmup: string | undefined = 'RPC server started';
   private readonly active = new Set<ActiveCommand>();
+  private snapshots: SnapshotSource | undefined;
 
   constructor(readonly registry: RpcRegistry) {}
+
+  /** Set once the chainstate exists; snapshot-reading methods fail with -1 before that. */
+  setSnapshotSource(source: SnapshotSource | undefined): void {
+    this.snapshots = source;
+  }
 
   get warmupStatus(): string | undefined {
     return this.warmup;
@@ -66,8 +78,17 @@ export class RpcServer {
     try {
       const positional = prepareArgs(method.args, call.params, () => this.registry.fullHelp(method.name));
       const ctx: RpcCallContext = { method: call.method, user: call.user, wallet: call.wallet };
+      const args = new RpcArgs(method.args, positional);
+      let result: unknown;
+      if (method.readsSnapshot) {
+        const source = this.snapshots;
+        if (!source) throw new RpcError(RPC_MISC_ERROR, 'Chainstate not available');
+        // The snapshot stays open until the handler's promise settles.
+        result = await source.withSnapshot((snapshot) => method.handler(args, { ...ctx, snapshot }));
+      } else {
+        result = await method.handler(args, ctx);
+      }
       // A handler's result is JSON-encoded by the front-end: undefined would vanish.
-      const result = await method.handler(new RpcArgs(method.args, positional), ctx);
       return result === undefined ? null : result;
     } finally {
       this.active.delete(entry);

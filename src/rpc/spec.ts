@@ -5,6 +5,7 @@
  */
 import type { Json } from './json.js';
 import type { RpcArgs } from './args.js';
+import type { SnapshotChainView } from '../chain/index.js';
 
 /**
  * Argument types (RPCArg::Type): `str` and `hex` expect a JSON string, `num` a number,
@@ -70,6 +71,8 @@ export interface RpcCallContext {
   readonly user: string;
   /** Wallet name from a `/wallet/<name>` URI, undefined for `/`. */
   readonly wallet: string | undefined;
+  /** For methods that read the chain: one consistent snapshot for the whole call. */
+  readonly snapshot?: SnapshotChainView;
 }
 
 export type RpcHandler = (args: RpcArgs, ctx: RpcCallContext) => unknown;
@@ -84,6 +87,11 @@ export interface RpcMethod {
   /** Example lines, built with helpExampleCli / helpExampleRpc. */
   readonly examples: string;
   readonly handler: RpcHandler;
+  /**
+   * The handler only reads the chain, from ctx.snapshot: HTTP front-end processes run it
+   * themselves against their own LMDB snapshot instead of forwarding it.
+   */
+  readonly readsSnapshot?: boolean;
 }
 
 export function isOptionalArg(arg: RpcArgSpec): boolean {

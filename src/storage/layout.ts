@@ -55,6 +55,7 @@
  * | `prune`         | u8 0/1                        | prune mode                                     |
  * | `havePruned`    | u8 0/1                        | some block files have been deleted             |
  * | `reindexing`    | u8 0/1                        | a -reindex is in progress (resume it)          |
+ * | `bestHeader`    | block hash (32)               | most-work valid header known at the last flush |
  *
  * ## Environment `indexes`
  *
@@ -91,6 +92,7 @@ export const CHAINSTATE_META = {
   prune: metaField('prune', flagMeta),
   havePruned: metaField('havePruned', flagMeta),
   reindexing: metaField('reindexing', flagMeta),
+  bestHeader: metaField('bestHeader', hashMeta),
 } as const;
 
 export const INDEXES_META = {

@@ -33,6 +33,9 @@ async function serve(overrides: Partial<FrontendSettings>): Promise<number> {
     warmup: null,
     tip: null,
     debugCategories: [],
+    netDir: '',
+    chain: 'regtest',
+    chainArgs: {},
     ...overrides,
   };
   const state: FrontendState = { warmup: null, shuttingDown: false, inflight: 0 };

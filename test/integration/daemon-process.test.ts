@@ -119,7 +119,11 @@ test('-rpccookiefile moves the cookie; -norpccookiefile writes none', async () =
     const p = path.join(d.netdir, 'my.cookie');
     await waitFor('the moved cookie', () => (fs.existsSync(p) ? true : undefined));
     assert.ok(!fs.existsSync(d.cookiePath));
-    const r = await d.post('{"method":"uptime","id":1}', { auth: fs.readFileSync(p, 'utf8') });
+    // The cookie appears once the port is bound, before loading ends (-28 → HTTP 500 until then), as in Core.
+    const r = await waitFor('the end of warm-up', async () => {
+      const reply = await d.post('{"method":"uptime","id":1}', { auth: fs.readFileSync(p, 'utf8') });
+      return reply.status === 500 && reply.body.includes('-28') ? undefined : reply;
+    });
     assert.equal(r.status, 200);
     assert.equal((await d.stopWithSignal()).code, 0);
     assert.ok(!fs.existsSync(p));

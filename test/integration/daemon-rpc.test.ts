@@ -24,10 +24,16 @@ describe('tsbtcd JSON-RPC over HTTP', () => {
     const up = await d.rpc('uptime');
     assert.equal(typeof up.json.result, 'number');
     const help = await d.rpc('help');
-    assert.equal(
-      help.json.result,
-      '== Control ==\ngetrpcinfo\nhelp ( "command" )\nlogging ( ["include_category",...] ["exclude_category",...] )\nstop\nuptime',
+    // Core's listing: groups in alphabetical order, hidden methods left out; the Control group exactly.
+    const listing: string = help.json.result;
+    assert.ok(
+      listing.includes('== Control ==\ngetrpcinfo\nhelp ( "command" )\nlogging ( ["include_category",...] ["exclude_category",...] )\nstop\nuptime'),
+      listing,
     );
+    const groups = [...listing.matchAll(/^== (\w+) ==$/gm)].map((m) => m[1]!);
+    assert.deepEqual(groups, [...groups].sort());
+    assert.ok(listing.includes('getblockcount\n'));
+    assert.ok(!listing.includes('generatetoaddress'), 'hidden methods are not listed');
     assert.equal((await d.rpc('help', ['foo'])).json.result, 'help: unknown command: foo');
     assert.match((await d.rpc('help', ['uptime'])).json.result, /^uptime\n\nReturns the total uptime of the server\.\n\nResult:\nn    \(numeric\) The number of seconds that the server has been running\n\nExamples:\n> bitcoin-cli uptime \n/);
     assert.equal(d.stderr, '');

@@ -1,0 +1,169 @@
+/**
+ * The Blockchain family's read-only methods: answered from one LMDB snapshot per call,
+ * by whichever process receives the call (an HTTP front-end, or the coordinator).
+ */
+import { computeUtxoStats, snapshotChainTips, type SnapshotChainView, type UtxoHashType } from '../chain/index.js';
+import { hashToHex } from '../primitives/index.js';
+import { RPC_INVALID_ADDRESS_OR_KEY, RPC_INVALID_PARAMETER, RpcError } from './errors.js';
+import { defineRpcMethod } from './registry.js';
+import { helpExampleCli, helpExampleRpc, type RpcCallContext, type RpcMethod } from './spec.js';
+import { amountJson, parseHash } from './values.js';
+import { CHAIN_TIP_STATUS_HELP } from './blockchain-help.js';
+
+/** The call's snapshot (the dispatcher provides one for readsSnapshot methods). */
+export function view(ctx: RpcCallContext): SnapshotChainView {
+  if (!ctx.snapshot) throw new Error(`${ctx.method} needs a chain snapshot`);
+  return ctx.snapshot;
+}
+
+/** Looks a block up by its hash argument in the snapshot; -5 "Block not found" as Core. */
+export function lookupViewBlock(snapshot: SnapshotChainView, hashText: string, argName: string) {
+  const entry = snapshot.entry(parseHash(hashText, argName));
+  if (!entry) throw new RpcError(RPC_INVALID_ADDRESS_OR_KEY, 'Block not found');
+  return entry;
+}
+
+export function blockchainReadMethods(): RpcMethod[] {
+  const getblockcount = defineRpcMethod({
+    name: 'getblockcount',
+    category: 'blockchain',
+    description: 'Returns the height of the most-work fully-validated chain.\nThe genesis block has height 0.\n',
+    args: [],
+    results: [{ type: 'num', description: 'The current block count' }],
+    examples: helpExampleCli('getblockcount', '') + helpExampleRpc('getblockcount', ''),
+    readsSnapshot: true,
+    handler: (_args, ctx) => view(ctx).height,
+  });
+
+  const getbestblockhash = defineRpcMethod({
+    name: 'getbestblockhash',
+    category: 'blockchain',
+    description: 'Returns the hash of the best (tip) block in the most-work fully-validated chain.\n',
+    args: [],
+    results: [{ type: 'str_hex', description: 'the block hash, hex-encoded' }],
+    examples: helpExampleCli('getbestblockhash', '') + helpExampleRpc('getbestblockhash', ''),
+    readsSnapshot: true,
+    handler: (_args, ctx) => view(ctx).tip().hashHex,
+  });
+
+  const getblockhash = defineRpcMethod({
+    name: 'getblockhash',
+    category: 'blockchain',
+    description: 'Returns hash of block in best-block-chain at height provided.\n',
+    args: [{ name: 'height', type: 'num', description: 'The height index' }],
+    results: [{ type: 'str_hex', description: 'The block hash' }],
+    examples: helpExampleCli('getblockhash', '1000') + helpExampleRpc('getblockhash', '1000'),
+    readsSnapshot: true,
+    handler: (args, ctx) => {
+      const height = args.int('height');
+      const entry = view(ctx).activeEntry(height);
+      if (!entry) throw new RpcError(RPC_INVALID_PARAMETER, 'Block height out of range');
+      return entry.hashHex;
+    },
+  });
+
+  const getchaintips = defineRpcMethod({
+    name: 'getchaintips',
+    category: 'blockchain',
+    description:
+      'Return information about all known tips in the block tree, including the main chain as well as orphaned branches.\n',
+    args: [],
+    results: [
+      {
+        type: 'arr',
+        inner: [
+          {
+            type: 'obj',
+            inner: [
+              { type: 'num', key: 'height', description: 'height of the chain tip' },
+              { type: 'str_hex', key: 'hash', description: 'block hash of the tip' },
+              { type: 'num', key: 'branchlen', description: 'zero for main chain, otherwise length of branch connecting the tip to the main chain' },
+              { type: 'str', key: 'status', description: CHAIN_TIP_STATUS_HELP },
+            ],
+          },
+        ],
+      },
+    ],
+    examples: helpExampleCli('getchaintips', '') + helpExampleRpc('getchaintips', ''),
+    readsSnapshot: true,
+    handler: (_args, ctx) => snapshotChainTips(view(ctx)),
+  });
+
+  const gettxoutsetinfo = defineRpcMethod({
+    name: 'gettxoutsetinfo',
+    category: 'blockchain',
+    description: 'Returns statistics about the unspent transaction output set.\nNote this call may take some time if you are not using coinstatsindex.\n',
+    args: [
+      {
+        name: 'hash_type',
+        type: 'str',
+        default: 'hash_serialized_3',
+        description: "Which UTXO set hash should be calculated. Options: 'hash_serialized_3' (the legacy algorithm), 'muhash', 'none'.",
+      },
+      {
+        name: 'hash_or_height',
+        type: 'num',
+        defaultHint: 'the current best block',
+        skipTypeCheck: true,
+        description: 'The block hash or height of the target block (only available with coinstatsindex).',
+        typeStr: ['', 'string or numeric'],
+      },
+      { name: 'use_index', type: 'bool', default: true, description: 'Use coinstatsindex, if available.' },
+    ],
+    results: [
+      {
+        type: 'obj',
+        inner: [
+          { type: 'num', key: 'height', description: 'The block height (index) of the returned statistics' },
+          { type: 'str_hex', key: 'bestblock', description: 'The hash of the block at which these statistics are calculated' },
+          { type: 'num', key: 'txouts', description: 'The number of unspent transaction outputs' },
+          { type: 'num', key: 'bogosize', description: 'Database-independent, meaningless metric indicating the UTXO set size' },
+          { type: 'str_hex', key: 'hash_serialized_3', optional: true, description: 'The serialized hash (only present if \'hash_serialized_3\' hash_type is chosen)' },
+          { type: 'str_hex', key: 'muhash', optional: true, description: 'The serialized hash (only present if \'muhash\' hash_type is chosen)' },
+          { type: 'str_amount', key: 'total_amount', description: 'The total amount of coins in the UTXO set' },
+          { type: 'num', key: 'transactions', optional: true, description: 'The number of transactions with unspent outputs (not available when coinstatsindex is used)' },
+          { type: 'num', key: 'disk_size', optional: true, description: 'The estimated size of the chainstate on disk (not available when coinstatsindex is used)' },
+        ],
+      },
+    ],
+    examples:
+      helpExampleCli('gettxoutsetinfo', '') +
+      helpExampleCli('gettxoutsetinfo', '"none"') +
+      helpExampleCli('gettxoutsetinfo', '"none" 1000') +
+      helpExampleCli('gettxoutsetinfo', '"none" \'"00000000c937983704a73af28acdec37b049d214adbda81d7e2a3dd146f6ed09"\'') +
+      helpExampleRpc('gettxoutsetinfo', '') +
+      helpExampleRpc('gettxoutsetinfo', '"none"') +
+      helpExampleRpc('gettxoutsetinfo', '"none", 1000') +
+      helpExampleRpc('gettxoutsetinfo', '"none", "00000000c937983704a73af28acdec37b049d214adbda81d7e2a3dd146f6ed09"'),
+    readsSnapshot: true,
+    handler: (args, ctx) => {
+      const hashType = args.string('hash_type');
+      if (hashType !== 'hash_serialized_3' && hashType !== 'muhash' && hashType !== 'none') {
+        throw new RpcError(RPC_INVALID_PARAMETER, `'${hashType}' is not a valid hash_type`);
+      }
+      if (args.has('hash_or_height')) {
+        if (hashType === 'hash_serialized_3') throw new RpcError(RPC_INVALID_PARAMETER, 'hash_serialized_3 hash type cannot be queried for a specific block');
+        if (args.optBoolean('use_index') === false) throw new RpcError(RPC_INVALID_PARAMETER, 'Cannot set use_index to false when querying for a specific block');
+        throw new RpcError(RPC_INVALID_PARAMETER, 'Querying specific block heights requires coinstatsindex');
+      }
+      // The stored coins describe the stored tip: both come from this one snapshot.
+      const snapshot = view(ctx);
+      const entry = snapshot.tip();
+      const stats = computeUtxoStats(snapshot.reader.allCoins(), hashType as UtxoHashType);
+      const result = { diskSize: snapshot.coinsDiskSize() };
+      return {
+        height: entry.height,
+        bestblock: entry.hashHex,
+        txouts: stats.txouts,
+        bogosize: stats.bogosize,
+        ...(hashType === 'hash_serialized_3' ? { hash_serialized_3: hashToHex(stats.hash!) } : {}),
+        ...(hashType === 'muhash' ? { muhash: hashToHex(stats.hash!) } : {}),
+        total_amount: amountJson(stats.totalAmount),
+        transactions: stats.transactions,
+        disk_size: result.diskSize,
+      };
+    },
+  });
+
+  return [getblockcount, getbestblockhash, getblockhash, getchaintips, gettxoutsetinfo];
+}
