@@ -12,7 +12,6 @@ import { blockchainMethods, blockchainReadMethods, miningMethods, type ChainAcce
 import { ScriptCheckPool } from '../../workers/index.js';
 import type { NodeConfig } from './config.js';
 import { InitError } from './config.js';
-import { nodeFacts } from './node-facts.js';
 import type { NodeContext, NodeService } from './services.js';
 
 /** Core's -par: 0 = one thread per core, negative = leave that many cores free, 1 = no parallel checks. */
@@ -59,7 +58,6 @@ export class ChainstateService implements NodeService {
       network: config.network,
       clock: () => this.ctx!.clock,
       log: (m) => this.ctx?.log.info(m),
-      node: nodeFacts(config, () => (this.ctx?.shutdownRequested ?? false) || (this.chain?.interrupted ?? false)),
     };
     this.rpcMethods = [...blockchainReadMethods(), ...blockchainMethods(access), ...miningMethods(access)];
   }

@@ -18,8 +18,6 @@ export * from './chain-access.js';
 export * from './blockchain.js';
 export * from './blockchain-read.js';
 export * from './mining.js';
-export * from './node-facts.js';
-export * from './number-format.js';
 export * from './gbt-result.js';
 export * from './gbt-longpoll.js';
 export * from './mining-template.js';
