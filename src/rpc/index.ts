@@ -18,7 +18,3 @@ export * from './chain-access.js';
 export * from './blockchain.js';
 export * from './blockchain-read.js';
 export * from './mining.js';
-export * from './gbt-result.js';
-export * from './gbt-longpoll.js';
-export * from './mining-template.js';
-export * from './mining-info.js';
