@@ -42,7 +42,10 @@ export type ScriptCheckVerdict =
 export interface ChainEvents {
   blockConnected?(block: ParsedBlock, entry: BlockIndexEntry): void;
   blockDisconnected?(block: ParsedBlock, entry: BlockIndexEntry): void;
-  /** After a batch of connects/disconnects settles on a new tip. */
+  /**
+   * The stored tip changed: emitted after the commit that made it durable, so anyone
+   * reading the stored chain on this signal (front-ends, long polls) sees it.
+   */
   tipChanged?(tip: BlockIndexEntry): void;
   /** Core's BlockChecked: a block finished full validation (connect) or failed early checks. */
   blockChecked?(hash: string, verdict: Verdict): void;
@@ -109,6 +112,8 @@ export class Chainstate {
   private queue: Promise<unknown> = Promise.resolve();
   private lastFlush = Date.now();
   private ibdLatchedOff = false;
+  /** The last tip reported through tipChanged (reports follow commits). */
+  private notifiedTip: BlockIndexEntry | undefined;
   /** Set at shutdown: chain activation stops between blocks (Core's m_interrupt). */
   interrupted = false;
   /** Set while -loadblock/-reindex runs: initial-download behaviour (batched flushes). */
@@ -436,7 +441,6 @@ export class Chainstate {
 
   private async activateBestChainLocked(): Promise<void> {
     let mostWork: BlockIndexEntry | undefined;
-    const startTip = this.chain.tip;
     for (;;) {
       if (this.interrupted) break;
       mostWork ??= this.findMostWorkChain();
@@ -451,8 +455,6 @@ export class Chainstate {
       }
     }
     this.flush('periodic');
-    const tip = this.chain.tip;
-    if (tip && tip !== startTip) this.options.events?.tipChanged?.(tip);
   }
 
   /** Core's ActivateBestChainStep: disconnect to the fork, then connect towards `mostWork`. Returns whether an invalid block was found. */
@@ -615,6 +617,10 @@ export class Chainstate {
     this.pendingUndo.clear();
     this.pendingActive.clear();
     this.lastFlush = Date.now();
+    if (tip && tip !== this.notifiedTip) {
+      this.notifiedTip = tip;
+      this.options.events?.tipChanged?.(tip);
+    }
     // Only now that no committed entry refers to them can the files go.
     if (pruneFiles.length > 0) {
       this.store.deleteBlockFiles(pruneFiles);
@@ -703,9 +709,7 @@ export class Chainstate {
   invalidateBlock(entry: BlockIndexEntry): Promise<void> {
     return this.exclusive(async () => {
       let toMarkFailed = entry;
-      let wasInChain = false;
       while (this.chain.contains(entry)) {
-        wasInChain = true;
         const walkTip = this.chain.tip!;
         this.disconnectTip();
         walkTip.status |= BlockStatus.FAILED_VALID;
@@ -738,7 +742,6 @@ export class Chainstate {
       this.invalidChainFound(toMarkFailed);
       await this.activateBestChainLocked();
       this.flush('always');
-      if (wasInChain && this.chain.tip) this.options.events?.tipChanged?.(this.chain.tip);
     });
   }
 

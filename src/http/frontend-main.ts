@@ -10,7 +10,7 @@ import type { us_listen_socket } from '@trufflesuite/uws-js-unofficial';
 import { IpcChannel, type BindAddress, type FrontendSettings, type ToCoordinator, type ToFrontend } from '../ipc/index.js';
 import { ChainSnapshotSource } from '../chain/index.js';
 import { readChainArgs, selectParams } from '../consensus/index.js';
-import { blockchainReadMethods, RPC_MISC_ERROR, RpcError, RpcRegistry, RpcServer, writeJson, type RpcParams } from '../rpc/index.js';
+import { blockchainReadMethods, RPC_MISC_ERROR, RpcError, RpcRegistry, RpcServer, TipWaiters, waitMethods, writeJson, type RpcParams } from '../rpc/index.js';
 import { createApp, type FrontendState } from './app.js';
 import type { CallOutcome } from './jsonrpc.js';
 import { RestRouter } from './rest.js';
@@ -42,11 +42,13 @@ function log(level: 'debug' | 'info' | 'warning' | 'error', category: string | n
  */
 let localServer: RpcServer | undefined;
 let snapshots: ChainSnapshotSource | undefined;
+/** Tip events pushed by the coordinator, for the long polls answered here. */
+const tipWaiters = new TipWaiters();
 
 function setUpLocalCalls(settings: FrontendSettings): void {
   if (settings.netDir === '') return;
   const registry = new RpcRegistry();
-  registry.register(...blockchainReadMethods());
+  registry.register(...blockchainReadMethods(), ...waitMethods(() => tipWaiters));
   localServer = new RpcServer(registry);
   // Warm-up is checked before dispatch (below), as Core checks it before method lookup.
   localServer.setWarmupFinished();
@@ -79,6 +81,7 @@ function call(method: string, params: RpcParams, wallet: string | undefined, use
 
 function start(settings: FrontendSettings): void {
   state.warmup = settings.warmup;
+  if (settings.tip) tipWaiters.update(settings.tip);
   setUpLocalCalls(settings);
   debugCategories = new Set(settings.debugCategories);
   try {
@@ -109,6 +112,8 @@ function start(settings: FrontendSettings): void {
 function shutdown(): void {
   if (state.shuttingDown) return;
   state.shuttingDown = true;
+  // Parked long polls return the current tip, as Core's do at shutdown.
+  tipWaiters.close();
   for (const s of listenSockets.splice(0)) uws?.us_listen_socket_close(s);
   const deadline = Date.now() + SHUTDOWN_GRACE_MS;
   const check = () => {
@@ -138,7 +143,7 @@ function onMessage(msg: ToFrontend): void {
       state.warmup = msg.status;
       return;
     case 'tip':
-      // Tip events feed the long polls (waitfornewblock ...) that come with the next issue.
+      tipWaiters.update(msg.tip);
       return;
     case 'logconfig':
       debugCategories = new Set(msg.debugCategories);

@@ -8,7 +8,7 @@
 import { availableParallelism } from 'node:os';
 import { Chainstate, ChainSystemError, importBlockFile, LmdbChainStore, PoolScriptChecker, TxIndex, verifyDb, type PruneMode } from '../chain/index.js';
 import { hexToHash } from '../primitives/index.js';
-import { blockchainMethods, blockchainReadMethods, miningMethods, type ChainAccess } from '../rpc/index.js';
+import { blockchainMethods, blockchainReadMethods, miningMethods, TipWaiters, waitMethods, type ChainAccess } from '../rpc/index.js';
 import { ScriptCheckPool } from '../../workers/index.js';
 import type { NodeConfig } from './config.js';
 import { InitError } from './config.js';
@@ -46,6 +46,8 @@ export class ChainstateService implements NodeService {
   private scripts: PoolScriptChecker | undefined;
   private importing: Promise<void> | undefined;
   private txindex: TxIndex | undefined;
+  /** Long polls that reach the coordinator itself. */
+  private readonly tipWaiters = new TipWaiters();
   private ctx: NodeContext | undefined;
 
   constructor(private readonly config: NodeConfig) {
@@ -59,7 +61,7 @@ export class ChainstateService implements NodeService {
       clock: () => this.ctx!.clock,
       log: (m) => this.ctx?.log.info(m),
     };
-    this.rpcMethods = [...blockchainReadMethods(), ...blockchainMethods(access), ...miningMethods(access)];
+    this.rpcMethods = [...blockchainReadMethods(), ...blockchainMethods(access), ...miningMethods(access), ...waitMethods(() => this.tipWaiters)];
   }
 
   async start(ctx: NodeContext): Promise<void> {
@@ -87,7 +89,11 @@ export class ChainstateService implements NodeService {
       prune,
       events: {
         blockConnected: (block, entry) => this.txindex?.blockConnected(block, entry),
-        tipChanged: (tip) => ctx.notifyTip({ hash: tip.hashHex, height: tip.height }),
+        tipChanged: (tip) => {
+          const event = { hash: tip.hashHex, height: tip.height };
+          this.tipWaiters.update(event);
+          ctx.notifyTip(event);
+        },
         stopHeightReached: () => ctx.requestShutdown(),
       },
     });
@@ -101,6 +107,7 @@ export class ChainstateService implements NodeService {
     const tip = chain.tip!;
     ctx.log.info(`Loaded best chain: hashBestChain=${tip.hashHex} height=${tip.height}`);
     ctx.notifyTip({ hash: tip.hashHex, height: tip.height });
+    this.tipWaiters.update({ hash: tip.hashHex, height: tip.height });
     if (config.txindex) {
       this.txindex = TxIndex.open(config.netDir, chain, (m) => ctx.log.info(m));
       void this.txindex.start().catch((err: Error) => ctx.log.error(`txindex: ${err.message}`));
@@ -122,6 +129,7 @@ export class ChainstateService implements NodeService {
   }
 
   async stop(): Promise<void> {
+    this.tipWaiters.close();
     if (this.chain) this.chain.interrupted = true;
     await this.importing?.catch(() => undefined);
     await this.txindex?.close();

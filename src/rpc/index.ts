@@ -17,4 +17,6 @@ export * from './values.js';
 export * from './chain-access.js';
 export * from './blockchain.js';
 export * from './blockchain-read.js';
+export * from './tip-waiters.js';
+export * from './blockchain-wait.js';
 export * from './mining.js';
