@@ -1,11 +1,14 @@
 /**
  * Block templates (Core's BlockAssembler::CreateNewBlock): the coinbase, the chosen
- * transactions, the version from versionbits, the time max(median-time-past + 1, now),
- * the required difficulty, and the witness commitment once segwit is active.
+ * transactions, the version from versionbits, the time from UpdateTime (median-time-past
+ * + 1 and the timewarp bound, or now), the required difficulty, and the witness
+ * commitment once segwit is active.
  */
 import { blockSubsidy, computeBlockVersion, deploymentActiveAfter, getNextWorkRequired } from '../consensus/index.js';
 import { BlockHeader, blockMerkleRoot, type Block, type Transaction } from '../primitives/index.js';
 import type { Chainstate } from '../chain/index.js';
+import { DEFAULT_BLOCK_RESERVED_WEIGHT, recordAssembly } from './assembly-stats.js';
+import { minimumBlockTime } from './block-time.js';
 import { createCoinbase } from './coinbase.js';
 import { addWitnessCommitment } from './witness-commitment.js';
 
@@ -35,7 +38,7 @@ export function createBlockTemplate(
   if (!tip) throw new Error('no active chain tip');
   const params = chain.params;
   const height = tip.height + 1;
-  const time = Math.max(tip.medianTimePast() + 1, chain.now());
+  const time = Math.max(minimumBlockTime(tip, params.difficultyAdjustmentInterval), chain.now());
   const fees = transactions.reduce((sum, t) => sum + t.fee, 0n);
   const coinbase = createCoinbase(height, payoutScript, blockSubsidy(height, params) + fees);
   const header = new BlockHeader({
@@ -50,5 +53,8 @@ export function createBlockTemplate(
   if (deploymentActiveAfter(tip, params, 'segwit')) txs = addWitnessCommitment({ header, transactions: txs });
   const merkleRoot = blockMerkleRoot({ header, transactions: txs }).root;
   const block: Block = { header: new BlockHeader({ ...header, merkleRoot }), transactions: txs };
+  // Transactions given here are the caller's (generateblock), which Core adds after assembly:
+  // nothing was selected from a mempool, so only the reserved weight counts.
+  recordAssembly(chain, { weight: DEFAULT_BLOCK_RESERVED_WEIGHT, txCount: 0 });
   return { block, height, fees };
 }

@@ -7,3 +7,7 @@ export * from './witness-commitment.js';
 export * from './assembler.js';
 export * from './solve.js';
 export * from './generate.js';
+export * from './block-time.js';
+export * from './assembly-stats.js';
+export * from './network-hashps.js';
+export * from './gbt-rules.js';

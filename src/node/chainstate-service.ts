@@ -12,6 +12,7 @@ import { blockchainMethods, blockchainReadMethods, miningMethods, TipWaiters, wa
 import { ScriptCheckPool } from '../../workers/index.js';
 import type { NodeConfig } from './config.js';
 import { InitError } from './config.js';
+import { nodeFacts } from './node-facts.js';
 import type { NodeContext, NodeService } from './services.js';
 
 /** Core's -par: 0 = one thread per core, negative = leave that many cores free, 1 = no parallel checks. */
@@ -60,6 +61,7 @@ export class ChainstateService implements NodeService {
       network: config.network,
       clock: () => this.ctx!.clock,
       log: (m) => this.ctx?.log.info(m),
+      node: nodeFacts(config, () => (this.ctx?.shutdownRequested ?? false) || (this.chain?.interrupted ?? false)),
     };
     this.rpcMethods = [...blockchainReadMethods(), ...blockchainMethods(access), ...miningMethods(access), ...waitMethods(() => this.tipWaiters)];
   }

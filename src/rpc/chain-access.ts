@@ -5,6 +5,7 @@
  */
 import type { Chainstate, TxIndex } from '../chain/index.js';
 import type { ChainParams } from '../consensus/index.js';
+import type { NodeFacts } from './node-facts.js';
 
 export interface NodeClockAccess {
   now(): number;
@@ -21,4 +22,6 @@ export interface ChainAccess {
   clock(): NodeClockAccess;
   /** debug.log, for results that tell the caller to look there. */
   log(message: string): void;
+  /** Node-level facts for the mining RPCs; DEFAULT_NODE_FACTS when absent. */
+  readonly node?: NodeFacts;
 }

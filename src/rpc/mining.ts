@@ -34,6 +34,8 @@ import {
 } from './errors.js';
 import { typeMismatchMessage } from './json.js';
 import { defineRpcMethod } from './registry.js';
+import { miningInfoMethods } from './mining-info.js';
+import { miningTemplateMethods } from './mining-template.js';
 import { helpExampleCli, helpExampleRpc, type RpcMethod } from './spec.js';
 
 /** Core's DEFAULT_MAX_TRIES for the generate calls. */
@@ -74,7 +76,7 @@ function decodeHexTx(hex: string): Transaction | undefined {
 }
 
 /** Core's DecodeHexBlk: the whole string must be one block. */
-function decodeHexBlock(hex: string): ParsedBlock | undefined {
+export function decodeHexBlock(hex: string): ParsedBlock | undefined {
   if (!isHex(hex)) return undefined;
   try {
     return parseBlock(fromHex(hex));
@@ -301,5 +303,14 @@ export function miningMethods(access: ChainAccess): RpcMethod[] {
     },
   });
 
-  return [submitblock, submitheader, generatetoaddress, generatetodescriptor, generateblock, setmocktime];
+  return [
+    submitblock,
+    submitheader,
+    generatetoaddress,
+    generatetodescriptor,
+    generateblock,
+    setmocktime,
+    ...miningTemplateMethods(access),
+    ...miningInfoMethods(access),
+  ];
 }
