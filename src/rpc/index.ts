@@ -26,3 +26,4 @@ export * from './gbt-result.js';
 export * from './gbt-longpoll.js';
 export * from './mining-template.js';
 export * from './mining-info.js';
+export * from './format/index.js';

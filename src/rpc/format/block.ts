@@ -1,0 +1,125 @@
+/**
+ * Block headers and blocks as RPC prints them (Core's blockheaderToJSON and blockToJSON,
+ * rpc/blockchain.cpp, v31): getblockheader, getblock verbosity 1–3, REST headers and
+ * blocks. The caller resolves everything that needs the chain (height, chain work, median
+ * time past, transaction count, confirmations, the next block) and passes it in.
+ */
+import { blockStrippedSize, blockTotalSize, blockWeight, compactToTarget, deriveTarget, getDifficulty, uint256Hex } from '../../consensus/index.js';
+import { hashToHex, toHex, type Block, type BlockHeader, type Transaction } from '../../primitives/index.js';
+import type { ChainName } from '../../script/index.js';
+import type { ResultObject } from './result.js';
+import { doubleJson } from '../number-format.js';
+import { txToJson, type SpentCoins } from './transaction.js';
+
+/** What blockheaderToJSON reads from the block index, resolved by the caller. */
+export interface HeaderJsonFields {
+  header: BlockHeader;
+  height: number;
+  /** Total work of the chain up to and including this block. */
+  chainWork: bigint;
+  /** Median time past of this block (its own time and up to ten predecessors). */
+  medianTimePast: number;
+  /** Transactions in the block (the index's nTx); 0 for a header whose block was never received. */
+  txCount: number;
+  /** tip height − height + 1 in the active chain, else -1 (Core's ComputeNextBlockAndDepth). */
+  confirmations: number;
+  /** The next block in the active chain (internal byte order), absent for the tip and off the active chain. */
+  nextHash?: Uint8Array;
+  /** The chain's proof-of-work limit, for "target" (Core's DeriveTarget). */
+  powLimit: bigint;
+}
+
+/** The 32-bit value as eight lowercase hex digits (strprintf "%08x"). */
+function hex8(value: number): string {
+  return (value >>> 0).toString(16).padStart(8, '0');
+}
+
+/**
+ * getblockheader verbose: hash, confirmations, height, version (signed), versionHex,
+ * merkleroot, time, mediantime, nonce, bits, target, difficulty, chainwork, nTx,
+ * previousblockhash (not for genesis), nextblockhash (active chain, not the tip).
+ */
+export function headerToJson(fields: HeaderJsonFields): ResultObject {
+  const { header } = fields;
+  // Core derives the target with CHECK_NONFATAL; every stored header passed that check.
+  const target = deriveTarget(header.bits, fields.powLimit) ?? compactToTarget(header.bits);
+  const out: ResultObject = {
+    hash: header.hashHex,
+    confirmations: fields.confirmations,
+    height: fields.height,
+    version: header.version,
+    versionHex: hex8(header.version),
+    merkleroot: hashToHex(header.merkleRoot),
+    time: header.time,
+    mediantime: fields.medianTimePast,
+    nonce: header.nonce,
+    bits: hex8(header.bits),
+    target: uint256Hex(target),
+    difficulty: doubleJson(getDifficulty(header.bits)),
+    chainwork: uint256Hex(fields.chainWork),
+    nTx: fields.txCount,
+  };
+  if (fields.height > 0) out.previousblockhash = hashToHex(header.prevHash);
+  if (fields.nextHash) out.nextblockhash = hashToHex(fields.nextHash);
+  return out;
+}
+
+/**
+ * getblock's "coinbase_tx" (v31): version, locktime, the first input's sequence and
+ * scriptSig, and its single witness item when it has one. Outputs are left out on purpose.
+ */
+export function coinbaseTxJson(coinbase: Transaction): ResultObject {
+  const input = coinbase.inputs[0]!;
+  const out: ResultObject = {
+    version: coinbase.version,
+    locktime: coinbase.locktime,
+    sequence: input.sequence,
+    coinbase: toHex(input.scriptSig),
+  };
+  // Consensus allows the coinbase at most its one witness reserved value.
+  if (input.witness.length > 0) out.witness = toHex(input.witness[0]!);
+  return out;
+}
+
+export type BlockVerbosity = 1 | 2 | 3;
+
+export interface BlockJsonOptions {
+  chain: ChainName;
+  verbosity: BlockVerbosity;
+  /**
+   * The block's undo data (spent coins of each non-coinbase transaction, in order), when
+   * the block is connected and not pruned. Verbosity 2 then shows fees; 3 also prevouts.
+   */
+  undo?: readonly SpentCoins[];
+  /** Leave out "coinbase_tx", as Core before v31 did (for comparing with older nodes' output). */
+  omitCoinbaseTx?: boolean;
+}
+
+/**
+ * getblock verbosity 1–3: the header fields, strippedsize, size, weight, coinbase_tx, then
+ * "tx" as txids (1) or transaction objects with hex and no blockhash (2, 3).
+ */
+export function blockToJson(block: Block, header: HeaderJsonFields, options: BlockJsonOptions): ResultObject {
+  const out = headerToJson(header);
+  out.strippedsize = blockStrippedSize(block);
+  out.size = blockTotalSize(block);
+  out.weight = blockWeight(block);
+  if (!options.omitCoinbaseTx) out.coinbase_tx = coinbaseTxJson(block.transactions[0]!);
+  const { undo } = options;
+  if (undo && undo.length !== block.transactions.length - 1) {
+    throw new Error(`undo data covers ${undo.length} transactions, the block has ${block.transactions.length - 1} besides the coinbase`);
+  }
+  if (options.verbosity === 1) {
+    out.tx = block.transactions.map((tx) => tx.txidHex);
+  } else {
+    out.tx = block.transactions.map((tx, i) =>
+      txToJson(tx, {
+        chain: options.chain,
+        includeHex: true,
+        undo: i > 0 ? undo?.[i - 1] : undefined,
+        prevouts: options.verbosity === 3,
+      }),
+    );
+  }
+  return out;
+}
