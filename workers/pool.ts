@@ -18,6 +18,7 @@
  */
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import type { Worker } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import type { Transaction, TxOut } from '../src/primitives/index.js';
 import { ScriptError } from '../src/script/index.js';
@@ -67,9 +68,32 @@ function lostTask(plan: TaskPlan, why: string): ScriptCheckFailure {
   };
 }
 
+/** The key of the message a Piscina worker posts once its module is loaded (piscina/dist/common.js READY). */
+const PISCINA_READY = '_WORKER_READY';
+/** How long close() waits for threads still loading their module. */
+const CLOSE_READY_WAIT_MS = 10_000;
+
+/** Resolves when `worker` has loaded its task module (or exited). */
+function workerLoaded(worker: Worker): Promise<void> {
+  return new Promise((resolve) => {
+    const onMessage = (message: unknown): void => {
+      if (typeof message === 'object' && message !== null && PISCINA_READY in message) done();
+    };
+    const done = (): void => {
+      worker.off('message', onMessage);
+      worker.off('exit', done);
+      resolve();
+    };
+    worker.on('message', onMessage);
+    worker.once('exit', done);
+  });
+}
+
 export class ScriptCheckPool {
   readonly threads: number;
   readonly #piscina: Piscina<ArrayBuffer, unknown>;
+  /** Every initial thread has loaded the worker module. */
+  readonly #loaded: Promise<void>;
   readonly #split: SplitOptions;
   readonly #taskTimeoutMs: number | undefined;
   #closed = false;
@@ -100,6 +124,8 @@ export class ScriptCheckPool {
     });
     // Piscina replaces a lost worker right after destroying it; look once that has had its chance.
     this.#piscina.on('workerDestroy', () => setImmediate(() => this.#checkAlive()));
+    // Piscina starts the threads here; their ready messages come later, so listening now misses none.
+    this.#loaded = Promise.all(this.#piscina.threads.map(workerLoaded)).then(() => undefined);
   }
 
   #checkAlive(): void {
@@ -144,6 +170,13 @@ export class ScriptCheckPool {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    // A thread terminated while it still loads its module (Node >= 20.19 loads it through a
+    // synchronous require of an ES module) aborts the whole process with a V8 fatal error
+    // ("Module::IsGraphAsync must be used on an instantiated module"), so a node stopped
+    // right after it started must let its threads finish loading first.
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([this.#loaded, new Promise<void>((resolve) => (timer = setTimeout(resolve, CLOSE_READY_WAIT_MS)))]);
+    clearTimeout(timer);
     // A broken pool may hold queued tasks no thread will run: waiting for them would only time out.
     if (this.#broken) await this.#piscina.destroy();
     else await this.#piscina.close();
