@@ -20,6 +20,7 @@ import type { BlockDataPosition } from './block-index-entry.js';
 import type { BlockUndo } from './block-undo.js';
 import type { ChainCommit, ChainSnapshot, ChainStore, StoredIndexEntry } from './chain-store.js';
 import { ChainSnapshotSource } from './snapshot-source.js';
+import type { NodeView, TxIndexView } from './snapshot-view.js';
 
 export interface LmdbChainStoreOptions {
   /** Obfuscate new block files with a random xor.dat key (Core's -blocksxor, default on). */
@@ -93,8 +94,8 @@ export class LmdbChainStore implements ChainStore {
   }
 
   /** Snapshots of this store's committed state, for read-only RPCs served by the coordinator. */
-  snapshotSource(params: ChainParams): ChainSnapshotSource {
-    return new ChainSnapshotSource(params, this.env, this.blocks, false);
+  snapshotSource(params: ChainParams, node: () => NodeView, txindex: () => TxIndexView | undefined): ChainSnapshotSource {
+    return new ChainSnapshotSource({ params, env: this.env, blocks: this.blocks, node, txindex, owned: false });
   }
 
   fetchCoin(key: Uint8Array): Coin | undefined {

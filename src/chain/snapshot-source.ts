@@ -1,38 +1,84 @@
 /**
  * Opens consistent read snapshots of the stored chain: the coordinator over its own
- * writer environment, HTTP front-end processes over a read-only one. Each call gets a
+ * writer environment, HTTP front-end processes over read-only ones. Each call gets a
  * fresh view of the newest committed state.
  */
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ChainParams } from '../consensus/index.js';
-import { BlockFileStore, openChainstateEnv, type ChainstateEnv } from '../storage/index.js';
-import { existsSync } from 'node:fs';
-import { SnapshotChainView } from './snapshot-view.js';
+import { BlockFileStore, INDEXES_META, openChainstateEnv, openIndexesEnv, type ChainstateEnv, type IndexesEnv } from '../storage/index.js';
+import { SnapshotChainView, type NodeView, type TxIndexView } from './snapshot-view.js';
+
+export interface SnapshotSourceParts {
+  params: ChainParams;
+  env: ChainstateEnv;
+  blocks: BlockFileStore;
+  node: () => NodeView;
+  txindex: () => TxIndexView | undefined;
+  /** Whether close() must close env and blocks (a read-only source opened for this process). */
+  owned: boolean;
+  indexes?: IndexesEnv;
+}
+
+/** A txindex read from a read-only indexes environment (front-ends). */
+function indexesTxView(env: IndexesEnv, tipHeight: () => number, heightOf: (hash: Uint8Array) => number | undefined): TxIndexView {
+  return {
+    lookup: (txid) => env.withSnapshot((r) => r.txIndexEntry(txid)),
+    info: () => {
+      const best = env.withSnapshot((r) => r.meta(INDEXES_META.txindexBest));
+      const height = best ? (heightOf(best) ?? -1) : -1;
+      return { synced: height === tipHeight(), best_block_height: height };
+    },
+  };
+}
 
 export class ChainSnapshotSource {
-  constructor(
-    readonly params: ChainParams,
-    private readonly env: ChainstateEnv,
-    private readonly blocks: BlockFileStore,
-    private readonly owned: boolean,
-  ) {}
+  constructor(private readonly parts: SnapshotSourceParts) {}
 
-  /** A read-only source for another process; undefined until the coordinator has created the chainstate. */
-  static openReadOnly(netdir: string, params: ChainParams): ChainSnapshotSource | undefined {
+  get params(): ChainParams {
+    return this.parts.params;
+  }
+
+  /**
+   * A read-only source for another process; undefined until the coordinator has created the
+   * chainstate. `txindexEnabled` opens the indexes environment (lazily: it may appear later).
+   */
+  static openReadOnly(netdir: string, params: ChainParams, node: () => NodeView, txindexEnabled: boolean): ChainSnapshotSource | undefined {
     if (!existsSync(join(netdir, 'chainstate', 'data.mdb'))) return undefined;
     const env = openChainstateEnv(netdir, { readOnly: true });
     const blocks = BlockFileStore.open(join(netdir, 'blocks'), params.messageStart, { readOnly: true });
-    return new ChainSnapshotSource(params, env, blocks, true);
+    let indexes: IndexesEnv | undefined;
+    const source: ChainSnapshotSource = new ChainSnapshotSource({
+      params,
+      env,
+      blocks,
+      node,
+      owned: true,
+      txindex: () => {
+        if (!txindexEnabled) return undefined;
+        if (!indexes && existsSync(join(netdir, 'indexes', 'data.mdb'))) indexes = openIndexesEnv(netdir, { readOnly: true });
+        if (!indexes) return undefined;
+        source.parts.indexes = indexes;
+        return indexesTxView(
+          indexes,
+          () => source.withSnapshot((v) => v.height),
+          (hash) => source.withSnapshot((v) => v.entry(hash)?.height),
+        );
+      },
+    });
+    return source;
   }
 
   /** `fn` sees one committed state throughout, even if it is async. */
   withSnapshot<T>(fn: (view: SnapshotChainView) => T): T {
-    return this.env.withSnapshot((reader) => fn(new SnapshotChainView(this.params, reader, this.blocks, () => this.env.lmdb.tableSizeOnDisk('coins'))));
+    const { params, env, blocks, node, txindex } = this.parts;
+    return env.withSnapshot((reader) => fn(new SnapshotChainView(params, reader, blocks, () => env.lmdb.tableSizeOnDisk('coins'), node(), txindex())));
   }
 
   async close(): Promise<void> {
-    if (!this.owned) return;
-    this.blocks.close();
-    await this.env.close();
+    if (!this.parts.owned) return;
+    this.parts.blocks.close();
+    await this.parts.env.close();
+    await this.parts.indexes?.close();
   }
 }

@@ -7,7 +7,7 @@
  */
 import type { ChainParams, Coin, IndexedHeader } from '../consensus/index.js';
 import { bytesEqual, hashToHex, parseBlock, parseHeader, type BlockHeader, type OutPoint, type ParsedBlock } from '../primitives/index.js';
-import { CHAINSTATE_META, NO_DATA_FILE, type BlockFileStore, type BlockIndexRecord, type ChainstateReader } from '../storage/index.js';
+import { CHAINSTATE_META, NO_DATA_FILE, type BlockFileStore, type BlockIndexRecord, type ChainstateReader, type TxIndexEntry } from '../storage/index.js';
 import type { BlockDataPosition } from './block-index-entry.js';
 import { BlockStatus, isValidUpTo } from './block-status.js';
 import type { BlockUndo } from './block-undo.js';
@@ -103,6 +103,24 @@ export class ViewEntry implements IndexedHeader {
   }
 }
 
+/** Node facts the stored chain does not hold: the coordinator's IBD state and clock. */
+export interface NodeView {
+  /** Core's IsInitialBlockDownload(), as the coordinator evaluates it. */
+  readonly ibd: boolean;
+  /** Node time in seconds (mock time honoured). */
+  now(): number;
+  /** -deprecatedrpc values. */
+  readonly deprecatedRpc: readonly string[];
+  /** -prune: 0 off, 1 manual, else the automatic target in bytes. */
+  readonly pruneTarget: number;
+}
+
+/** -txindex as readers see it. */
+export interface TxIndexView {
+  lookup(txid: Uint8Array): TxIndexEntry | undefined;
+  info(): { synced: boolean; best_block_height: number };
+}
+
 export class SnapshotChainView {
   private readonly entries = new Map<string, ViewEntry | null>();
   private tipEntry: ViewEntry | null | undefined;
@@ -112,8 +130,21 @@ export class SnapshotChainView {
     readonly reader: ChainstateReader,
     private readonly blocks: BlockFileStore,
     /** Estimated bytes of the coins table (LMDB page statistics). */
-    readonly coinsDiskSize: () => number = () => 0,
+    readonly coinsDiskSize: () => number,
+    readonly node: NodeView,
+    /** Present when -txindex is on and its environment exists. */
+    readonly txindex: TxIndexView | undefined,
   ) {}
+
+  /** The header of the block stored at a data position (txindex entries name positions, not blocks). */
+  readBlockHeaderAt(position: BlockDataPosition): BlockHeader {
+    return parseHeader(this.blocks.readHeaderBytes(position));
+  }
+
+  /** A transaction's bytes from the block files, by its txindex position. */
+  readTxBytes(position: TxIndexEntry): Uint8Array {
+    return this.blocks.readRange(position, position.offset, position.length);
+  }
 
   entry(hash: Uint8Array): ViewEntry | undefined {
     const key = hashToHex(hash);

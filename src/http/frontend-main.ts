@@ -7,10 +7,10 @@
  */
 import * as net from 'node:net';
 import type { us_listen_socket } from '@trufflesuite/uws-js-unofficial';
-import { IpcChannel, type BindAddress, type FrontendSettings, type ToCoordinator, type ToFrontend } from '../ipc/index.js';
+import { IpcChannel, type BindAddress, type FrontendSettings, type NodeState, type ToCoordinator, type ToFrontend } from '../ipc/index.js';
 import { ChainSnapshotSource } from '../chain/index.js';
 import { readChainArgs, selectParams } from '../consensus/index.js';
-import { blockchainReadMethods, RPC_MISC_ERROR, RpcError, RpcRegistry, RpcServer, TipWaiters, waitMethods, writeJson, type RpcParams } from '../rpc/index.js';
+import { blockchainBlockMethods, blockchainReadMethods, RPC_MISC_ERROR, RpcError, RpcRegistry, RpcServer, TipWaiters, waitMethods, writeJson, type RpcParams } from '../rpc/index.js';
 import { createApp, type FrontendState } from './app.js';
 import type { CallOutcome } from './jsonrpc.js';
 import { RestRouter } from './rest.js';
@@ -44,16 +44,24 @@ let localServer: RpcServer | undefined;
 let snapshots: ChainSnapshotSource | undefined;
 /** Tip events pushed by the coordinator, for the long polls answered here. */
 const tipWaiters = new TipWaiters();
+/** The coordinator's IBD state and mock time, pushed with its changes. */
+let nodeState: NodeState = { ibd: true, mocktime: 0 };
 
 function setUpLocalCalls(settings: FrontendSettings): void {
   if (settings.netDir === '') return;
   const registry = new RpcRegistry();
-  registry.register(...blockchainReadMethods(), ...waitMethods(() => tipWaiters));
+  registry.register(...blockchainReadMethods(), ...blockchainBlockMethods(), ...waitMethods(() => tipWaiters));
   localServer = new RpcServer(registry);
   // Warm-up is checked before dispatch (below), as Core checks it before method lookup.
   localServer.setWarmupFinished();
   const params = selectParams(settings.chain, readChainArgs(settings.chain, settings.chainArgs));
-  const open = (): ChainSnapshotSource | undefined => (snapshots ??= ChainSnapshotSource.openReadOnly(settings.netDir, params));
+  const node = () => ({
+    ibd: nodeState.ibd,
+    now: () => nodeState.mocktime || Math.floor(Date.now() / 1000),
+    deprecatedRpc: settings.deprecatedRpc,
+    pruneTarget: settings.pruneTarget,
+  });
+  const open = (): ChainSnapshotSource | undefined => (snapshots ??= ChainSnapshotSource.openReadOnly(settings.netDir, params, node, settings.txindex));
   localServer.setSnapshotSource({
     withSnapshot: (fn) => {
       const source = open();
@@ -81,6 +89,7 @@ function call(method: string, params: RpcParams, wallet: string | undefined, use
 
 function start(settings: FrontendSettings): void {
   state.warmup = settings.warmup;
+  nodeState = settings.nodeState;
   if (settings.tip) tipWaiters.update(settings.tip);
   setUpLocalCalls(settings);
   debugCategories = new Set(settings.debugCategories);
@@ -144,6 +153,9 @@ function onMessage(msg: ToFrontend): void {
       return;
     case 'tip':
       tipWaiters.update(msg.tip);
+      return;
+    case 'nodestate':
+      nodeState = msg.state;
       return;
     case 'logconfig':
       debugCategories = new Set(msg.debugCategories);

@@ -44,6 +44,9 @@ export interface FrontendSettings {
   readonly chain: ChainName;
   /** The chain options (-testactivationheight, -vbparams, ...) that shape the network parameters. */
   readonly chainArgs: ChainArgs;
+  readonly nodeState: NodeState;
+  /** -txindex: front-ends read the indexes environment for getrawtransaction and REST tx. */
+  readonly txindex: boolean;
 }
 
 export interface TipEvent {
@@ -51,11 +54,20 @@ export interface TipEvent {
   readonly height: number;
 }
 
+/** Coordinator state that read-only answers depend on but LMDB does not hold. */
+export interface NodeState {
+  /** Core's IsInitialBlockDownload() as the coordinator last evaluated it. */
+  readonly ibd: boolean;
+  /** setmocktime / -mocktime, 0 when the real clock is used. */
+  readonly mocktime: number;
+}
+
 export type ToFrontend =
   | { readonly t: 'settings'; readonly settings: FrontendSettings }
   | { readonly t: 'reply'; readonly id: number; readonly result?: unknown; readonly error?: RpcErrorObject }
   | { readonly t: 'warmup'; readonly status: string | null }
   | { readonly t: 'tip'; readonly tip: TipEvent }
+  | { readonly t: 'nodestate'; readonly state: NodeState }
   | { readonly t: 'logconfig'; readonly debugCategories: readonly string[] }
   | { readonly t: 'shutdown' };
 

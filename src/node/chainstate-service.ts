@@ -8,7 +8,7 @@
 import { availableParallelism } from 'node:os';
 import { Chainstate, ChainSystemError, importBlockFile, LmdbChainStore, PoolScriptChecker, TxIndex, verifyDb, type PruneMode } from '../chain/index.js';
 import { hexToHash } from '../primitives/index.js';
-import { blockchainMethods, blockchainReadMethods, miningMethods, TipWaiters, waitMethods, type ChainAccess } from '../rpc/index.js';
+import { blockchainBlockMethods, blockchainMethods, blockchainReadMethods, miningMethods, TipWaiters, waitMethods, type ChainAccess } from '../rpc/index.js';
 import { ScriptCheckPool } from '../../workers/index.js';
 import type { NodeConfig } from './config.js';
 import { InitError } from './config.js';
@@ -52,6 +52,7 @@ export class ChainstateService implements NodeService {
   private ctx: NodeContext | undefined;
 
   constructor(private readonly config: NodeConfig) {
+    const self = this;
     const access: ChainAccess = {
       txindex: () => this.txindex,
       chain: () => {
@@ -59,11 +60,21 @@ export class ChainstateService implements NodeService {
         return this.chain;
       },
       network: config.network,
-      clock: () => this.ctx!.clock,
+      clock: () => ({
+        now: () => this.ctx!.clock.now(),
+        get mocktime() {
+          return self.ctx!.clock.mocktime;
+        },
+        setMockTime: (seconds: number) => {
+          this.ctx!.clock.setMockTime(seconds);
+          // IBD depends on the node's clock: front-ends must hear about it.
+          this.pushNodeState();
+        },
+      }),
       log: (m) => this.ctx?.log.info(m),
       node: nodeFacts(config, () => (this.ctx?.shutdownRequested ?? false) || (this.chain?.interrupted ?? false)),
     };
-    this.rpcMethods = [...blockchainReadMethods(), ...blockchainMethods(access), ...miningMethods(access), ...waitMethods(() => this.tipWaiters)];
+    this.rpcMethods = [...blockchainReadMethods(), ...blockchainBlockMethods(), ...blockchainMethods(access), ...miningMethods(access), ...waitMethods(() => this.tipWaiters)];
   }
 
   async start(ctx: NodeContext): Promise<void> {
@@ -94,6 +105,7 @@ export class ChainstateService implements NodeService {
         tipChanged: (tip) => {
           const event = { hash: tip.hashHex, height: tip.height };
           this.tipWaiters.update(event);
+          this.pushNodeState();
           ctx.notifyTip(event);
         },
         stopHeightReached: () => ctx.requestShutdown(),
@@ -102,12 +114,24 @@ export class ChainstateService implements NodeService {
     if (config.reindex) ctx.initMessage('Reindexing blocks…');
     await chain.load({ reindex: config.reindex, reindexChainstate: config.reindexChainstate });
     this.chain = chain;
-    ctx.setSnapshotSource(this.store.snapshotSource(params));
+    ctx.setSnapshotSource(
+      this.store.snapshotSource(
+        params,
+        () => ({
+          ibd: chain.isInitialBlockDownload(),
+          now: () => ctx.clock.now(),
+          deprecatedRpc: config.args.getArgs('deprecatedrpc'),
+          pruneTarget: config.pruneTarget,
+        }),
+        () => this.txindex,
+      ),
+    );
     ctx.initMessage('Verifying blocks…');
     const verified = await chain.exclusive(() => verifyDb(chain, config.checkLevel, config.checkBlocks, (m) => ctx.log.info(m)));
     if (verified === 'corrupted') throw new InitError('Corrupted block database detected.\nPlease restart with -reindex or -reindex-chainstate to recover.');
     const tip = chain.tip!;
     ctx.log.info(`Loaded best chain: hashBestChain=${tip.hashHex} height=${tip.height}`);
+    this.pushNodeState();
     ctx.notifyTip({ hash: tip.hashHex, height: tip.height });
     this.tipWaiters.update({ hash: tip.hashHex, height: tip.height });
     if (config.txindex) {
@@ -128,6 +152,12 @@ export class ChainstateService implements NodeService {
         ctx.log.error(`Importing ${file} failed: ${(err as Error).message}`);
       }
     }
+  }
+
+  /** Sends front-ends the coordinator state their read-only answers need. */
+  private pushNodeState(): void {
+    if (!this.ctx || !this.chain) return;
+    this.ctx.notifyNodeState({ ibd: this.chain.isInitialBlockDownload(), mocktime: this.ctx.clock.mocktime });
   }
 
   async stop(): Promise<void> {

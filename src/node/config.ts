@@ -41,6 +41,12 @@ export class NodeConfig {
   }
 
   /** The raw chain options, for processes that must derive the same ChainParams (front-ends). */
+  /** -prune as a byte target: 0 off, 1 manual (prune=1), else MiB converted to bytes. */
+  get pruneTarget(): number {
+    const prune = this.prune;
+    return prune <= 1 ? Math.max(0, prune) : prune * 1024 * 1024;
+  }
+
   get chainArgs(): ChainArgs {
     return chainArgsOf(this.args);
   }

@@ -5,7 +5,7 @@
  * services stop in reverse order, the cookie is removed, exit code 0.
  */
 import { controlMethods, RpcRegistry, RpcServer } from '../rpc/index.js';
-import type { BindAddress, TipEvent } from '../ipc/index.js';
+import type { BindAddress, NodeState, TipEvent } from '../ipc/index.js';
 import type { NodeClock } from './clock.js';
 import { InitError, type NodeConfig } from './config.js';
 import { deleteAuthCookie, writeAuthCookie, type AuthCookie } from './cookie.js';
@@ -29,6 +29,7 @@ export class Coordinator {
   private pool: FrontendPool | undefined;
   private cookie: AuthCookie | undefined;
   private tip: TipEvent | null = null;
+  private nodeState: NodeState = { ibd: true, mocktime: 0 };
   private readonly started: NodeService[] = [];
 
   constructor(
@@ -86,6 +87,10 @@ export class Coordinator {
         return self.shutdownRequested;
       },
       setSnapshotSource: (source) => this.server.setSnapshotSource(source),
+      notifyNodeState: (state) => {
+        this.nodeState = state;
+        this.pool?.broadcast({ t: 'nodestate', state });
+      },
       notifyTip: (tip) => {
         this.tip = tip;
         this.pool?.notifyTip(tip);
@@ -165,6 +170,10 @@ export class Coordinator {
           .filter(([, on]) => on)
           .map(([c]) => c),
         netDir: this.config.netDir,
+        nodeState: this.nodeState,
+        txindex: this.config.txindex,
+        deprecatedRpc: this.config.args.getArgs('deprecatedrpc'),
+        pruneTarget: this.config.pruneTarget,
         chain: this.config.chain,
         chainArgs: this.config.chainArgs,
       }),

@@ -4,7 +4,7 @@
  * steps with ctx.initMessage("Loading block index…"): each is logged as Core logs it and
  * is the -28 message RPC clients get until start-up is done.
  */
-import type { TipEvent } from '../ipc/index.js';
+import type { NodeState, TipEvent } from '../ipc/index.js';
 import type { RpcMethod, RpcRegistry, SnapshotSource } from '../rpc/index.js';
 import type { NodeClock } from './clock.js';
 import type { NodeConfig } from './config.js';
@@ -25,6 +25,8 @@ export interface NodeContext {
   readonly shutdownRequested: boolean;
   /** Where the coordinator's own snapshot-reading RPC methods read the chain. */
   setSnapshotSource(source: SnapshotSource): void;
+  /** Tells every front-end the coordinator state behind read-only answers (IBD, mock time). */
+  notifyNodeState(state: NodeState): void;
   /** Tells every front-end the new tip (for waitfornewblock and friends). */
   notifyTip(tip: TipEvent): void;
 }

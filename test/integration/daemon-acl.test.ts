@@ -36,6 +36,10 @@ async function serve(overrides: Partial<FrontendSettings>): Promise<number> {
     netDir: '',
     chain: 'regtest',
     chainArgs: {},
+    nodeState: { ibd: false, mocktime: 0 },
+    txindex: false,
+    deprecatedRpc: [],
+    pruneTarget: 0,
     ...overrides,
   };
   const state: FrontendState = { warmup: null, shuttingDown: false, inflight: 0 };

@@ -1,0 +1,500 @@
+/**
+ * The Blockchain family's block, transaction and state queries, each answered from one
+ * LMDB snapshot (so in HTTP front-ends, without the coordinator): getblockchaininfo,
+ * getblockheader, getblock, getblockstats, getdifficulty, getchaintxstats,
+ * getdeploymentinfo, gettxout, getrawtransaction, getindexinfo. Texts are Core's.
+ */
+import { BlockDataUnavailable, type SnapshotChainView, type ViewEntry } from '../chain/index.js';
+import { blockScriptFlags, deploymentInfo, getDifficulty, uint256Hex, deriveTarget, VersionBitsCache } from '../consensus/index.js';
+import { bytesEqual, parseTransaction, toHex, type Transaction } from '../primitives/index.js';
+import { ALL_FLAG_NAMES, VerifyFlags } from '../script/index.js';
+import { view, lookupViewBlock } from './blockchain-read.js';
+import { RPC_INTERNAL_ERROR, RPC_INVALID_ADDRESS_OR_KEY, RPC_INVALID_PARAMETER, RPC_MISC_ERROR, RPC_TYPE_ERROR, RpcError } from './errors.js';
+import {
+  blockToJson,
+  computeBlockStats,
+  headerToJson,
+  parseStatNames,
+  rawTransactionJson,
+  scriptPubKeyJson,
+  selectBlockStats,
+  type HeaderJsonFields,
+} from './format/index.js';
+import type { Json } from './json.js';
+import { doubleJson } from './number-format.js';
+import { defineRpcMethod } from './registry.js';
+import { helpExampleCli, helpExampleRpc, type RpcMethod } from './spec.js';
+import { amountJson, parseHash } from './values.js';
+
+/** Deployment state caches are per block, so one per process serves every snapshot. */
+const versionBits = new VersionBitsCache();
+
+/** Core's ParseVerbosity: an integer, or a boolean where allowed (true = 1). */
+function parseVerbosity(value: Json | undefined, fallback: number, allowBool: boolean): number {
+  if (value === undefined || value === null) return fallback;
+  if (typeof value === 'boolean') {
+    if (!allowBool) throw new RpcError(RPC_TYPE_ERROR, 'Verbosity was boolean but only integer allowed');
+    return value ? 1 : 0;
+  }
+  if (typeof value !== 'number') throw new RpcError(RPC_TYPE_ERROR, `JSON value of type ${value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value === 'object' ? 'object' : typeof value} is not of expected type number`);
+  return Math.trunc(value);
+}
+
+/** The header fields every block-describing result shares. */
+function headerFields(snapshot: SnapshotChainView, entry: ViewEntry): HeaderJsonFields {
+  const active = snapshot.isActive(entry);
+  const next = active ? snapshot.next(entry) : undefined;
+  return {
+    header: entry.header,
+    height: entry.height,
+    chainWork: entry.chainWork,
+    medianTimePast: entry.medianTimePast(),
+    txCount: entry.txCount,
+    confirmations: active ? snapshot.height - entry.height + 1 : -1,
+    ...(next ? { nextHash: next.hash } : {}),
+    powLimit: snapshot.params.powLimit,
+  };
+}
+
+/** Core's GetRawBlockOrThrow / GetBlockChecked texts. */
+function readBlockBytesOrThrow(snapshot: SnapshotChainView, entry: ViewEntry): Uint8Array {
+  try {
+    return snapshot.readBlockBytes(entry);
+  } catch (err) {
+    if (err instanceof BlockDataUnavailable) throw new RpcError(RPC_MISC_ERROR, err.message);
+    throw err;
+  }
+}
+
+/** Core's ParseHashOrHeight. */
+function parseHashOrHeight(snapshot: SnapshotChainView, value: Json | undefined): ViewEntry {
+  if (typeof value === 'number') {
+    const height = Math.trunc(value);
+    if (height < 0) throw new RpcError(RPC_INVALID_PARAMETER, `Target block height ${height} is negative`);
+    if (height > snapshot.height) throw new RpcError(RPC_INVALID_PARAMETER, `Target block height ${height} after current tip ${snapshot.height}`);
+    return snapshot.activeEntry(height)!;
+  }
+  if (typeof value !== 'string') throw new RpcError(RPC_TYPE_ERROR, `JSON value of type ${value === null || value === undefined ? 'null' : typeof value} is not of expected type string`);
+  return lookupViewBlock(snapshot, value, 'hash_or_height');
+}
+
+/** Core's FormatScriptFlags as an array: the names of the set flags, in name order. */
+function scriptFlagNames(flags: number): string[] {
+  return ALL_FLAG_NAMES.filter((name) => (flags & VerifyFlags[name]) !== 0).sort();
+}
+
+function warnings(snapshot: SnapshotChainView): string | string[] {
+  return snapshot.node.deprecatedRpc.includes('warnings') ? '' : [];
+}
+
+/** Core's GuessVerificationProgress from the chain's transaction-count model. */
+function verificationProgress(snapshot: SnapshotChainView, tip: ViewEntry): number {
+  if (tip.chainTxCount === 0) return 0;
+  const data = snapshot.params.chainTxData;
+  const now = Math.floor(Date.now() / 1000);
+  const total = tip.chainTxCount <= data.txCount ? data.txCount + (now - data.time) * data.txRate : tip.chainTxCount + (now - tip.time) * data.txRate;
+  return Math.min(tip.chainTxCount / total, 1);
+}
+
+export function blockchainBlockMethods(): RpcMethod[] {
+  const getblockchaininfo = defineRpcMethod({
+    name: 'getblockchaininfo',
+    category: 'blockchain',
+    description: 'Returns an object containing various state info regarding blockchain processing.',
+    args: [],
+    results: [{ type: 'obj', description: '' }],
+    examples: helpExampleCli('getblockchaininfo', '') + helpExampleRpc('getblockchaininfo', ''),
+    readsSnapshot: true,
+    handler: (_args, ctx) => {
+      const snapshot = view(ctx);
+      const tip = snapshot.tip();
+      const params = snapshot.params;
+      const prune = snapshot.node.pruneTarget;
+      const out: Record<string, unknown> = {
+        chain: params.name,
+        blocks: tip.height,
+        headers: snapshot.bestHeader().height,
+        bestblockhash: tip.hashHex,
+        bits: tip.bits.toString(16).padStart(8, '0'),
+        target: uint256Hex(deriveTarget(tip.bits, params.powLimit) ?? 0n),
+        difficulty: doubleJson(getDifficulty(tip.bits)),
+        time: tip.time,
+        mediantime: tip.medianTimePast(),
+        verificationprogress: doubleJson(verificationProgress(snapshot, tip)),
+        initialblockdownload: snapshot.node.ibd,
+        chainwork: uint256Hex(tip.chainWork),
+        size_on_disk: snapshot.sizeOnDisk(),
+        pruned: prune !== 0,
+      };
+      if (prune !== 0) {
+        const pruneHeight = snapshot.pruneHeight();
+        out.pruneheight = pruneHeight === undefined ? 0 : pruneHeight + 1;
+        out.automatic_pruning = prune !== 1;
+        if (prune !== 1) out.prune_target_size = prune;
+      }
+      if (params.signetChallenge) out.signet_challenge = toHex(params.signetChallenge);
+      out.warnings = warnings(snapshot);
+      return out;
+    },
+  });
+
+  const getdifficulty = defineRpcMethod({
+    name: 'getdifficulty',
+    category: 'blockchain',
+    description: 'Returns the proof-of-work difficulty as a multiple of the minimum difficulty.\n',
+    args: [],
+    results: [{ type: 'num', description: 'the proof-of-work difficulty as a multiple of the minimum difficulty.' }],
+    examples: helpExampleCli('getdifficulty', '') + helpExampleRpc('getdifficulty', ''),
+    readsSnapshot: true,
+    handler: (_args, ctx) => doubleJson(getDifficulty(view(ctx).tip().bits)),
+  });
+
+  const getblockheader = defineRpcMethod({
+    name: 'getblockheader',
+    category: 'blockchain',
+    description:
+      "If verbose is false, returns a string that is serialized, hex-encoded data for blockheader 'hash'.\n" +
+      "If verbose is true, returns an Object with information about blockheader <hash>.\n",
+    args: [
+      { name: 'blockhash', type: 'hex', description: 'The block hash' },
+      { name: 'verbose', type: 'bool', default: true, description: 'true for a json object, false for the hex-encoded data' },
+    ],
+    results: [{ type: 'obj', description: '', cond: 'for verbose = true' }, { type: 'str_hex', description: "A string that is serialized, hex-encoded data for block 'hash'", cond: 'for verbose=false' }],
+    examples:
+      helpExampleCli('getblockheader', '"00000000c937983704a73af28acdec37b049d214adbda81d7e2a3dd146f6ed09"') +
+      helpExampleRpc('getblockheader', '"00000000c937983704a73af28acdec37b049d214adbda81d7e2a3dd146f6ed09"'),
+    readsSnapshot: true,
+    handler: (args, ctx) => {
+      const snapshot = view(ctx);
+      const entry = lookupViewBlock(snapshot, args.string('blockhash'), 'hash');
+      if (!args.boolean('verbose')) return toHex(entry.header.toBytes());
+      return headerToJson(headerFields(snapshot, entry));
+    },
+  });
+
+  const getblock = defineRpcMethod({
+    name: 'getblock',
+    category: 'blockchain',
+    description:
+      "If verbosity is 0, returns a string that is serialized, hex-encoded data for block 'hash'.\n" +
+      "If verbosity is 1, returns an Object with information about block <hash>.\n" +
+      "If verbosity is 2, returns an Object with information about block <hash> and information about each transaction.\n" +
+      "If verbosity is 3, returns an Object with information about block <hash> and information about each transaction, including prevout information for inputs (only for unpruned blocks in the current best chain).\n",
+    args: [
+      { name: 'blockhash', type: 'hex', description: 'The block hash' },
+      {
+        name: 'verbosity|verbose',
+        type: 'num',
+        default: 1,
+        skipTypeCheck: true,
+        typeStr: ['', 'numeric or boolean'],
+        description: '0 for hex-encoded data, 1 for a JSON object, 2 for JSON object with transaction data, and 3 for JSON object with transaction data including prevout information for inputs',
+      },
+    ],
+    results: [{ type: 'obj', description: '' }],
+    examples:
+      helpExampleCli('getblock', '"00000000c937983704a73af28acdec37b049d214adbda81d7e2a3dd146f6ed09"') +
+      helpExampleRpc('getblock', '"00000000c937983704a73af28acdec37b049d214adbda81d7e2a3dd146f6ed09"'),
+    readsSnapshot: true,
+    handler: (args, ctx) => {
+      const snapshot = view(ctx);
+      const entry = lookupViewBlock(snapshot, args.string('blockhash'), 'blockhash');
+      const verbosity = parseVerbosity(args.raw[1], 1, true);
+      const bytes = readBlockBytesOrThrow(snapshot, entry);
+      if (verbosity <= 0) return toHex(bytes);
+      const block = snapshot.readBlock(entry);
+      let undo;
+      if (verbosity >= 2 && entry.hasUndo) {
+        undo = snapshot.readUndo(entry);
+        if (!undo) {
+          throw new RpcError(RPC_INTERNAL_ERROR, "Undo data expected but can't be read. This could be due to disk corruption or a conflict with a pruning event.");
+        }
+      }
+      return blockToJson(block, headerFields(snapshot, entry), {
+        chain: snapshot.params.name,
+        verbosity: verbosity === 1 ? 1 : verbosity === 2 ? 2 : 3,
+        ...(undo ? { undo } : {}),
+      });
+    },
+  });
+
+  const getblockstats = defineRpcMethod({
+    name: 'getblockstats',
+    category: 'blockchain',
+    description: 'Compute per block statistics for a given window. All amounts are in satoshis.\nIt won\'t work for some heights with pruning.\n',
+    args: [
+      {
+        name: 'hash_or_height',
+        type: 'num',
+        skipTypeCheck: true,
+        typeStr: ['', 'string or numeric'],
+        description: 'The block hash or height of the target block',
+      },
+      {
+        name: 'stats',
+        type: 'arr',
+        defaultHint: 'all values',
+        description: 'Values to plot (see result below)',
+        inner: [{ name: 'height', type: 'str', optional: true, description: 'Selected statistic' }],
+      },
+    ],
+    results: [{ type: 'obj', description: '' }],
+    examples:
+      helpExampleCli('getblockstats', '\'"00000000c937983704a73af28acdec37b049d214adbda81d7e2a3dd146f6ed09"\' \'["minfeerate","avgfeerate"]\'') +
+      helpExampleCli('getblockstats', '1000 \'["minfeerate","avgfeerate"]\'') +
+      helpExampleRpc('getblockstats', '"00000000c937983704a73af28acdec37b049d214adbda81d7e2a3dd146f6ed09", ["minfeerate","avgfeerate"]') +
+      helpExampleRpc('getblockstats', '1000, ["minfeerate","avgfeerate"]'),
+    readsSnapshot: true,
+    handler: (args, ctx) => {
+      const snapshot = view(ctx);
+      const entry = parseHashOrHeight(snapshot, args.raw[0]);
+      const names = parseStatNames(args.optArray('stats'));
+      readBlockBytesOrThrow(snapshot, entry);
+      const block = snapshot.readBlock(entry);
+      const undo = entry.height === 0 ? [] : snapshot.readUndo(entry);
+      if (!undo) {
+        throw new RpcError(RPC_MISC_ERROR, snapshot.havePruned() && !entry.hasData ? 'Undo data not available (pruned data)' : 'Undo data not available');
+      }
+      const stats = computeBlockStats({ block, undo, height: entry.height, medianTimePast: entry.medianTimePast(), params: snapshot.params });
+      return selectBlockStats(stats, names);
+    },
+  });
+
+  const getchaintxstats = defineRpcMethod({
+    name: 'getchaintxstats',
+    category: 'blockchain',
+    description: 'Compute statistics about the total number and rate of transactions in the chain.\n',
+    args: [
+      { name: 'nblocks', type: 'num', defaultHint: 'one month', description: 'Size of the window in number of blocks' },
+      { name: 'blockhash', type: 'hex', defaultHint: 'chain tip', description: 'The hash of the block that ends the window.' },
+    ],
+    results: [{ type: 'obj', description: '' }],
+    examples: helpExampleCli('getchaintxstats', '') + helpExampleRpc('getchaintxstats', '2016'),
+    readsSnapshot: true,
+    handler: (args, ctx) => {
+      const snapshot = view(ctx);
+      let entry: ViewEntry;
+      if (args.has('blockhash')) {
+        entry = lookupViewBlock(snapshot, args.string('blockhash'), 'blockhash');
+        if (!snapshot.isActive(entry)) throw new RpcError(RPC_INVALID_PARAMETER, 'Block is not in main chain');
+      } else {
+        entry = snapshot.tip();
+      }
+      let blockcount = (30 * 24 * 60 * 60) / snapshot.params.targetSpacing;
+      if (!args.has('nblocks')) {
+        blockcount = Math.max(0, Math.min(blockcount, entry.height - 1));
+      } else {
+        blockcount = args.int('nblocks');
+        if (blockcount < 0 || (blockcount > 0 && blockcount >= entry.height)) {
+          throw new RpcError(RPC_INVALID_PARAMETER, "Invalid block count: should be between 0 and the block's height - 1");
+        }
+      }
+      const past = entry.ancestor(entry.height - blockcount)!;
+      const timeDiff = entry.medianTimePast() - past.medianTimePast();
+      const out: Record<string, unknown> = { time: entry.time };
+      if (entry.chainTxCount) out.txcount = entry.chainTxCount;
+      out.window_final_block_hash = entry.hashHex;
+      out.window_final_block_height = entry.height;
+      out.window_block_count = blockcount;
+      if (blockcount > 0) {
+        out.window_interval = timeDiff;
+        if (entry.chainTxCount !== 0 && past.chainTxCount !== 0) {
+          const windowTxCount = entry.chainTxCount - past.chainTxCount;
+          out.window_tx_count = windowTxCount;
+          if (timeDiff > 0) out.txrate = doubleJson(windowTxCount / timeDiff);
+        }
+      }
+      return out;
+    },
+  });
+
+  const getdeploymentinfo = defineRpcMethod({
+    name: 'getdeploymentinfo',
+    category: 'blockchain',
+    description: 'Returns an object containing various state info regarding deployments of consensus changes.',
+    args: [{ name: 'blockhash', type: 'hex', defaultHint: 'hash of current chain tip', description: 'The block hash at which to query deployment state' }],
+    results: [{ type: 'obj', description: '' }],
+    examples: helpExampleCli('getdeploymentinfo', '') + helpExampleRpc('getdeploymentinfo', ''),
+    readsSnapshot: true,
+    handler: (args, ctx) => {
+      const snapshot = view(ctx);
+      const entry = args.has('blockhash') ? lookupViewBlock(snapshot, args.string('blockhash'), 'blockhash') : snapshot.tip();
+      const info = deploymentInfo(entry, snapshot.params, versionBits);
+      return { ...info, script_flags: scriptFlagNames(blockScriptFlags(entry, snapshot.params)) };
+    },
+  });
+
+  const gettxout = defineRpcMethod({
+    name: 'gettxout',
+    category: 'blockchain',
+    description: 'Returns details about an unspent transaction output.\n',
+    args: [
+      { name: 'txid', type: 'hex', description: 'The transaction id' },
+      { name: 'n', type: 'num', description: 'vout number' },
+      { name: 'include_mempool', type: 'bool', default: true, description: 'Whether to include the mempool. Note that an unspent output that is spent in the mempool won\'t appear.' },
+    ],
+    results: [{ type: 'none', description: '', cond: 'If the UTXO was not found' }, { type: 'obj', description: '', cond: 'Otherwise' }],
+    examples:
+      '\nGet unspent transactions\n' +
+      helpExampleCli('listunspent', '') +
+      '\nView the details\n' +
+      helpExampleCli('gettxout', '"txid" 1') +
+      '\nAs a JSON-RPC call\n' +
+      helpExampleRpc('gettxout', '"txid", 1'),
+    readsSnapshot: true,
+    handler: (args, ctx) => {
+      const snapshot = view(ctx);
+      const txid = parseHash(args.string('txid'), 'txid');
+      const n = args.int('n');
+      if (n < 0 || n > 0xffffffff) throw new RpcError(RPC_MISC_ERROR, 'JSON integer out of range');
+      const coin = snapshot.coin({ txid, vout: n });
+      if (!coin) return null;
+      const tip = snapshot.tip();
+      return {
+        bestblock: tip.hashHex,
+        confirmations: tip.height - coin.height + 1,
+        value: amountJson(coin.output.value),
+        scriptPubKey: scriptPubKeyJson(coin.output.scriptPubKey, snapshot.params.name),
+        coinbase: coin.coinbase,
+      };
+    },
+  });
+
+  const getrawtransaction = defineRpcMethod({
+    name: 'getrawtransaction',
+    category: 'rawtransactions',
+    description:
+      '\nBy default, this call only returns a transaction if it is in the mempool. If -txindex is enabled\n' +
+      'and no blockhash argument is passed, it will return the transaction if it is in the mempool or any block.\n' +
+      'If a blockhash argument is passed, it will return the transaction if\n' +
+      'the specified block is available and the transaction is in that block.\n\n' +
+      'Hint: Use gettransaction for wallet transactions.\n\n' +
+      'If verbosity is 0 or omitted, returns the serialized transaction as a hex-encoded string.\n' +
+      'If verbosity is 1, returns a JSON Object with information about the transaction.\n' +
+      'If verbosity is 2, returns a JSON Object with information about the transaction, including fee and prevout information.',
+    args: [
+      { name: 'txid', type: 'hex', description: 'The transaction id' },
+      {
+        name: 'verbosity|verbose',
+        type: 'num',
+        default: 0,
+        skipTypeCheck: true,
+        typeStr: ['', 'numeric or boolean'],
+        description: '0 for hex-encoded data, 1 for a JSON object, and 2 for JSON object with fee and prevout',
+      },
+      { name: 'blockhash', type: 'hex', optional: true, description: 'The block in which to look for the transaction' },
+    ],
+    results: [{ type: 'str', description: 'The serialized transaction as a hex-encoded string for \'txid\'', cond: 'if verbosity is not set or set to 0' }],
+    examples:
+      helpExampleCli('getrawtransaction', '"mytxid"') +
+      helpExampleCli('getrawtransaction', '"mytxid" 1') +
+      helpExampleRpc('getrawtransaction', '"mytxid", 1') +
+      helpExampleCli('getrawtransaction', '"mytxid" 0 "myblockhash"') +
+      helpExampleCli('getrawtransaction', '"mytxid" 1 "myblockhash"') +
+      helpExampleCli('getrawtransaction', '"mytxid" 2 "myblockhash"'),
+    readsSnapshot: true,
+    handler: (args, ctx) => {
+      const snapshot = view(ctx);
+      const txid = parseHash(args.string('txid'), 'parameter 1');
+      if (bytesEqual(txid, snapshot.params.genesis.header.merkleRoot)) {
+        throw new RpcError(RPC_INVALID_ADDRESS_OR_KEY, 'The genesis block coinbase is not considered an ordinary transaction and cannot be retrieved');
+      }
+      const verbosity = parseVerbosity(args.raw[1], 0, true);
+      let given: ViewEntry | undefined;
+      if (args.has('blockhash')) {
+        given = snapshot.entry(parseHash(args.string('blockhash'), 'parameter 3'));
+        if (!given) throw new RpcError(RPC_INVALID_ADDRESS_OR_KEY, 'Block hash not found');
+      }
+      let tx: Transaction | undefined;
+      let blockEntry: ViewEntry | undefined;
+      let txIndexReady = false;
+      if (given) {
+        if (given.hasData) {
+          const block = snapshot.readBlock(given);
+          tx = block.transactions.find((t) => bytesEqual(t.txid, txid));
+          if (tx) blockEntry = given;
+        }
+      } else if (snapshot.txindex) {
+        const info = snapshot.txindex.info();
+        txIndexReady = info.synced;
+        const position = snapshot.txindex.lookup(txid);
+        if (position) {
+          tx = parseTransaction(snapshot.readTxBytes(position));
+          blockEntry = findBlockAt(snapshot, position);
+        }
+      }
+      if (!tx) {
+        let message: string;
+        if (given) {
+          if (!given.hasData) throw new RpcError(RPC_MISC_ERROR, 'Block not available');
+          message = 'No such transaction found in the provided block';
+        } else if (!snapshot.txindex) {
+          message = 'No such mempool transaction. Use -txindex or provide a block hash to enable blockchain transaction queries';
+        } else if (!txIndexReady) {
+          message = 'No such mempool transaction. Blockchain transactions are still in the process of being indexed';
+        } else {
+          message = 'No such mempool or blockchain transaction';
+        }
+        throw new RpcError(RPC_INVALID_ADDRESS_OR_KEY, `${message}. Use gettransaction for wallet transactions.`);
+      }
+      if (verbosity <= 0) return toHex(tx.toBytes());
+      const block = blockEntry
+        ? {
+            hash: blockEntry.hashHex,
+            ...(snapshot.isActive(blockEntry) ? { index: { confirmations: snapshot.height - blockEntry.height + 1, time: blockEntry.time } } : {}),
+          }
+        : undefined;
+      let undo;
+      if (verbosity >= 2 && blockEntry && !tx.isCoinbase() && blockEntry.hasUndo && blockEntry.hasData) {
+        const blockUndo = snapshot.readUndo(blockEntry);
+        const txs = snapshot.readBlock(blockEntry).transactions;
+        const index = txs.findIndex((t) => bytesEqual(t.txid, txid));
+        if (blockUndo && index > 0) undo = blockUndo[index - 1];
+      }
+      return rawTransactionJson(tx, {
+        chain: snapshot.params.name,
+        ...(given ? { inActiveChain: snapshot.isActive(given) } : {}),
+        ...(block ? { block } : {}),
+        ...(undo ? { undo } : {}),
+      });
+    },
+  });
+
+  const getindexinfo = defineRpcMethod({
+    name: 'getindexinfo',
+    category: 'util',
+    description: 'Returns the status of one or all available indices currently running in the node.\n',
+    args: [{ name: 'index_name', type: 'str', optional: true, description: 'Filter results for an index with a specific name.' }],
+    results: [{ type: 'obj_dyn', description: '' }],
+    examples:
+      helpExampleCli('getindexinfo', '') + helpExampleRpc('getindexinfo', '') + helpExampleCli('getindexinfo', 'txindex') + helpExampleRpc('getindexinfo', 'txindex'),
+    readsSnapshot: true,
+    handler: (args, ctx) => {
+      const snapshot = view(ctx);
+      const name = args.optString('index_name') ?? '';
+      const out: Record<string, unknown> = {};
+      if (snapshot.txindex && (name === '' || name === 'txindex')) out.txindex = snapshot.txindex.info();
+      return out;
+    },
+  });
+
+  return [
+    getblockchaininfo,
+    getblockheader,
+    getblock,
+    getblockstats,
+    getchaintxstats,
+    getdeploymentinfo,
+    getdifficulty,
+    gettxout,
+    getrawtransaction,
+    getindexinfo,
+  ];
+}
+
+/** The block a txindex position points into: the active block whose data sits there. */
+function findBlockAt(snapshot: SnapshotChainView, position: { file: number; pos: number }): ViewEntry | undefined {
+  const header = snapshot.readBlockHeaderAt(position);
+  return snapshot.entry(header.hash);
+}
+
