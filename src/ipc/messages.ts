@@ -47,6 +47,9 @@ export interface FrontendSettings {
   readonly nodeState: NodeState;
   /** -txindex: front-ends read the indexes environment for getrawtransaction and REST tx. */
   readonly txindex: boolean;
+  readonly deprecatedRpc: readonly string[];
+  /** -prune: 0 off, 1 manual, else the automatic target in bytes. */
+  readonly pruneTarget: number;
 }
 
 export interface TipEvent {
