@@ -160,6 +160,11 @@ export class ChainstateService implements NodeService {
     this.ctx.notifyNodeState({ ibd: this.chain.isInitialBlockDownload(), mocktime: this.ctx.clock.mocktime });
   }
 
+  /** A shutdown request stops generate loops and chain activation between blocks, as Core's m_interrupt. */
+  interrupt(): void {
+    if (this.chain) this.chain.interrupted = true;
+  }
+
   async stop(): Promise<void> {
     this.tipWaiters.close();
     if (this.chain) this.chain.interrupted = true;

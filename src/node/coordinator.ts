@@ -42,6 +42,7 @@ export class Coordinator {
   requestShutdown(): void {
     if (this.shutdownRequested) return;
     this.shutdownRequested = true;
+    for (const service of this.started) service.interrupt?.();
     this.wakeShutdown();
   }
 

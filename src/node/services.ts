@@ -36,6 +36,12 @@ export interface NodeService {
   /** Registered before any service starts, so `help` lists them during warm-up. */
   readonly rpcMethods?: readonly RpcMethod[];
   start(ctx: NodeContext): Promise<void>;
+  /**
+   * Called the moment shutdown is requested (Core's m_interrupt), before calls in flight
+   * are waited for: long operations (generate loops, chain activation, imports) end at
+   * their next step instead of running on through the grace period. stop() follows.
+   */
+  interrupt?(): void;
   stop(): Promise<void>;
 }
 
