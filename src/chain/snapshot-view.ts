@@ -6,6 +6,7 @@
  * the same committed state.
  */
 import type { ChainParams, Coin, IndexedHeader } from '../consensus/index.js';
+import type { MempoolPolicyOptions } from '../mempool/index.js';
 import { bytesEqual, hashToHex, parseBlock, parseHeader, type BlockHeader, type OutPoint, type ParsedBlock } from '../primitives/index.js';
 import { CHAINSTATE_META, NO_DATA_FILE, type BlockFileStore, type BlockIndexRecord, type ChainstateReader, type TxIndexEntry } from '../storage/index.js';
 import type { BlockDataPosition } from './block-index-entry.js';
@@ -113,6 +114,7 @@ export interface NodeView {
   readonly deprecatedRpc: readonly string[];
   /** -prune: 0 off, 1 manual, else the automatic target in bytes. */
   readonly pruneTarget: number;
+  readonly mempoolPolicy: MempoolPolicyOptions;
 }
 
 /** -txindex as readers see it. */

@@ -5,6 +5,7 @@
  */
 import type { RpcErrorObject, RpcParams } from '../rpc/index.js';
 import type { ChainArgs, ChainName } from '../consensus/index.js';
+import type { MempoolPolicyOptions } from '../mempool/index.js';
 
 export interface BindAddress {
   readonly host: string;
@@ -50,6 +51,7 @@ export interface FrontendSettings {
   readonly deprecatedRpc: readonly string[];
   /** -prune: 0 off, 1 manual, else the automatic target in bytes. */
   readonly pruneTarget: number;
+  readonly mempoolPolicy: MempoolPolicyOptions;
 }
 
 export interface TipEvent {

@@ -8,7 +8,7 @@
 import { availableParallelism } from 'node:os';
 import { Chainstate, ChainSystemError, importBlockFile, LmdbChainStore, PoolScriptChecker, TxIndex, verifyDb, type PruneMode } from '../chain/index.js';
 import { hexToHash } from '../primitives/index.js';
-import { blockchainBlockMethods, blockchainMethods, blockchainReadMethods, miningMethods, TipWaiters, waitMethods, type ChainAccess } from '../rpc/index.js';
+import { blockchainBlockMethods, blockchainMethods, blockchainReadMethods, mempoolMethods, miningMethods, TipWaiters, waitMethods, type ChainAccess } from '../rpc/index.js';
 import { ScriptCheckPool } from '../../workers/index.js';
 import type { NodeConfig } from './config.js';
 import { InitError } from './config.js';
@@ -74,7 +74,7 @@ export class ChainstateService implements NodeService {
       log: (m) => this.ctx?.log.info(m),
       node: nodeFacts(config, () => (this.ctx?.shutdownRequested ?? false) || (this.chain?.interrupted ?? false)),
     };
-    this.rpcMethods = [...blockchainReadMethods(), ...blockchainBlockMethods(), ...blockchainMethods(access), ...miningMethods(access), ...waitMethods(() => this.tipWaiters)];
+    this.rpcMethods = [...blockchainReadMethods(), ...blockchainBlockMethods(), ...mempoolMethods(), ...blockchainMethods(access), ...miningMethods(access), ...waitMethods(() => this.tipWaiters)];
   }
 
   async start(ctx: NodeContext): Promise<void> {
@@ -122,6 +122,7 @@ export class ChainstateService implements NodeService {
           now: () => ctx.clock.now(),
           deprecatedRpc: config.args.getArgs('deprecatedrpc'),
           pruneTarget: config.pruneTarget,
+          mempoolPolicy: config.mempoolPolicy,
         }),
         () => this.txindex,
       ),

@@ -8,6 +8,8 @@ import { Args } from './args.js';
 import { ConfigError, parseCommandLine } from './args-parse.js';
 import { isDirectory, readConfigFiles, type ConfigFileReport } from './config-files.js';
 import { ChainParamsError, readChainArgs, selectParams, type ChainArgs, type ChainName, type ChainParams } from '../consensus/index.js';
+import { DEFAULT_MEMPOOL_POLICY, type MempoolPolicyOptions } from '../mempool/index.js';
+import { parseMoney } from './money.js';
 
 /** A start-up failure: each message printed as `Error: <message>` on stderr, exit code 1. */
 export class InitError extends Error {
@@ -41,6 +43,26 @@ export class NodeConfig {
   }
 
   /** The raw chain options, for processes that must derive the same ChainParams (front-ends). */
+  /** Mempool policy options, Core's defaults where not given (invalid amounts keep the default). */
+  get mempoolPolicy(): MempoolPolicyOptions {
+    const d = DEFAULT_MEMPOOL_POLICY;
+    const fee = (name: string, fallback: bigint): bigint => {
+      const text = this.args.getArg(name);
+      const sats = text === undefined ? undefined : parseMoney(text);
+      return sats ?? fallback;
+    };
+    const dataCarrier = this.args.getBoolArg('datacarrier', true);
+    return {
+      maxMempoolBytes: this.args.getIntArg('maxmempool', d.maxMempoolBytes / 1_000_000) * 1_000_000,
+      minRelayTxFee: fee('minrelaytxfee', d.minRelayTxFee),
+      incrementalRelayFee: fee('incrementalrelayfee', d.incrementalRelayFee),
+      permitBareMultisig: this.args.getBoolArg('permitbaremultisig', d.permitBareMultisig),
+      maxDataCarrierBytes: dataCarrier ? this.args.getIntArg('datacarriersize', d.maxDataCarrierBytes) : 0,
+      limitClusterCount: this.args.getIntArg('limitclustercount', d.limitClusterCount),
+      limitClusterSizeVbytes: this.args.getIntArg('limitclustersize', d.limitClusterSizeVbytes / 1000) * 1000,
+    };
+  }
+
   /** -prune as a byte target: 0 off, 1 manual (prune=1), else MiB converted to bytes. */
   get pruneTarget(): number {
     const prune = this.prune;

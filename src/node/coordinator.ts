@@ -175,6 +175,7 @@ export class Coordinator {
         txindex: this.config.txindex,
         deprecatedRpc: this.config.args.getArgs('deprecatedrpc'),
         pruneTarget: this.config.pruneTarget,
+        mempoolPolicy: this.config.mempoolPolicy,
         chain: this.config.chain,
         chainArgs: this.config.chainArgs,
       }),

@@ -46,7 +46,7 @@ const plain = [
   'signetseednode',
   // Node relay and block creation
   'acceptnonstdtxn', 'incrementalrelayfee', 'dustrelayfee', 'acceptstalefeeestimates', 'bytespersigop',
-  'datacarrier', 'datacarriersize', 'permitbaremultisig', 'minrelaytxfee', 'whitelistforcerelay', 'whitelistrelay',
+  'datacarrier', 'datacarriersize', 'limitclustercount', 'limitclustersize', 'permitbaremultisig', 'minrelaytxfee', 'whitelistforcerelay', 'whitelistrelay',
   'blockmaxweight', 'blockreservedweight', 'blockmintxfee', 'blockversion',
   // RPC server
   'rest', 'rpcallowip', 'rpcdoccheck', 'rpccookiefile', 'rpccookieperms', 'rpcservertimeout', 'rpcthreads',

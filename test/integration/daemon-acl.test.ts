@@ -4,6 +4,7 @@
  * 403 (the daemon always allows 127.0.0.0/8 and ::1), -rpcallowip parsing, wallet-name
  * decoding, the 413 body limit, and REST routing when -rest is on.
  */
+import { DEFAULT_MEMPOOL_POLICY } from '../../src/mempool/index.js';
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import * as net from 'node:net';
@@ -40,6 +41,7 @@ async function serve(overrides: Partial<FrontendSettings>): Promise<number> {
     txindex: false,
     deprecatedRpc: [],
     pruneTarget: 0,
+    mempoolPolicy: DEFAULT_MEMPOOL_POLICY,
     ...overrides,
   };
   const state: FrontendState = { warmup: null, shuttingDown: false, inflight: 0 };

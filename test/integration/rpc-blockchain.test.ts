@@ -154,3 +154,30 @@ test('getblockstats equals Bitcoin Core’s rpc_getblockstats.json (except the v
     await node.cleanup();
   }
 });
+
+test('getmempoolinfo of an empty pool: v31’s fields and defaults', async () => {
+  const info = await result('getmempoolinfo');
+  assert.equal(
+    JSON.stringify(info),
+    JSON.stringify({
+      loaded: true,
+      size: 0,
+      bytes: 0,
+      usage: 0,
+      total_fee: 0,
+      maxmempool: 300000000,
+      mempoolminfee: 0.000001,
+      minrelaytxfee: 0.000001,
+      incrementalrelayfee: 0.000001,
+      unbroadcastcount: 0,
+      fullrbf: true,
+      permitbaremultisig: true,
+      maxdatacarriersize: 100000,
+      limitclustercount: 64,
+      limitclustersize: 101000,
+      optimal: true,
+    }),
+  );
+  const raw = await d.post('{"method":"getmempoolinfo","id":1}');
+  assert.match(raw.body, /"total_fee":0\.00000000,"maxmempool":300000000,"mempoolminfee":0\.00000100,/);
+});

@@ -15,7 +15,7 @@ import {
   UnsupportedRuleError,
   type WorkedBlock,
 } from '../../src/mining/index.js';
-import { parseMoney } from '../../src/node/node-facts.js';
+import { parseMoney } from '../../src/node/money.js';
 import { NULL_OUTPOINT, Transaction } from '../../src/primitives/index.js';
 import {
   atoiCounter,

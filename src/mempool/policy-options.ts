@@ -1,0 +1,29 @@
+/**
+ * Mempool policy options with Core v31's defaults (kernel/mempool_options.h,
+ * policy/policy.h): what getmempoolinfo reports and what acceptance will enforce.
+ * Fee rates are in satoshis per 1,000 virtual bytes.
+ */
+export interface MempoolPolicyOptions {
+  /** -maxmempool (MB) in bytes. */
+  readonly maxMempoolBytes: number;
+  /** -minrelaytxfee, sat/kvB. */
+  readonly minRelayTxFee: bigint;
+  /** -incrementalrelayfee, sat/kvB. */
+  readonly incrementalRelayFee: bigint;
+  readonly permitBareMultisig: boolean;
+  /** -datacarriersize, or 0 with -datacarrier=0. */
+  readonly maxDataCarrierBytes: number;
+  readonly limitClusterCount: number;
+  /** -limitclustersize (kvB) in virtual bytes. */
+  readonly limitClusterSizeVbytes: number;
+}
+
+export const DEFAULT_MEMPOOL_POLICY: MempoolPolicyOptions = {
+  maxMempoolBytes: 300 * 1_000_000,
+  minRelayTxFee: 100n,
+  incrementalRelayFee: 100n,
+  permitBareMultisig: true,
+  maxDataCarrierBytes: 100_000,
+  limitClusterCount: 64,
+  limitClusterSizeVbytes: 101 * 1000,
+};
