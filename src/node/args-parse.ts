@@ -11,6 +11,12 @@ export class ConfigError extends Error {
   override readonly name = 'ConfigError';
 }
 
+/**
+ * The flags of an option name, undefined for a name the program does not know: bitcoind's
+ * table by default; bitcoin-cli registers its own options and reads the same files.
+ */
+export type OptionFlagsLookup = (name: string) => number | undefined;
+
 interface KeyInfo {
   name: string;
   section: string;
@@ -73,7 +79,7 @@ export interface ParsedOption {
 }
 
 /** Command-line words to settings; throws ConfigError("Invalid parameter -foo=1") etc. */
-export function parseCommandLine(argv: readonly string[]): ParsedOption[] {
+export function parseCommandLine(argv: readonly string[], flagsOf: OptionFlagsLookup = optionFlags): ParsedOption[] {
   const out: ParsedOption[] = [];
   for (const word of argv) {
     if (word === '-') break;
@@ -86,7 +92,7 @@ export function parseCommandLine(argv: readonly string[]): ParsedOption[] {
     }
     if (key.length > 1 && key[1] === '-') key = key.slice(1);
     const info = interpretKey(key.slice(1));
-    const flags = optionFlags(info.name);
+    const flags = flagsOf(info.name);
     if (flags === undefined || info.section !== '') throw new ConfigError(`Invalid parameter ${word}`);
     out.push({ name: info.name, value: interpretValue(info, value, flags) });
   }
@@ -113,7 +119,7 @@ export interface ParsedConfigFile {
 }
 
 /** One bitcoin.conf text (Core's GetConfigOptions + ReadConfigStream). */
-export function parseConfigText(text: string): ParsedConfigFile {
+export function parseConfigText(text: string, flagsOf: OptionFlagsLookup = optionFlags): ParsedConfigFile {
   const options: ConfigLine[] = [];
   const sections: { name: string; line: number }[] = [];
   const unknown: string[] = [];
@@ -158,7 +164,7 @@ export function parseConfigText(text: string): ParsedConfigFile {
     if (key.name === 'conf') {
       throw new ConfigError('conf cannot be set in the configuration file; use includeconf= if you want to include additional config files');
     }
-    const flags = optionFlags(key.name);
+    const flags = flagsOf(key.name);
     if (flags === undefined) {
       unknown.push(name);
       return;

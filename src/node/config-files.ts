@@ -4,7 +4,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { ConfigError, parseConfigText, type ParsedConfigFile } from './args-parse.js';
+import { ConfigError, parseConfigText, type OptionFlagsLookup, type ParsedConfigFile } from './args-parse.js';
 import type { Args } from './args.js';
 
 export interface ConfigFileReport {
@@ -41,8 +41,11 @@ function apply(args: Args, parsed: ParsedConfigFile, file: string, report: Confi
   for (const k of parsed.unknown) report.logLines.push(`[warning] Ignoring unknown configuration value ${k}`);
 }
 
-/** Reads the config file(s); throws ConfigError with the text after "Error reading configuration file: ". */
-export function readConfigFiles(args: Args, datadir: string): ConfigFileReport {
+/**
+ * Reads the config file(s); throws ConfigError with the text after "Error reading configuration file: ".
+ * `flagsOf` is the reading program's option table (keys it does not know are ignored).
+ */
+export function readConfigFiles(args: Args, datadir: string, flagsOf?: OptionFlagsLookup): ConfigFileReport {
   const conf = args.getPathArg('conf', 'bitcoin.conf');
   const confPath = conf === undefined ? '' : path.isAbsolute(conf) ? conf : path.join(datadir, conf);
   const report: ConfigFileReport = { path: confPath, exists: false, logLines: [], sections: [], stderrWarnings: [] };
@@ -54,7 +57,7 @@ export function readConfigFiles(args: Args, datadir: string): ConfigFileReport {
     return report;
   }
   report.exists = true;
-  apply(args, parseConfigText(text), confPath, report);
+  apply(args, parseConfigText(text, flagsOf), confPath, report);
 
   // -noincludeconf on the command line disables includes altogether.
   if (args.settings.commandLine.has('includeconf')) return report;
@@ -74,7 +77,7 @@ export function readConfigFiles(args: Args, datadir: string): ConfigFileReport {
     if (isDirectory(p)) throw new ConfigError(`Included config file "${p}" is a directory.`);
     const included = readText(p);
     if (included === undefined) throw new ConfigError(`Failed to include configuration file ${name}`);
-    apply(args, parseConfigText(included), name, report);
+    apply(args, parseConfigText(included, flagsOf), name, report);
     report.logLines.push(`Included configuration file ${name}`);
   }
   // Included files may not include further files.
