@@ -70,7 +70,11 @@ test('an unknown option is an init error: exit 1, Core\'s one line on stderr', a
 test('during warm-up every call gets -28 with the current init message (500 for 1.1, 200 for 2.0)', async () => {
   await withDaemon({ args: ['-testwarmupms=2500'], waitReady: false }, async (d) => {
     await d.waitCookie();
-    const legacy = await d.post('{"method":"nosuch","id":1}');
+    // The cookie appears once the port is bound; the first service's init message follows a moment later.
+    const legacy = await waitFor('the warm-up service to report', async () => {
+      const r = await d.post('{"method":"nosuch","id":1}');
+      return r.body.includes('RPC server started') ? undefined : r;
+    });
     assert.equal(legacy.status, 500);
     assert.equal(legacy.body, '{"result":null,"error":{"code":-28,"message":"Test warm-up delay…"},"id":1}\n');
     const v2 = await d.post('{"jsonrpc":"2.0","method":"uptime","id":1}');
