@@ -3,6 +3,7 @@
  * selection, in Core's order and with Core's init-error texts, exposed through typed
  * accessors. Nothing here touches the disk except reading config files.
  */
+import { availableParallelism } from 'node:os';
 import * as path from 'node:path';
 import { Args } from './args.js';
 import { ConfigError, parseCommandLine } from './args-parse.js';
@@ -138,9 +139,9 @@ export class NodeConfig {
   get rpcWorkQueue(): number {
     return this.args.getIntArg('rpcworkqueue', 64);
   }
-  /** Number of HTTP front-end processes sharing the RPC port (tsbtcd's own option). */
+  /** Number of HTTP front-end processes sharing the RPC port (tsbtcd's own option); default one per core. */
   get rpcFrontends(): number {
-    return Math.max(1, this.args.getIntArg('rpcfrontends', 1));
+    return Math.max(1, this.args.getIntArg('rpcfrontends', availableParallelism()));
   }
 
   // Logging

@@ -45,28 +45,34 @@ interface Consistent {
  */
 async function checkConsistent(crashed: Daemon, label: string): Promise<Consistent> {
   const daemon = await crashed.restart({ args: ARGS, readyTimeoutMs: READY_MS });
-  const height = await daemon.call<number>('getblockcount');
-  const best = await daemon.call<string>('getbestblockhash');
-  assert.equal(await daemon.call('getblockhash', [height]), best, `${label}: getblockhash(getblockcount) is the best block`);
-  const info = await daemon.call('gettxoutsetinfo');
-  assert.equal(info.height, height, label);
-  assert.equal(info.bestblock, best, label);
-  assert.deepEqual(await daemon.stop(), { code: 0, signal: null }, `${label}: clean stop after the restart; stderr: ${daemon.stderr}`);
-  const copy = copyChainData(daemon);
   try {
-    const rebuilt = await Daemon.start({ datadir: copy, args: [...ARGS, '-reindex-chainstate'], readyTimeoutMs: READY_MS });
+    const height = await daemon.call<number>('getblockcount');
+    const best = await daemon.call<string>('getbestblockhash');
+    assert.equal(await daemon.call('getblockhash', [height]), best, `${label}: getblockhash(getblockcount) is the best block`);
+    const info = await daemon.call('gettxoutsetinfo');
+    assert.equal(info.height, height, label);
+    assert.equal(info.bestblock, best, label);
+    assert.deepEqual(await daemon.stop(), { code: 0, signal: null }, `${label}: clean stop after the restart; stderr: ${daemon.stderr}`);
+    const copy = copyChainData(daemon);
     try {
-      assert.equal(await rebuilt.call('getbestblockhash'), best, `${label}: -reindex-chainstate tip`);
-      assert.equal(await rebuilt.call('getblockcount'), height, label);
-      assert.equal((await rebuilt.call('gettxoutsetinfo')).hash_serialized_3, info.hash_serialized_3, `${label}: hash_serialized_3 equals -reindex-chainstate's`);
-      assert.deepEqual(await rebuilt.stop(), { code: 0, signal: null }, `${label}: clean stop after -reindex-chainstate; stderr: ${rebuilt.stderr}`);
+      const rebuilt = await Daemon.start({ datadir: copy, args: [...ARGS, '-reindex-chainstate'], readyTimeoutMs: READY_MS });
+      try {
+        assert.equal(await rebuilt.call('getbestblockhash'), best, `${label}: -reindex-chainstate tip`);
+        assert.equal(await rebuilt.call('getblockcount'), height, label);
+        assert.equal((await rebuilt.call('gettxoutsetinfo')).hash_serialized_3, info.hash_serialized_3, `${label}: hash_serialized_3 equals -reindex-chainstate's`);
+        assert.deepEqual(await rebuilt.stop(), { code: 0, signal: null }, `${label}: clean stop after -reindex-chainstate; stderr: ${rebuilt.stderr}`);
+      } finally {
+        await rebuilt.cleanup();
+      }
     } finally {
-      await rebuilt.cleanup();
+      fs.rmSync(copy, { recursive: true, force: true });
     }
-  } finally {
-    fs.rmSync(copy, { recursive: true, force: true });
+    return { daemon, height, best, hashSerialized3: info.hash_serialized_3 };
+  } catch (err) {
+    // The caller only ever holds the crashed handle: the restarted process (and the datadir it now owns) end here.
+    await daemon.cleanup();
+    throw err;
   }
-  return { daemon, height, best, hashSerialized3: info.hash_serialized_3 };
 }
 
 /** debug.log written since `offset` (one run's lines in a data directory several runs share). */

@@ -333,7 +333,8 @@ function netdirOf(datadir: string, chain: HarnessChain): string {
   return chain === 'main' ? datadir : path.join(datadir, chain);
 }
 
-function pidAlive(pid: number): boolean {
+/** Whether a process with this pid exists (signal 0). */
+export function pidAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

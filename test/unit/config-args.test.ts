@@ -127,7 +127,8 @@ test('loadConfig: data directory, conf file, network folder, init errors', () =>
     assert.equal(c.rpcPortArg, '1234');
     assert.equal(c.rpcCookieFile, path.join(dir, 'regtest', '.cookie'));
     assert.equal(c.debugLogFile, path.join(dir, 'regtest', 'debug.log'));
-    assert.equal(c.rpcFrontends, 1);
+    assert.equal(c.rpcFrontends, os.availableParallelism());
+    assert.equal(loadConfig([`-datadir=${dir}`, '-rpcfrontends=3'], {}).rpcFrontends, 3);
     assert.equal(c.network.rpcPort, 18443);
     const main = loadConfig([`-datadir=${dir}`, '-noconf'], {});
     assert.equal(main.netDir, dir);

@@ -1,0 +1,234 @@
+/**
+ * `make bench-http`: JSON-RPC throughput and latency of tsbtcd's HTTP front-ends under 64
+ * keep-alive connections, beside a bare uWS.js hello-world server measured in the same run.
+ *
+ * - Load: wrk (Debian's, C, epoll) with a Lua script that sets the POST body and the
+ *   cookie's Authorization header; every run is checked for non-2xx replies and socket
+ *   errors (an RPC error is an HTTP 500/404 in JSON-RPC 1.x), and each method's reply is
+ *   checked for the right result once before its run.
+ * - CPUs: the machine is split so that the load generator is not competing with the
+ *   server: the first half of the cores (at least one) runs the server under test — the
+ *   whole daemon (coordinator and its -rpcfrontends=<that many> front-ends) pinned there
+ *   with taskset, or as many hello-world processes sharing the port — and wrk runs on the
+ *   other half with one thread per core. On one core everything shares it.
+ * - Chain: a fresh regtest node; getblock runs on a block of 2,000 transactions plus its
+ *   coinbase (anyone-can-spend P2WSH(OP_TRUE) spends, see http-block.ts: no signatures).
+ *
+ * Prints a table (req/s, p50, p99, reply size, rate relative to hello-world), the ratio
+ * getblockhash / hello-world against the target of 0.5, and the latency of a single
+ * getblock verbosity 2 call on the big block on an idle connection.
+ * HTTP_BENCH_SECONDS sets each measured run's length (default 5; a 1 s warm-up precedes it);
+ * a method too slow to complete 3 requests per connection in that time is run longer
+ * (up to 60 s). The load average is printed: other work on the machine lowers every row.
+ */
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import * as fs from 'node:fs';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { Daemon, freePort } from '../test/integration/daemon-harness.js';
+import { KeepAliveConnection } from '../test/integration/load-http-client.js';
+import { buildBigBlock, type BigBlock } from './http-block.js';
+import { fmt, pad } from './measure.js';
+
+const CONNECTIONS = 64;
+const SECONDS = Number(process.env['HTTP_BENCH_SECONDS'] ?? 5);
+const WARM_UP_SECONDS = 1;
+/** A run that completes fewer requests than this is repeated for longer, up to MAX_SECONDS. */
+const MIN_REQUESTS = 3 * CONNECTIONS;
+const MAX_SECONDS = 60;
+const TARGET_RATIO = 0.5;
+const SINGLE_CALLS = 30;
+const HELLO = fileURLToPath(new URL('./http-hello.js', import.meta.url));
+const run = promisify(execFile);
+
+interface WrkResult {
+  readonly rps: number;
+  readonly p50: number;
+  readonly p99: number;
+  readonly requests: number;
+  /** Non-2xx replies and socket errors (connect, read, write, timeout). */
+  readonly errors: string[];
+}
+
+/** wrk's latency figures ("512.00us", "1.20ms", "2.01s") in milliseconds. */
+function millis(text: string): number {
+  const m = /^([\d.]+)(us|ms|s|m)$/.exec(text);
+  if (!m) throw new Error(`wrk latency ${text}?`);
+  const scale = { us: 0.001, ms: 1, s: 1000, m: 60_000 }[m[2] as 'us' | 'ms' | 's' | 'm'];
+  return Number(m[1]) * scale;
+}
+
+function parseWrk(out: string): WrkResult {
+  const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1]);
+  const p50 = /^\s+50%\s+(\S+)/m.exec(out)?.[1];
+  const p99 = /^\s+99%\s+(\S+)/m.exec(out)?.[1];
+  const requests = Number(/(\d+) requests in/.exec(out)?.[1]);
+  if (!Number.isFinite(rps) || p50 === undefined || p99 === undefined) throw new Error(`cannot read wrk's output:\n${out}`);
+  const errors: string[] = [];
+  const non2xx = /Non-2xx or 3xx responses: (\d+)/.exec(out);
+  if (non2xx) errors.push(`${non2xx[1]} non-2xx replies`);
+  const socket = /Socket errors: (.*)/.exec(out);
+  if (socket) errors.push(`socket errors: ${socket[1]}`);
+  return { rps, p50: millis(p50), p99: millis(p99), requests, errors };
+}
+
+class Bench {
+  private readonly dir = fs.mkdtempSync(path.join(tmpdir(), 'tsbtcd-bench-http-'));
+  private scripts = 0;
+
+  constructor(
+    readonly wrkCpus: string | undefined,
+    readonly wrkThreads: number,
+  ) {}
+
+  /** wrk with POST `body` (and `auth` as Basic credentials) against 127.0.0.1:`port`: a warm-up run, then the measured one. */
+  async wrk(port: number, body: string, auth: string | undefined): Promise<WrkResult & { seconds: number }> {
+    const script = path.join(this.dir, `post-${this.scripts++}.lua`);
+    const lines = ['wrk.method = "POST"', `wrk.body = [==[${body}]==]`, 'wrk.headers["Content-Type"] = "application/json"'];
+    if (auth !== undefined) lines.push(`wrk.headers["Authorization"] = "Basic ${Buffer.from(auth).toString('base64')}"`);
+    fs.writeFileSync(script, lines.join('\n') + '\n');
+    const once = async (seconds: number) => {
+      const args = [`-t${this.wrkThreads}`, `-c${CONNECTIONS}`, `-d${seconds}s`, '--latency', '--timeout', '30s', '-s', script, `http://127.0.0.1:${port}/`];
+      const [cmd, argv] = this.wrkCpus === undefined ? ['wrk', args] : ['taskset', ['-c', this.wrkCpus, 'wrk', ...args]];
+      return parseWrk((await run(cmd, argv, { maxBuffer: 1 << 20 })).stdout);
+    };
+    await once(WARM_UP_SECONDS);
+    const first = await once(SECONDS);
+    if (first.requests >= MIN_REQUESTS) return { ...first, seconds: SECONDS };
+    // A slow method: run long enough for its percentiles to mean something.
+    const seconds = Math.min(MAX_SECONDS, Math.ceil((SECONDS * MIN_REQUESTS * 1.2) / Math.max(first.requests, 1)));
+    return { ...(await once(seconds)), seconds };
+  }
+
+  cleanup(): void {
+    fs.rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+/** `count` hello-world processes sharing a port, pinned to `cpus`. */
+async function startHello(count: number, cpus: string | undefined): Promise<{ port: number; procs: ChildProcess[] }> {
+  const port = await freePort();
+  const procs: ChildProcess[] = [];
+  for (let i = 0; i < count; i++) {
+    const argv = [process.execPath, HELLO, String(port)];
+    const proc = cpus === undefined ? spawn(argv[0]!, argv.slice(1)) : spawn('taskset', ['-c', cpus, ...argv]);
+    procs.push(proc);
+    await new Promise<void>((resolve, reject) => {
+      proc.stdout!.once('data', () => resolve());
+      proc.once('exit', (code) => reject(new Error(`hello-world server exited (${code})`)));
+    });
+  }
+  return { port, procs };
+}
+
+interface Case {
+  readonly name: string;
+  readonly method: string;
+  readonly params: unknown[];
+  /** Checks a reply's result once before the run. */
+  readonly check: (result: any) => boolean;
+}
+
+async function main(): Promise<void> {
+  try {
+    await run('wrk', ['--version']).catch((err: { stdout?: string }) => {
+      if (!/wrk/.test(err.stdout ?? '')) throw err;
+    });
+  } catch {
+    throw new Error('wrk is not installed (apt-get install wrk; make bench-http installs it)');
+  }
+  const startLoad = loadavg().map((l) => l.toFixed(2)).join(' ');
+  const cores = availableParallelism();
+  const hasTaskset = await run('taskset', ['-V']).then(
+    () => true,
+    () => false,
+  );
+  const serverCores = Math.max(1, Math.floor(cores / 2));
+  const range = (from: number, to: number) => (from === to - 1 ? `${from}` : `${from}-${to - 1}`);
+  const serverCpus = hasTaskset && cores > 1 ? range(0, serverCores) : undefined;
+  const wrkCpus = hasTaskset && cores > 1 ? range(serverCores, cores) : undefined;
+  const wrkThreads = Math.max(1, cores - serverCores);
+  const bench = new Bench(wrkCpus, wrkThreads);
+
+  const d = await Daemon.start({ args: [`-rpcfrontends=${serverCores}`], readyTimeoutMs: 30_000 });
+  let hello: { port: number; procs: ChildProcess[] } | undefined;
+  try {
+    const started = performance.now();
+    const big: BigBlock = await buildBigBlock(d);
+    console.log(
+      `Big block: height ${big.height}, ${fmt(big.txCount)} transactions (coinbase included), ${fmt(big.size)} bytes, ` +
+        `built in ${fmt((performance.now() - started) / 1000, 1)} s`,
+    );
+    if (serverCpus !== undefined) {
+      for (const pid of [d.proc.pid!, ...d.frontendPids()]) await run('taskset', ['-a', '-cp', serverCpus, String(pid)]);
+    }
+    hello = await startHello(serverCores, serverCpus);
+    const hashAt100 = await d.call<string>('getblockhash', [100]);
+    const cases: Case[] = [
+      { name: 'getblockhash', method: 'getblockhash', params: [100], check: (r) => r === hashAt100 },
+      { name: 'getblockchaininfo', method: 'getblockchaininfo', params: [], check: (r) => r.blocks === big.height },
+      { name: `getblock verbosity 1 (${fmt(big.txCount)} tx)`, method: 'getblock', params: [big.hash, 1], check: (r) => r.tx.length === big.txCount },
+      { name: `getblock verbosity 2 (${fmt(big.txCount)} tx)`, method: 'getblock', params: [big.hash, 2], check: (r) => r.tx.length === big.txCount && r.tx[1].fee !== undefined },
+    ];
+
+    const rows: { name: string; r: WrkResult & { seconds: number }; bytes: number }[] = [];
+    // The same request as getblockhash's (the server ignores it).
+    const helloResult = await bench.wrk(hello.port, JSON.stringify({ jsonrpc: '1.0', id: 'bench', method: 'getblockhash', params: [100] }), d.cookie());
+    rows.push({ name: 'uWS.js hello world (bare)', r: helloResult, bytes: 'Hello World!'.length });
+    for (const c of cases) {
+      const body = JSON.stringify({ jsonrpc: '1.0', id: 'bench', method: c.method, params: c.params });
+      const conn = await KeepAliveConnection.open(d.port, d.cookie());
+      const reply = await conn.post(body);
+      conn.close();
+      const json = JSON.parse(reply.body) as { result: unknown; error: unknown };
+      if (reply.status !== 200 || json.error !== null || !c.check(json.result)) throw new Error(`${c.name}: wrong reply HTTP ${reply.status} ${reply.body.slice(0, 300)}`);
+      rows.push({ name: c.name, r: await bench.wrk(d.port, body, d.cookie()), bytes: Buffer.byteLength(reply.body) });
+    }
+
+    // One getblock verbosity 2 call at a time on an idle keep-alive connection.
+    const body2 = JSON.stringify({ jsonrpc: '1.0', id: 'bench', method: 'getblock', params: [big.hash, 2] });
+    const times: number[] = [];
+    let size = 0;
+    const conn = await KeepAliveConnection.open(d.port, d.cookie());
+    for (let i = 0; i < SINGLE_CALLS + 3; i++) {
+      const t0 = performance.now();
+      const reply = await conn.post(body2);
+      if (i >= 3) times.push(performance.now() - t0);
+      size = Buffer.byteLength(reply.body);
+    }
+    conn.close();
+    times.sort((a, b) => a - b);
+
+    const where =
+      serverCpus === undefined
+        ? `unpinned, ${cores} core(s) shared by server and wrk`
+        : `server on CPU ${serverCpus} (${serverCores} process${serverCores > 1 ? 'es' : ''}: tsbtcd -rpcfrontends=${serverCores}, or hello-world), wrk -t${wrkThreads} on CPU ${wrkCpus}`;
+    const load = loadavg().map((l) => l.toFixed(2)).join(' ');
+    console.log(`\nHTTP JSON-RPC, ${CONNECTIONS} keep-alive connections; ${where}; load average at the start ${startLoad}, now ${load}`);
+    const header = `${'server / method'.padEnd(34)}${pad('req/s', 11)}${pad('p50 ms', 9)}${pad('p99 ms', 9)}${pad('reply B', 11)}${pad('run s', 7)}${pad('vs hello', 10)}`;
+    console.log(header);
+    console.log('-'.repeat(header.length));
+    for (const { name, r, bytes } of rows) {
+      console.log(`${name.padEnd(34)}${pad(fmt(r.rps), 11)}${pad(fmt(r.p50, 2), 9)}${pad(fmt(r.p99, 2), 9)}${pad(fmt(bytes), 11)}${pad(String(r.seconds), 7)}${pad(fmt(r.rps / helloResult.rps, 3), 10)}`);
+    }
+    const ratio = rows[1]!.r.rps / helloResult.rps;
+    console.log(`\ngetblockhash / hello-world: ${fmt(ratio, 3)} (target ≥ ${TARGET_RATIO}: ${ratio >= TARGET_RATIO ? 'met' : 'NOT met'})`);
+    const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))]!;
+    console.log(
+      `getblock verbosity 2 on the ${fmt(big.txCount)}-transaction block, one call at a time (${SINGLE_CALLS} calls, ${fmt(size / 1e6, 2)} MB reply): ` +
+        `min ${fmt(times[0]!, 1)} ms, median ${fmt(at(0.5), 1)} ms, p90 ${fmt(at(0.9), 1)} ms`,
+    );
+
+    const failed = rows.filter((row) => row.r.errors.length > 0);
+    for (const row of failed) console.error(`${row.name}: ${row.r.errors.join(', ')}`);
+    if (failed.length > 0) process.exitCode = 1;
+  } finally {
+    for (const p of hello?.procs ?? []) p.kill('SIGTERM');
+    bench.cleanup();
+    await d.cleanup();
+  }
+}
+
+await main();
