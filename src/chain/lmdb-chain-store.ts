@@ -18,6 +18,7 @@ import {
 import { join } from 'node:path';
 import type { BlockDataPosition } from './block-index-entry.js';
 import type { BlockUndo } from './block-undo.js';
+import type { BlockFilterIndexView } from './blockfilter-view.js';
 import type { ChainCommit, ChainSnapshot, ChainStore, StoredIndexEntry } from './chain-store.js';
 import { ChainSnapshotSource } from './snapshot-source.js';
 import type { NodeView, TxIndexView } from './snapshot-view.js';
@@ -94,8 +95,8 @@ export class LmdbChainStore implements ChainStore {
   }
 
   /** Snapshots of this store's committed state, for read-only RPCs served by the coordinator. */
-  snapshotSource(params: ChainParams, node: () => NodeView, txindex: () => TxIndexView | undefined): ChainSnapshotSource {
-    return new ChainSnapshotSource({ params, env: this.env, blocks: this.blocks, node, txindex, owned: false });
+  snapshotSource(params: ChainParams, node: () => NodeView, txindex: () => TxIndexView | undefined, blockfilter?: () => BlockFilterIndexView | undefined): ChainSnapshotSource {
+    return new ChainSnapshotSource({ params, env: this.env, blocks: this.blocks, node, txindex, ...(blockfilter ? { blockfilter } : {}), owned: false });
   }
 
   fetchCoin(key: Uint8Array): Coin | undefined {

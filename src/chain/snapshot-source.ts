@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ChainParams } from '../consensus/index.js';
 import { BlockFileStore, INDEXES_META, openChainstateEnv, openIndexesEnv, type ChainstateEnv, type IndexesEnv } from '../storage/index.js';
+import { blockFilterIndexView, storedBlockFilterInfo, type BlockFilterIndexView } from './blockfilter-view.js';
 import { SnapshotChainView, type NodeView, type TxIndexView } from './snapshot-view.js';
 
 export interface SnapshotSourceParts {
@@ -15,6 +16,8 @@ export interface SnapshotSourceParts {
   blocks: BlockFileStore;
   node: () => NodeView;
   txindex: () => TxIndexView | undefined;
+  /** -blockfilterindex lookups, when on. */
+  blockfilter?: () => BlockFilterIndexView | undefined;
   /** Whether close() must close env and blocks (a read-only source opened for this process). */
   owned: boolean;
   indexes?: IndexesEnv;
@@ -41,13 +44,19 @@ export class ChainSnapshotSource {
 
   /**
    * A read-only source for another process; undefined until the coordinator has created the
-   * chainstate. `txindexEnabled` opens the indexes environment (lazily: it may appear later).
+   * chainstate. `txindexEnabled` and `blockfilterEnabled` open the indexes environment
+   * (lazily: it may appear later).
    */
-  static openReadOnly(netdir: string, params: ChainParams, node: () => NodeView, txindexEnabled: boolean): ChainSnapshotSource | undefined {
+  static openReadOnly(netdir: string, params: ChainParams, node: () => NodeView, txindexEnabled: boolean, blockfilterEnabled = false): ChainSnapshotSource | undefined {
     if (!existsSync(join(netdir, 'chainstate', 'data.mdb'))) return undefined;
     const env = openChainstateEnv(netdir, { readOnly: true });
     const blocks = BlockFileStore.open(join(netdir, 'blocks'), params.messageStart, { readOnly: true });
     let indexes: IndexesEnv | undefined;
+    const openIndexes = (): IndexesEnv | undefined => {
+      if (!indexes && existsSync(join(netdir, 'indexes', 'data.mdb'))) indexes = openIndexesEnv(netdir, { readOnly: true });
+      if (indexes) source.parts.indexes = indexes;
+      return indexes;
+    };
     const source: ChainSnapshotSource = new ChainSnapshotSource({
       params,
       env,
@@ -55,14 +64,23 @@ export class ChainSnapshotSource {
       node,
       owned: true,
       txindex: () => {
-        if (!txindexEnabled) return undefined;
-        if (!indexes && existsSync(join(netdir, 'indexes', 'data.mdb'))) indexes = openIndexesEnv(netdir, { readOnly: true });
-        if (!indexes) return undefined;
-        source.parts.indexes = indexes;
+        const opened = txindexEnabled ? openIndexes() : undefined;
+        if (!opened) return undefined;
         return indexesTxView(
-          indexes,
+          opened,
           () => source.withSnapshot((v) => v.height),
           (hash) => source.withSnapshot((v) => v.entry(hash)?.height),
+        );
+      },
+      blockfilter: () => {
+        const env = blockfilterEnabled ? openIndexes() : undefined;
+        if (!env) return undefined;
+        return blockFilterIndexView(env, () =>
+          storedBlockFilterInfo(
+            env,
+            (hash) => source.withSnapshot((v) => v.entry(hash)?.height),
+            () => source.withSnapshot((v) => v.tip().hash),
+          ),
         );
       },
     });
@@ -71,8 +89,8 @@ export class ChainSnapshotSource {
 
   /** `fn` sees one committed state throughout, even if it is async. */
   withSnapshot<T>(fn: (view: SnapshotChainView) => T): T {
-    const { params, env, blocks, node, txindex } = this.parts;
-    return env.withSnapshot((reader) => fn(new SnapshotChainView(params, reader, blocks, () => env.lmdb.tableSizeOnDisk('coins'), node(), txindex())));
+    const { params, env, blocks, node, txindex, blockfilter } = this.parts;
+    return env.withSnapshot((reader) => fn(new SnapshotChainView(params, reader, blocks, () => env.lmdb.tableSizeOnDisk('coins'), node(), txindex(), blockfilter?.())));
   }
 
   async close(): Promise<void> {

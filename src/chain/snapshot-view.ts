@@ -12,6 +12,7 @@ import { CHAINSTATE_META, NO_DATA_FILE, type BlockFileStore, type BlockIndexReco
 import type { BlockDataPosition } from './block-index-entry.js';
 import { BlockStatus, isValidUpTo } from './block-status.js';
 import type { BlockUndo } from './block-undo.js';
+import type { BlockFilterIndexView } from './blockfilter-view.js';
 
 /** Why a block's data cannot be read: Core's getblock texts distinguish these. */
 export class BlockDataUnavailable extends Error {
@@ -136,6 +137,8 @@ export class SnapshotChainView {
     readonly node: NodeView,
     /** Present when -txindex is on and its environment exists. */
     readonly txindex: TxIndexView | undefined,
+    /** Present when -blockfilterindex is on and its environment exists. */
+    readonly blockfilter?: BlockFilterIndexView,
   ) {}
 
   /** The header of the block stored at a data position (txindex entries name positions, not blocks). */

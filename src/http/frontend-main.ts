@@ -10,7 +10,7 @@ import type { us_listen_socket } from '@trufflesuite/uws-js-unofficial';
 import { IpcChannel, type BindAddress, type FrontendSettings, type NodeState, type ToCoordinator, type ToFrontend } from '../ipc/index.js';
 import { ChainSnapshotSource } from '../chain/index.js';
 import { readChainArgs, selectParams } from '../consensus/index.js';
-import { blockchainBlockMethods, blockchainReadMethods, mempoolMethods, RPC_MISC_ERROR, RpcError, RpcRegistry, RpcServer, TipWaiters, waitMethods, writeJson, type RpcParams } from '../rpc/index.js';
+import { blockchainBlockMethods, blockchainReadMethods, blockFilterMethods, mempoolMethods, RPC_MISC_ERROR, RpcError, RpcRegistry, RpcServer, TipWaiters, waitMethods, writeJson, type RpcParams } from '../rpc/index.js';
 import { createApp, type FrontendState } from './app.js';
 import type { CallOutcome } from './jsonrpc.js';
 import { RestRouter } from './rest.js';
@@ -50,7 +50,7 @@ let nodeState: NodeState = { ibd: true, mocktime: 0 };
 function setUpLocalCalls(settings: FrontendSettings): void {
   if (settings.netDir === '') return;
   const registry = new RpcRegistry();
-  registry.register(...blockchainReadMethods(), ...blockchainBlockMethods(), ...mempoolMethods(), ...waitMethods(() => tipWaiters));
+  registry.register(...blockchainReadMethods(), ...blockchainBlockMethods(), ...blockFilterMethods(), ...mempoolMethods(), ...waitMethods(() => tipWaiters));
   localServer = new RpcServer(registry);
   // Warm-up is checked before dispatch (below), as Core checks it before method lookup.
   localServer.setWarmupFinished();
@@ -62,7 +62,7 @@ function setUpLocalCalls(settings: FrontendSettings): void {
     pruneTarget: settings.pruneTarget,
     mempoolPolicy: settings.mempoolPolicy,
   });
-  const open = (): ChainSnapshotSource | undefined => (snapshots ??= ChainSnapshotSource.openReadOnly(settings.netDir, params, node, settings.txindex));
+  const open = (): ChainSnapshotSource | undefined => (snapshots ??= ChainSnapshotSource.openReadOnly(settings.netDir, params, node, settings.txindex, settings.blockfilterindex ?? false));
   localServer.setSnapshotSource({
     withSnapshot: (fn) => {
       const source = open();

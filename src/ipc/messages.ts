@@ -48,6 +48,8 @@ export interface FrontendSettings {
   readonly nodeState: NodeState;
   /** -txindex: front-ends read the indexes environment for getrawtransaction and REST tx. */
   readonly txindex: boolean;
+  /** -blockfilterindex: front-ends read the basic filters for getblockfilter and REST blockfilter(headers). */
+  readonly blockfilterindex?: boolean;
   readonly deprecatedRpc: readonly string[];
   /** -prune: 0 off, 1 manual, else the automatic target in bytes. */
   readonly pruneTarget: number;

@@ -6,9 +6,9 @@
  * and flushes and closes everything at shutdown.
  */
 import { availableParallelism } from 'node:os';
-import { Chainstate, ChainSystemError, importBlockFile, LmdbChainStore, PoolScriptChecker, TxIndex, verifyDb, type PruneMode } from '../chain/index.js';
+import { BASIC_FILTER_INDEX_NAME, BlockFilterIndex, Chainstate, ChainSystemError, importBlockFile, LmdbChainStore, PoolScriptChecker, TxIndex, verifyDb, type PruneMode } from '../chain/index.js';
 import { hexToHash } from '../primitives/index.js';
-import { blockchainBlockMethods, blockchainMethods, blockchainReadMethods, mempoolMethods, miningMethods, TipWaiters, waitMethods, type ChainAccess } from '../rpc/index.js';
+import { blockchainBlockMethods, blockchainMethods, blockchainReadMethods, blockFilterMethods, mempoolMethods, miningMethods, TipWaiters, waitMethods, type ChainAccess } from '../rpc/index.js';
 import { ScriptCheckPool } from '../../workers/index.js';
 import type { NodeConfig } from './config.js';
 import { InitError } from './config.js';
@@ -47,6 +47,7 @@ export class ChainstateService implements NodeService {
   private scripts: PoolScriptChecker | undefined;
   private importing: Promise<void> | undefined;
   private txindex: TxIndex | undefined;
+  private blockfilter: BlockFilterIndex | undefined;
   /** Long polls that reach the coordinator itself. */
   private readonly tipWaiters = new TipWaiters();
   private ctx: NodeContext | undefined;
@@ -74,7 +75,7 @@ export class ChainstateService implements NodeService {
       log: (m) => this.ctx?.log.info(m),
       node: nodeFacts(config, () => (this.ctx?.shutdownRequested ?? false) || (this.chain?.interrupted ?? false)),
     };
-    this.rpcMethods = [...blockchainReadMethods(), ...blockchainBlockMethods(), ...mempoolMethods(), ...blockchainMethods(access), ...miningMethods(access), ...waitMethods(() => this.tipWaiters)];
+    this.rpcMethods = [...blockchainReadMethods(), ...blockchainBlockMethods(), ...blockFilterMethods(), ...mempoolMethods(), ...blockchainMethods(access), ...miningMethods(access), ...waitMethods(() => this.tipWaiters)];
   }
 
   async start(ctx: NodeContext): Promise<void> {
@@ -101,7 +102,10 @@ export class ChainstateService implements NodeService {
       stopAtHeight: config.stopAtHeight > 0 ? config.stopAtHeight : undefined,
       prune,
       events: {
-        blockConnected: (block, entry) => this.txindex?.blockConnected(block, entry),
+        blockConnected: (block, entry) => {
+          this.txindex?.blockConnected(block, entry);
+          this.blockfilter?.blockConnected(block, entry);
+        },
         tipChanged: (tip) => {
           const event = { hash: tip.hashHex, height: tip.height };
           this.tipWaiters.update(event);
@@ -125,6 +129,7 @@ export class ChainstateService implements NodeService {
           mempoolPolicy: config.mempoolPolicy,
         }),
         () => this.txindex,
+        () => this.blockfilter?.view,
       ),
     );
     ctx.initMessage('Verifying blocks…');
@@ -138,6 +143,13 @@ export class ChainstateService implements NodeService {
     if (config.txindex) {
       this.txindex = TxIndex.open(config.netDir, chain, (m) => ctx.log.info(m));
       void this.txindex.start().catch((err: Error) => ctx.log.error(`txindex: ${err.message}`));
+    }
+    if (config.blockFilterIndex) {
+      this.blockfilter = BlockFilterIndex.open(config.netDir, chain, (m) => ctx.log.info(m), { wipe: config.reindex, logError: (m) => ctx.log.error(m) });
+      const violation = this.blockfilter.pruneViolation();
+      if (violation) throw new InitError([violation, 'A fatal internal error occurred, see debug.log for details: Failed to start indexes, shutting down..']);
+      ctx.log.info(`${BASIC_FILTER_INDEX_NAME} thread start`);
+      void this.blockfilter.start();
     }
     if (config.loadBlock.length > 0) this.importing = this.importFiles(chain, config.loadBlock, ctx);
   }
@@ -171,6 +183,7 @@ export class ChainstateService implements NodeService {
     if (this.chain) this.chain.interrupted = true;
     await this.importing?.catch(() => undefined);
     await this.txindex?.close();
+    await this.blockfilter?.close();
     await this.chain?.shutdown();
     await this.scripts?.close();
     await this.store?.close();

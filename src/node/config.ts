@@ -191,6 +191,23 @@ export class NodeConfig {
   get txindex(): boolean {
     return this.args.getBoolArg('txindex', false);
   }
+  /**
+   * -blockfilterindex as Core parses it: unset or "0" none, "" or "1" every filter type,
+   * otherwise every value must name a type ("basic" is the only one), else InitError.
+   */
+  get blockFilterTypes(): 'basic'[] {
+    const value = this.args.getArg('blockfilterindex') ?? '0';
+    if (value === '' || value === '1') return ['basic'];
+    if (value === '0') return [];
+    for (const name of this.args.getArgs('blockfilterindex')) {
+      if (name !== 'basic') throw new InitError(`Unknown -blockfilterindex value ${name}.`);
+    }
+    return ['basic'];
+  }
+  /** -blockfilterindex covers the basic filter (validated at start-up by blockFilterTypes). */
+  get blockFilterIndex(): boolean {
+    return this.blockFilterTypes.includes('basic');
+  }
   get prune(): number {
     return this.args.getIntArg('prune', 0);
   }

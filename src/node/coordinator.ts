@@ -129,6 +129,8 @@ export class Coordinator {
       try {
         await Promise.race([starting, this.shutdownSignal]);
       } catch (err) {
+        // A service's own InitError carries Core's exact text.
+        if (err instanceof InitError) throw err;
         throw new InitError(`${service.name}: ${(err as Error).message}`);
       }
     }
@@ -173,6 +175,7 @@ export class Coordinator {
         netDir: this.config.netDir,
         nodeState: this.nodeState,
         txindex: this.config.txindex,
+        blockfilterindex: this.config.blockFilterIndex,
         deprecatedRpc: this.config.args.getArgs('deprecatedrpc'),
         pruneTarget: this.config.pruneTarget,
         mempoolPolicy: this.config.mempoolPolicy,

@@ -47,6 +47,8 @@ function checkParameterInteraction(config: NodeConfig, log: Logger): void {
   if (unknown.length > 0) {
     warn(log, unknown.map((s) => `${s.file}:${s.line} Section [${s.name}] is not recognized.\n`).join(''));
   }
+  // Parse and validate the enabled filter types (Unknown -blockfilterindex value <name>.).
+  void config.blockFilterTypes;
 }
 
 /** Core's InitWarning: logged, and shown on the console (stderr) as "Warning: …". */

@@ -2,7 +2,8 @@
  * primitives: the wire formats every other layer shares. Bytes and hex, hashes,
  * CompactSize reading and writing, transactions (legacy and BIP144 serialization, txid,
  * wtxid, weight), block headers, blocks, merkle roots with the mutation check and the
- * BIP141 witness commitment. Pure and synchronous.
+ * BIP141 witness commitment, SipHash-2-4 and BIP158 Golomb-coded sets. Pure and
+ * synchronous.
  */
 export * from './bytes.js';
 export * from './errors.js';
@@ -14,3 +15,5 @@ export * from './header.js';
 export * from './merkle.js';
 export * from './block.js';
 export * from './muhash.js';
+export * from './siphash.js';
+export * from './gcs.js';

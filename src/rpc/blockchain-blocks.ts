@@ -4,7 +4,7 @@
  * getblockheader, getblock, getblockstats, getdifficulty, getchaintxstats,
  * getdeploymentinfo, gettxout, getrawtransaction, getindexinfo. Texts are Core's.
  */
-import { BlockDataUnavailable, type SnapshotChainView, type ViewEntry } from '../chain/index.js';
+import { BASIC_FILTER_INDEX_NAME, BlockDataUnavailable, type SnapshotChainView, type ViewEntry } from '../chain/index.js';
 import { blockScriptFlags, deploymentInfo, getDifficulty, uint256Hex, deriveTarget, VersionBitsCache } from '../consensus/index.js';
 import { bytesEqual, parseTransaction, toHex, type Transaction } from '../primitives/index.js';
 import { ALL_FLAG_NAMES, VerifyFlags } from '../script/index.js';
@@ -474,6 +474,8 @@ export function blockchainBlockMethods(): RpcMethod[] {
       const name = args.optString('index_name') ?? '';
       const out: Record<string, unknown> = {};
       if (snapshot.txindex && (name === '' || name === 'txindex')) out.txindex = snapshot.txindex.info();
+      // Core's order: txindex, coinstatsindex, then the filter indexes.
+      if (snapshot.blockfilter && (name === '' || name === BASIC_FILTER_INDEX_NAME)) out[BASIC_FILTER_INDEX_NAME] = snapshot.blockfilter.info();
       return out;
     },
   });

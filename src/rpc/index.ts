@@ -18,6 +18,7 @@ export * from './chain-access.js';
 export * from './blockchain.js';
 export * from './blockchain-read.js';
 export * from './blockchain-blocks.js';
+export * from './blockfilter-methods.js';
 export * from './mempool-methods.js';
 export * from './tip-waiters.js';
 export * from './blockchain-wait.js';

@@ -15,6 +15,7 @@ export * from './undo-codec.js';
 export * from './index-record.js';
 export * from './block-file-info.js';
 export * from './txindex-record.js';
+export * from './blockfilter-record.js';
 export * from './mempool-record.js';
 export { LmdbEnv, type Entry, type LmdbEnvOptions, type RangeQuery, type TableReader, type TableWriter } from './lmdb-env.js';
 export * from './chainstate-tables.js';

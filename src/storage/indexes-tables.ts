@@ -1,8 +1,10 @@
 /**
- * Typed access to the tables of the indexes environment (layout.ts): the txindex and the
- * meta entries recording which block each index has reached.
+ * Typed access to the tables of the indexes environment (layout.ts): the txindex, the
+ * basic block filters with their headers, and the meta entries recording which block each
+ * index has reached.
  */
-import { txidKey, type IndexesTable } from './layout.js';
+import { decodeFilterHeaderRecord, encodeFilterHeaderRecord, type FilterHeaderRecord } from './blockfilter-record.js';
+import { blockHashKey, txidKey, type IndexesTable } from './layout.js';
 import type { TableReader, TableWriter } from './lmdb-env.js';
 import type { MetaField } from './meta-codec.js';
 import { readMeta, readStored } from './stored-value.js';
@@ -17,6 +19,16 @@ export class IndexesReader {
 
   txIndexEntry(txid: Uint8Array): TxIndexEntry | undefined {
     return readStored(this.tables, 'txindex', txidKey(txid), decodeTxIndexEntry);
+  }
+
+  /** The encoded basic filter of a block, if indexed. */
+  blockFilter(blockHash: Uint8Array): Uint8Array | undefined {
+    return this.tables.get('filter.basic', blockHashKey(blockHash));
+  }
+
+  /** The basic filter's hash and header of a block, if indexed. */
+  filterHeader(blockHash: Uint8Array): FilterHeaderRecord | undefined {
+    return readStored(this.tables, 'filterheader.basic', blockHashKey(blockHash), decodeFilterHeaderRecord);
   }
 }
 
@@ -39,6 +51,12 @@ export class IndexesWriter extends IndexesReader {
 
   deleteTxIndexEntry(txid: Uint8Array): boolean {
     return this.tables.del('txindex', txidKey(txid));
+  }
+
+  putBlockFilter(blockHash: Uint8Array, encoded: Uint8Array, record: FilterHeaderRecord): void {
+    const key = blockHashKey(blockHash);
+    this.tables.put('filter.basic', key, encoded);
+    this.tables.put('filterheader.basic', key, encodeFilterHeaderRecord(record));
   }
 
   clear(table: IndexesTable): void {

@@ -59,13 +59,19 @@
  *
  * ## Environment `indexes`
  *
- * | table     | key                                | value                                             |
- * |-----------|------------------------------------|---------------------------------------------------|
- * | `meta`    | UTF-8 field name (INDEXES_META)    | `format` u32 LE; `txindex.best` block hash (32)   |
- * | `txindex` | txid (32)                          | TxIndexEntry, 16 bytes (txindex-record.ts)        |
+ * | table                | key                             | value                                                  |
+ * |----------------------|---------------------------------|--------------------------------------------------------|
+ * | `meta`               | UTF-8 field name (INDEXES_META) | `format` u32 LE; `txindex.best`, `filter.basic.best` block hash (32) |
+ * | `txindex`            | txid (32)                       | TxIndexEntry, 16 bytes (txindex-record.ts)             |
+ * | `filter.basic`       | block hash (32)                 | BIP158 basic filter: CompactSize N ‖ Golomb-Rice bits  |
+ * | `filterheader.basic` | block hash (32)                 | FilterHeaderRecord, 64 bytes (blockfilter-record.ts)   |
  *
- * BIP158 filters and coinstats get their own tables in this environment when those
- * indexes are written (maxDbs leaves room).
+ * -blockfilterindex writes the two filter tables and `filter.basic.best`, the block it has
+ * reached; a FilterHeaderRecord is the filter's double-SHA-256 ‖ the filter header.
+ * Entries are keyed by block hash, so those of blocks a reorg disconnected stay readable,
+ * as Core's hash-keyed copies are. Hashes and headers are in internal byte order.
+ * Coinstats gets its own tables in this environment when that index is written (maxDbs
+ * leaves room).
  */
 import type { OutPoint } from '../primitives/index.js';
 import { flagMeta, hashMeta, metaField, textMeta, u32Meta } from './meta-codec.js';
@@ -80,7 +86,7 @@ export const FORMAT_VERSION = 1;
 export const CHAINSTATE_TABLES = ['meta', 'index', 'active', 'coins', 'undo', 'mempool', 'fileinfo'] as const;
 export type ChainstateTable = (typeof CHAINSTATE_TABLES)[number];
 
-export const INDEXES_TABLES = ['meta', 'txindex'] as const;
+export const INDEXES_TABLES = ['meta', 'txindex', 'filter.basic', 'filterheader.basic'] as const;
 export type IndexesTable = (typeof INDEXES_TABLES)[number];
 
 export const CHAINSTATE_META = {
@@ -98,6 +104,7 @@ export const CHAINSTATE_META = {
 export const INDEXES_META = {
   format: metaField('format', u32Meta),
   txindexBest: metaField('txindex.best', hashMeta),
+  blockFilterBest: metaField('filter.basic.best', hashMeta),
 } as const;
 
 export const HASH_SIZE = 32;
@@ -119,7 +126,7 @@ function readU32BE(key: Uint8Array, offset: number): number {
   return new DataView(key.buffer, key.byteOffset, key.byteLength).getUint32(offset, false);
 }
 
-/** Key of the index and undo tables. */
+/** Key of the index and undo tables (and of the block filter tables). */
 export function blockHashKey(hash: Uint8Array): Uint8Array {
   return checkHash(hash, 'block hash');
 }
