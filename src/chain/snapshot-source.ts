@@ -29,8 +29,9 @@ function indexesTxView(env: IndexesEnv, tipHeight: () => number, heightOf: (hash
     lookup: (txid) => env.withSnapshot((r) => r.txIndexEntry(txid)),
     info: () => {
       const best = env.withSnapshot((r) => r.meta(INDEXES_META.txindexBest));
-      const height = best ? (heightOf(best) ?? -1) : -1;
-      return { synced: height === tipHeight(), best_block_height: height };
+      // Core's BaseIndex summary reports height 0 before anything is indexed.
+      const height = best ? (heightOf(best) ?? 0) : 0;
+      return { synced: best !== undefined && height === tipHeight(), best_block_height: height };
     },
   };
 }

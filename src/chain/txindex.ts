@@ -45,7 +45,7 @@ export class TxIndex {
   }
 
   info(): IndexInfo {
-    return { synced: this.synced, best_block_height: this.best?.height ?? -1 };
+    return { synced: this.synced, best_block_height: this.best?.height ?? 0 };
   }
 
   /** Starts catching up in the background; resolves when caught up (or stopped). */
