@@ -11,6 +11,7 @@ import { IpcChannel, type BindAddress, type FrontendSettings, type NodeState, ty
 import { ChainSnapshotSource } from '../chain/index.js';
 import { readChainArgs, selectParams } from '../consensus/index.js';
 import { blockchainBlockMethods, blockchainReadMethods, blockFilterMethods, mempoolMethods, RPC_MISC_ERROR, RpcError, RpcRegistry, RpcServer, TipWaiters, waitMethods, writeJson, type RpcParams } from '../rpc/index.js';
+import { pureRpcMethods } from '../rpc/index.js';
 import { createApp, type FrontendState } from './app.js';
 import type { CallOutcome } from './jsonrpc.js';
 import { RestRouter } from './rest.js';
@@ -51,6 +52,7 @@ function setUpLocalCalls(settings: FrontendSettings): void {
   if (settings.netDir === '') return;
   const registry = new RpcRegistry();
   registry.register(...blockchainReadMethods(), ...blockchainBlockMethods(), ...blockFilterMethods(), ...mempoolMethods(), ...waitMethods(() => tipWaiters));
+  registry.register(...pureRpcMethods(settings.chain));
   localServer = new RpcServer(registry);
   // Warm-up is checked before dispatch (below), as Core checks it before method lookup.
   localServer.setWarmupFinished();

@@ -4,10 +4,10 @@
  * times"; this small strict parser reads the body again in the (rare) case that some
  * request passes params by name.
  */
-import type { Json } from '../rpc/index.js';
+import { JSON_ENTRIES, type Json } from '../rpc/index.js';
 
 type Entries = [string, Json][];
-const ENTRIES = Symbol('entries');
+const ENTRIES = JSON_ENTRIES;
 type WithEntries = { [ENTRIES]?: Entries };
 
 class Parser {

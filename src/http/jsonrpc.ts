@@ -120,7 +120,7 @@ export async function handleJsonRpc(body: Uint8Array, ctx: JsonRpcContext): Prom
   } catch {
     return errorReply(state, { code: RPC_PARSE_ERROR, message: 'Parse error' });
   }
-  if (hasNamedParams(value)) {
+  if (hasNamedParams(value) || hasObjectParams(value)) {
     try {
       value = parseJsonKeepingEntries(text);
     } catch {
@@ -135,6 +135,12 @@ export async function handleJsonRpc(body: Uint8Array, ctx: JsonRpcContext): Prom
   if (isObject(value)) return single(value, state, ctx);
   if (Array.isArray(value)) return batch(value, state, ctx);
   return errorReply(state, { code: RPC_PARSE_ERROR, message: 'Top-level object parse error' });
+}
+
+/** Positional params holding objects (createrawtransaction's outputs): their repeated keys matter too. */
+function hasObjectParams(value: Json): boolean {
+  const holds = (v: Json) => isObject(v) && Array.isArray(v['params']) && v['params'].some((p) => isObject(p) || (Array.isArray(p) && p.some(isObject)));
+  return Array.isArray(value) ? value.some(holds) : holds(value);
 }
 
 function hasNamedParams(value: Json): boolean {

@@ -9,6 +9,7 @@ import { availableParallelism } from 'node:os';
 import { BASIC_FILTER_INDEX_NAME, BlockFilterIndex, Chainstate, ChainSystemError, importBlockFile, LmdbChainStore, PoolScriptChecker, TxIndex, verifyDb, type PruneMode } from '../chain/index.js';
 import { hexToHash } from '../primitives/index.js';
 import { blockchainBlockMethods, blockchainMethods, blockchainReadMethods, blockFilterMethods, mempoolMethods, miningMethods, TipWaiters, waitMethods, type ChainAccess } from '../rpc/index.js';
+import { scanTxOutSetMethods, type SnapshotSource } from '../rpc/index.js';
 import { ScriptCheckPool } from '../../workers/index.js';
 import type { NodeConfig } from './config.js';
 import { InitError } from './config.js';
@@ -51,6 +52,8 @@ export class ChainstateService implements NodeService {
   /** Long polls that reach the coordinator itself. */
   private readonly tipWaiters = new TipWaiters();
   private ctx: NodeContext | undefined;
+  /** The coordinator's snapshots, for scantxoutset (which flushes first, as Core does). */
+  private snapshots: SnapshotSource | undefined;
 
   constructor(private readonly config: NodeConfig) {
     const self = this;
@@ -76,6 +79,9 @@ export class ChainstateService implements NodeService {
       node: nodeFacts(config, () => (this.ctx?.shutdownRequested ?? false) || (this.chain?.interrupted ?? false)),
     };
     this.rpcMethods = [...blockchainReadMethods(), ...blockchainBlockMethods(), ...blockFilterMethods(), ...mempoolMethods(), ...blockchainMethods(access), ...miningMethods(access), ...waitMethods(() => this.tipWaiters)];
+    this.rpcMethods.push(
+      ...scanTxOutSetMethods({ chain: config.chain, flush: async () => this.chain?.flushNow(), snapshots: () => this.snapshots, node: access.node! }),
+    );
   }
 
   async start(ctx: NodeContext): Promise<void> {
@@ -119,7 +125,7 @@ export class ChainstateService implements NodeService {
     await chain.load({ reindex: config.reindex, reindexChainstate: config.reindexChainstate });
     this.chain = chain;
     ctx.setSnapshotSource(
-      this.store.snapshotSource(
+      (this.snapshots = this.store.snapshotSource(
         params,
         () => ({
           ibd: chain.isInitialBlockDownload(),
@@ -130,7 +136,7 @@ export class ChainstateService implements NodeService {
         }),
         () => this.txindex,
         () => this.blockfilter?.view,
-      ),
+      )),
     );
     ctx.initMessage('Verifying blocks…');
     const verified = await chain.exclusive(() => verifyDb(chain, config.checkLevel, config.checkBlocks, (m) => ctx.log.info(m)));

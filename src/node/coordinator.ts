@@ -15,6 +15,8 @@ import { logCategoriesString } from './log-categories.js';
 import type { Logger } from './logging.js';
 import { canBindExclusively } from './port-probe.js';
 import type { NodeContext, NodeService } from './services.js';
+import { nodeFacts } from './node-facts.js';
+import { nodeRpcMethods } from './node-rpc.js';
 
 export const PRODUCT_NAME = 'tsbtcd';
 /** How long shutdown waits for calls in flight before stopping the front-ends anyway. */
@@ -117,6 +119,7 @@ export class Coordinator {
         requestShutdown: () => this.requestShutdown(),
       }),
     );
+    this.registry.register(...nodeRpcMethods(this.config, nodeFacts(this.config, () => this.shutdownRequested)));
     for (const s of this.services) this.registry.register(...(s.rpcMethods ?? []));
 
     if (this.config.server) await this.startHttp();

@@ -27,7 +27,7 @@ describe('tsbtcd JSON-RPC over HTTP', () => {
     // Core's listing: groups in alphabetical order, hidden methods left out; the Control group exactly.
     const listing: string = help.json.result;
     assert.ok(
-      listing.includes('== Control ==\ngetrpcinfo\nhelp ( "command" )\nlogging ( ["include_category",...] ["exclude_category",...] )\nstop\nuptime'),
+      listing.includes('== Control ==\ngetmemoryinfo ( "mode" )\ngetrpcinfo\nhelp ( "command" )\nlogging ( ["include_category",...] ["exclude_category",...] )\nstop\nuptime'),
       listing,
     );
     const groups = [...listing.matchAll(/^== (\w+) ==$/gm)].map((m) => m[1]!);

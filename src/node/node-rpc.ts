@@ -1,0 +1,82 @@
+/**
+ * The coordinator's RPC methods that need no chainstate: the pure Util and
+ * Rawtransactions methods (front-ends register the same ones), getnetworkinfo and
+ * getconnectioncount from the node's P2P options, getmemoryinfo,
+ * syncwithvalidationinterfacequeue, and the Wallet family as a node with no wallet
+ * loaded answers it (left out with -disablewallet, as Core leaves its wallet RPCs out).
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { createRequire } from 'node:module';
+import {
+  formatSubVersion,
+  networkMethods,
+  nodeMethods,
+  pureRpcMethods,
+  SERVICE_FLAGS,
+  walletStubMethods,
+  type NetworkFacts,
+  type NetworkName,
+  type NodeFacts,
+  type RpcMethod,
+} from '../rpc/index.js';
+import type { NodeConfig } from './config.js';
+import { PRODUCT_NAME } from './coordinator.js';
+
+function packageVersion(): string {
+  return (createRequire(import.meta.url)('../../../package.json') as { version: string }).version;
+}
+
+/** Core's ParseNetwork names for -onlynet ("tor" is onion). */
+function networkName(text: string): NetworkName | undefined {
+  const lower = text.toLowerCase();
+  if (lower === 'tor') return 'onion';
+  return (['ipv4', 'ipv6', 'onion', 'i2p', 'cjdns'] as const).find((n) => n === lower);
+}
+
+/** What getnetworkinfo reports, from the options Core derives the same facts from at init. */
+export function networkFacts(config: NodeConfig): NetworkFacts {
+  const args = config.args;
+  let services = SERVICE_FLAGS.NETWORK_LIMITED | SERVICE_FLAGS.WITNESS;
+  if (args.getBoolArg('peerbloomfilters', false)) services |= SERVICE_FLAGS.BLOOM;
+  if (args.getBoolArg('peerblockfilters', false)) services |= SERVICE_FLAGS.COMPACT_FILTERS;
+  if (config.prune === 0) services |= SERVICE_FLAGS.NETWORK;
+  if (args.getBoolArg('v2transport', true)) services |= SERVICE_FLAGS.P2P_V2;
+
+  const onion = args.getArg('onion');
+  const possible = new Set<NetworkName>(['ipv4', 'ipv6']);
+  if ((onion !== undefined && onion !== '' && onion !== '0') || ((args.getArg('proxy') ?? '') !== '' && onion !== '0')) possible.add('onion');
+  if ((args.getArg('i2psam') ?? '') !== '') possible.add('i2p');
+  if (args.isArgSet('cjdnsreachable') && args.getBoolArg('cjdnsreachable', false)) possible.add('cjdns');
+  const only = args.getArgs('onlynet').map(networkName).filter((n): n is NetworkName => n !== undefined);
+  const reachable = only.length > 0 ? new Set([...possible].filter((n) => only.includes(n))) : possible;
+
+  // The same policy getmempoolinfo reports (-minrelaytxfee, -incrementalrelayfee).
+  const policy = config.mempoolPolicy;
+  return {
+    subversion: formatSubVersion(PRODUCT_NAME, packageVersion(), args.getArgs('uacomment')),
+    localServices: services,
+    localRelay: !args.getBoolArg('blocksonly', false),
+    networkActive: args.getBoolArg('networkactive', true),
+    reachable,
+    relayFee: policy.minRelayTxFee,
+    incrementalFee: policy.incrementalRelayFee,
+  };
+}
+
+/** Core's GetWalletDir(). */
+export function walletDir(config: NodeConfig): string {
+  const configured = config.args.getArg('walletdir');
+  if (configured !== undefined) {
+    const resolved = path.resolve(configured);
+    return fs.existsSync(resolved) && fs.statSync(resolved).isDirectory() ? resolved : '';
+  }
+  const wallets = path.join(config.netDir, 'wallets');
+  return fs.existsSync(wallets) && fs.statSync(wallets).isDirectory() ? wallets : config.netDir;
+}
+
+export function nodeRpcMethods(config: NodeConfig, facts: NodeFacts): RpcMethod[] {
+  const methods = [...pureRpcMethods(config.chain), ...networkMethods(networkFacts(config), facts), ...nodeMethods()];
+  if (!config.args.getBoolArg('disablewallet', false)) methods.push(...walletStubMethods({ walletDir: () => walletDir(config) }));
+  return methods;
+}

@@ -1,0 +1,15 @@
+/**
+ * The methods every process answers by itself: the pure Util and Rawtransactions methods
+ * (no chain at all) and the txout proofs (one chain snapshot). HTTP front-ends register
+ * this list in their local registry, the coordinator registers it too, so a call gets the
+ * same answer wherever it lands.
+ */
+import type { ChainName } from '../script/index.js';
+import { rawTransactionMethods } from './rawtransaction-methods.js';
+import type { RpcMethod } from './spec.js';
+import { txOutProofMethods } from './txoutproof.js';
+import { utilMethods } from './util-methods.js';
+
+export function pureRpcMethods(chain: ChainName): RpcMethod[] {
+  return [...utilMethods(chain), ...rawTransactionMethods(chain), ...txOutProofMethods()];
+}
