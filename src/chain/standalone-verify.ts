@@ -9,7 +9,9 @@
 import {
   blockScriptFlags,
   blockSubsidy,
+  buriedDeploymentActive,
   checkBlock,
+  contextualCheckBlock,
   checkTxInputs,
   MAX_BLOCK_SIGOPS_COST,
   moneyRange,
@@ -18,7 +20,7 @@ import {
   type IndexedHeader,
 } from '../consensus/index.js';
 import { fromHex, hashToHex, type Block, type TxOut } from '../primitives/index.js';
-import { decodeScriptNum, isUnspendable, readOp, SCRIPT_ERROR_MESSAGES, transactionSigOpCost } from '../script/index.js';
+import { decodeScriptNum, isUnspendable, readOp, SCRIPT_ERROR_MESSAGES, SEQUENCE_LOCKTIME_DISABLE_FLAG, transactionSigOpCost } from '../script/index.js';
 import type { ScriptChecker } from './chainstate.js';
 import type { ScriptJob } from './connect-block.js';
 
@@ -91,6 +93,16 @@ export async function verifyBlockStandalone(
   const height = heightOverride ?? coinbaseHeight(block);
   const context = checkBlock(block, params);
   if (!context.ok) return fail(context.reason, 0, height, skipped);
+  if (height === null) {
+    skipped.push('contextual block checks (BIP34 height, witness commitment, finality, weight): height unknown');
+  } else {
+    // The parent is known only by height: its median time past is not, so BIP113's cutoff
+    // uses this block's own time (which is never earlier) once CSV is active.
+    const parent = height > 0 ? headerAt(block, height - 1) : undefined;
+    const contextual = contextualCheckBlock(block, parent, params);
+    if (!contextual.ok) return fail(contextual.reason, 0, height, skipped);
+    if (buriedDeploymentActive(height, params, 'csv')) skipped.push('BIP113 median-time-past cutoff: the block’s own time was used (parent times unknown)');
+  }
 
   const byInput = new Map<string, PrevoutRecord>();
   for (const p of prevouts) byInput.set(`${p.tx}:${p.input}`, p);
@@ -148,7 +160,12 @@ export async function verifyBlockStandalone(
     });
   }
   if (unknownMaturity) skipped.push('coinbase maturity: some prevouts lack height or coinbase');
-  skipped.push('sequence locks (BIP68): need the chain’s median times past');
+  // BIP68 applies from CSV activation to version ≥ 2 transactions with enabled relative locks.
+  const csvActive = height === null || buriedDeploymentActive(height, params, 'csv');
+  const relativeLocks = block.transactions.some(
+    (tx) => !tx.isCoinbase() && tx.version >= 2 && tx.inputs.some((input) => (input.sequence & SEQUENCE_LOCKTIME_DISABLE_FLAG) === 0),
+  );
+  if (csvActive && relativeLocks) skipped.push('sequence locks (BIP68): need the chain’s median times past');
 
   if (height !== null) {
     const reward = fees + blockSubsidy(height, params);

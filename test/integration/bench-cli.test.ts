@@ -301,7 +301,6 @@ test('regtest: a flipped signature byte, block re-committed and re-mined, fails 
 
 test(
   'regtest: a block whose witness commitment does not match its witnesses is rejected (bad-witness-merkle-match)',
-  { todo: 'verifyBlockStandalone runs checkBlock but not contextualCheckBlock: the witness commitment goes unchecked' },
   () => {
     const { txs, prevouts, fees } = segwitFixture();
     const block = regtestBlock(txs, fees);
