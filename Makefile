@@ -43,7 +43,7 @@ run: build
 	  echo ""; \
 	  echo "  JSON-RPC  $(RPC_URL)  (cookie authentication)"; \
 	  echo "  cookie    $(COOKIE)"; \
-	  echo "  REST      $(RPC_URL)rest/  (-rest is on; no REST endpoint is implemented yet)"; \
+	  echo "  REST      $(RPC_URL)rest/  (e.g. $(RPC_URL)rest/chaininfo.json)"; \
 	  echo "  log       $(REGTEST_DATA)/regtest/debug.log"; \
 	  echo ""; \
 	  echo "  curl --user \"\$$(cat $(COOKIE))\" -H 'content-type: application/json' \\"; \

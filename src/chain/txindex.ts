@@ -86,6 +86,8 @@ export class TxIndex {
   }
 
   private writeBlock(w: IndexesWriter, block: ParsedBlock, entry: BlockIndexEntry): void {
+    // Core leaves the genesis block out: its coinbase's outputs are not spendable (REST tx answers 404 for it).
+    if (entry.height === 0) return;
     const data = entry.data;
     if (!data) throw new Error(`txindex: block ${entry.hashHex} has no data`);
     block.transactions.forEach((tx, i) => {

@@ -105,7 +105,7 @@ export function createApp(uws: UwsModule, deps: AppDeps): TemplatedApp {
     if (req.uri === '/' || req.uri.startsWith('/wallet/')) return jsonRpc(req, body);
     if (settings.rest && req.uri.startsWith('/rest/')) {
       const found = deps.rest.match(req.uri);
-      if (found) return found.handler({ method: req.method, rest: found.rest, uri: req.uri, warmup: state.warmup });
+      if (found) return found.handler({ method: req.method, rest: found.rest, uri: req.uri, warmup: state.warmup, body });
     }
     return emptyReply(404);
   }
@@ -145,17 +145,27 @@ export function createApp(uws: UwsModule, deps: AppDeps): TemplatedApp {
 
     state.inflight++;
     let done = false;
+    /** A body still being streamed: the request stays in flight until it is out. */
+    let streaming: Reply['writer'];
     const finish = (reply: Reply) => {
       if (done) return;
       done = true;
-      state.inflight--;
       // While shutting down every reply ends its connection, as Core's do.
       const closing = state.shuttingDown && !reply.close ? { ...reply, close: true } : reply;
-      res.cork(() => sendReply(res, closing, incoming.wantsClose));
+      if (!reply.writer) state.inflight--;
+      streaming = reply.writer;
+      res.cork(() =>
+        sendReply(res, closing, incoming.wantsClose, () => {
+          streaming = undefined;
+          state.inflight--;
+        }),
+      );
     };
     res.onAborted(() => {
       if (!done) state.inflight--;
       done = true;
+      // A client gone mid-body costs nothing more: the writer drops the body.
+      streaming?.abort();
     });
 
     const chunks: Buffer[] = [];

@@ -15,6 +15,7 @@ import { pureRpcMethods } from '../rpc/index.js';
 import { createApp, type FrontendState } from './app.js';
 import type { CallOutcome } from './jsonrpc.js';
 import { RestRouter } from './rest.js';
+import { registerRestEndpoints } from '../rest/index.js';
 import { loadUws, type UwsModule } from './uws.js';
 
 /** How long a shutting-down front-end waits for requests in flight. */
@@ -43,6 +44,8 @@ function log(level: 'debug' | 'info' | 'warning' | 'error', category: string | n
  */
 let localServer: RpcServer | undefined;
 let snapshots: ChainSnapshotSource | undefined;
+/** This process's snapshot source, opened on first use (undefined until the chainstate exists). */
+let openSnapshots: () => ChainSnapshotSource | undefined = () => undefined;
 /** Tip events pushed by the coordinator, for the long polls answered here. */
 const tipWaiters = new TipWaiters();
 /** The coordinator's IBD state and mock time, pushed with its changes. */
@@ -64,7 +67,8 @@ function setUpLocalCalls(settings: FrontendSettings): void {
     pruneTarget: settings.pruneTarget,
     mempoolPolicy: settings.mempoolPolicy,
   });
-  const open = (): ChainSnapshotSource | undefined => (snapshots ??= ChainSnapshotSource.openReadOnly(settings.netDir, params, node, settings.txindex, settings.blockfilterindex ?? false));
+  const open = (openSnapshots = (): ChainSnapshotSource | undefined =>
+    (snapshots ??= ChainSnapshotSource.openReadOnly(settings.netDir, params, node, settings.txindex, settings.blockfilterindex ?? false)));
   localServer.setSnapshotSource({
     withSnapshot: (fn) => {
       const source = open();
@@ -104,7 +108,18 @@ function start(settings: FrontendSettings): void {
     channel.close();
     return;
   }
-  const app = createApp(uws, { settings, state, rest: new RestRouter(), call, log });
+  const rest = new RestRouter();
+  // REST reads this process's snapshots only: one per request, no call to the coordinator.
+  if (settings.rest) {
+    registerRestEndpoints(rest, {
+      withSnapshot: (fn) => {
+        const source = openSnapshots();
+        if (!source) throw new Error('Chainstate not available');
+        return source.withSnapshot(fn);
+      },
+    });
+  }
+  const app = createApp(uws, { settings, state, rest, call, log });
   const bound: BindAddress[] = [];
   const failed: (BindAddress & { error: string })[] = [];
   for (const bind of settings.binds) {

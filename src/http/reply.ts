@@ -29,6 +29,20 @@ export interface Reply {
   /** Content-Type; Core's plain replies get libevent's default. */
   readonly contentType?: string;
   readonly close?: boolean;
+  /** A large body written chunk by chunk with backpressure instead of `body`. */
+  readonly writer?: BodyWriter;
+}
+
+/**
+ * A body the response writes itself (large REST bodies): sendReply writes the status line
+ * and headers, then hands the response to start(), which must call `finished` exactly once,
+ * when the last byte is out or after abort(). uWS writes Content-Length from `size`.
+ */
+export interface BodyWriter {
+  readonly size: number;
+  start(res: HttpResponse, finished: () => void): void;
+  /** The client went away (uWS onAborted): stop writing and release the body. */
+  abort(): void;
 }
 
 export function statusLine(status: number): string {
@@ -41,7 +55,7 @@ export function statusLine(status: number): string {
  * uWS itself writes `Connection: close` when it closes a connection the client did not
  * ask to close, so the header is written here only in the other case.
  */
-export function sendReply(res: HttpResponse, reply: Reply, requestAskedClose = false): void {
+export function sendReply(res: HttpResponse, reply: Reply, requestAskedClose = false, writerFinished: () => void = () => undefined): void {
   res.writeStatus(statusLine(reply.status));
   for (const [k, v] of reply.headers ?? []) res.writeHeader(k, v);
   if (requestAskedClose) res.writeHeader('Connection', 'close');
@@ -52,6 +66,13 @@ export function sendReply(res: HttpResponse, reply: Reply, requestAskedClose = f
     return;
   }
   res.writeHeader('Content-Type', reply.contentType ?? LIBEVENT_DEFAULT_TYPE);
+  if (reply.writer) {
+    // A streamed body cannot ask uWS to close the connection at its end: the header says
+    // so and the client, which reads to Content-Length, closes it.
+    if (reply.close === true && !requestAskedClose) res.writeHeader('Connection', 'close');
+    reply.writer.start(res, writerFinished);
+    return;
+  }
   res.end(reply.body ?? '', reply.close === true || requestAskedClose);
 }
 

@@ -2,8 +2,8 @@
  * The REST extension point. Endpoints register under a path prefix (Core's list:
  * "/rest/tx/", "/rest/block/", "/rest/chaininfo", ...); a request under /rest/ that no
  * endpoint claims gets Core's reply for a path without a handler: 404, empty body. With
- * -rest off no endpoint is consulted at all. The REST endpoints themselves arrive with
- * the front-ends' LMDB snapshot reads.
+ * -rest off no endpoint is consulted at all. The endpoints are src/rest's, registered by
+ * frontend-main.ts.
  */
 import type { Reply } from './reply.js';
 
@@ -16,6 +16,8 @@ export interface RestRequest {
   readonly uri: string;
   /** Current init message while the node warms up (REST answers 503 then), else null. */
   readonly warmup: string | null;
+  /** The request body (any method: getutxos reads a POSTed one). */
+  readonly body: Uint8Array;
 }
 
 export type RestHandler = (req: RestRequest) => Reply | Promise<Reply>;

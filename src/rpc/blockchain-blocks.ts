@@ -40,8 +40,8 @@ function parseVerbosity(value: Json | undefined, fallback: number, allowBool: bo
   return Math.trunc(value);
 }
 
-/** The header fields every block-describing result shares. */
-function headerFields(snapshot: SnapshotChainView, entry: ViewEntry): HeaderJsonFields {
+/** The header fields every block-describing result shares (getblockheader, getblock, REST headers and block). */
+export function headerFields(snapshot: SnapshotChainView, entry: ViewEntry): HeaderJsonFields {
   const active = snapshot.isActive(entry);
   const next = active ? snapshot.next(entry) : undefined;
   return {
@@ -96,6 +96,57 @@ function verificationProgress(snapshot: SnapshotChainView, tip: ViewEntry): numb
   return Math.min(tip.chainTxCount / total, 1);
 }
 
+/** getblockchaininfo's object (also REST chaininfo.json), from one snapshot. */
+export function blockchainInfo(snapshot: SnapshotChainView): Record<string, unknown> {
+  const tip = snapshot.tip();
+  const params = snapshot.params;
+  const prune = snapshot.node.pruneTarget;
+  const out: Record<string, unknown> = {
+    chain: params.name,
+    blocks: tip.height,
+    headers: snapshot.bestHeader().height,
+    bestblockhash: tip.hashHex,
+    bits: tip.bits.toString(16).padStart(8, '0'),
+    target: uint256Hex(deriveTarget(tip.bits, params.powLimit) ?? 0n),
+    difficulty: doubleJson(getDifficulty(tip.bits)),
+    time: tip.time,
+    mediantime: tip.medianTimePast(),
+    verificationprogress: doubleJson(verificationProgress(snapshot, tip)),
+    initialblockdownload: snapshot.node.ibd,
+    chainwork: uint256Hex(tip.chainWork),
+    size_on_disk: snapshot.sizeOnDisk(),
+    pruned: prune !== 0,
+  };
+  if (prune !== 0) {
+    const pruneHeight = snapshot.pruneHeight();
+    out.pruneheight = pruneHeight === undefined ? 0 : pruneHeight + 1;
+    out.automatic_pruning = prune !== 1;
+    if (prune !== 1) out.prune_target_size = prune;
+  }
+  if (params.signetChallenge) out.signet_challenge = toHex(params.signetChallenge);
+  out.warnings = warnings(snapshot);
+  return out;
+}
+
+/**
+ * The undo data getblock 2/3 (and REST block JSON) print fees and prevouts from: present
+ * when the block has undo data; Core's internal error when that cannot be read.
+ */
+export function blockJsonUndo(snapshot: SnapshotChainView, entry: ViewEntry) {
+  if (!entry.hasUndo) return undefined;
+  const undo = snapshot.readUndo(entry);
+  if (!undo) {
+    throw new RpcError(RPC_INTERNAL_ERROR, "Undo data expected but can't be read. This could be due to disk corruption or a conflict with a pruning event.");
+  }
+  return undo;
+}
+
+/** getdeploymentinfo's object at `entry` (also REST deploymentinfo). */
+export function deploymentInfoResult(snapshot: SnapshotChainView, entry: ViewEntry): Record<string, unknown> {
+  const info = deploymentInfo(entry, snapshot.params, versionBits);
+  return { ...info, script_flags: scriptFlagNames(blockScriptFlags(entry, snapshot.params)) };
+}
+
 export function blockchainBlockMethods(): RpcMethod[] {
   const getblockchaininfo = defineRpcMethod({
     name: 'getblockchaininfo',
@@ -105,37 +156,7 @@ export function blockchainBlockMethods(): RpcMethod[] {
     results: [{ type: 'obj', description: '' }],
     examples: helpExampleCli('getblockchaininfo', '') + helpExampleRpc('getblockchaininfo', ''),
     readsSnapshot: true,
-    handler: (_args, ctx) => {
-      const snapshot = view(ctx);
-      const tip = snapshot.tip();
-      const params = snapshot.params;
-      const prune = snapshot.node.pruneTarget;
-      const out: Record<string, unknown> = {
-        chain: params.name,
-        blocks: tip.height,
-        headers: snapshot.bestHeader().height,
-        bestblockhash: tip.hashHex,
-        bits: tip.bits.toString(16).padStart(8, '0'),
-        target: uint256Hex(deriveTarget(tip.bits, params.powLimit) ?? 0n),
-        difficulty: doubleJson(getDifficulty(tip.bits)),
-        time: tip.time,
-        mediantime: tip.medianTimePast(),
-        verificationprogress: doubleJson(verificationProgress(snapshot, tip)),
-        initialblockdownload: snapshot.node.ibd,
-        chainwork: uint256Hex(tip.chainWork),
-        size_on_disk: snapshot.sizeOnDisk(),
-        pruned: prune !== 0,
-      };
-      if (prune !== 0) {
-        const pruneHeight = snapshot.pruneHeight();
-        out.pruneheight = pruneHeight === undefined ? 0 : pruneHeight + 1;
-        out.automatic_pruning = prune !== 1;
-        if (prune !== 1) out.prune_target_size = prune;
-      }
-      if (params.signetChallenge) out.signet_challenge = toHex(params.signetChallenge);
-      out.warnings = warnings(snapshot);
-      return out;
-    },
+    handler: (_args, ctx) => blockchainInfo(view(ctx)),
   });
 
   const getdifficulty = defineRpcMethod({
@@ -203,13 +224,7 @@ export function blockchainBlockMethods(): RpcMethod[] {
       const bytes = readBlockBytesOrThrow(snapshot, entry);
       if (verbosity <= 0) return toHex(bytes);
       const block = snapshot.readBlock(entry);
-      let undo;
-      if (verbosity >= 2 && entry.hasUndo) {
-        undo = snapshot.readUndo(entry);
-        if (!undo) {
-          throw new RpcError(RPC_INTERNAL_ERROR, "Undo data expected but can't be read. This could be due to disk corruption or a conflict with a pruning event.");
-        }
-      }
+      const undo = verbosity >= 2 ? blockJsonUndo(snapshot, entry) : undefined;
       return blockToJson(block, headerFields(snapshot, entry), {
         chain: snapshot.params.name,
         verbosity: verbosity === 1 ? 1 : verbosity === 2 ? 2 : 3,
@@ -319,8 +334,7 @@ export function blockchainBlockMethods(): RpcMethod[] {
     handler: (args, ctx) => {
       const snapshot = view(ctx);
       const entry = args.has('blockhash') ? lookupViewBlock(snapshot, args.string('blockhash'), 'blockhash') : snapshot.tip();
-      const info = deploymentInfo(entry, snapshot.params, versionBits);
-      return { ...info, script_flags: scriptFlagNames(blockScriptFlags(entry, snapshot.params)) };
+      return deploymentInfoResult(snapshot, entry);
     },
   });
 

@@ -130,10 +130,10 @@ test('a block file without a final newline, or with CRLF and spaces around the h
   const hex = readVectorText('block277647.hex').trim();
   for (const text of [hex, `  ${hex}\r\n\r\n`]) {
     const file = tempFile('block.hex', text);
-    // Usage is checked before any script runs, so a bogus --height keeps this cheap: a
-    // wrong height changes the subsidy, and the block fails on its coinbase amount.
+    // A bogus --height keeps this cheap: the BIP34 height in the coinbase no longer matches,
+    // so the block fails the contextual checks before any script runs.
     const report = verify(file, PREVOUTS, 1, '--par', '1', '--height', '630000');
-    assert.equal(report.error, 'bad-cb-amount');
+    assert.equal(report.error, 'bad-cb-height');
   }
 });
 

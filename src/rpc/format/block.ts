@@ -112,14 +112,20 @@ export function blockToJson(block: Block, header: HeaderJsonFields, options: Blo
   if (options.verbosity === 1) {
     out.tx = block.transactions.map((tx) => tx.txidHex);
   } else {
-    out.tx = block.transactions.map((tx, i) =>
-      txToJson(tx, {
-        chain: options.chain,
-        includeHex: true,
-        undo: i > 0 ? undo?.[i - 1] : undefined,
-        prevouts: options.verbosity === 3,
-      }),
-    );
+    out.tx = block.transactions.map((_, i) => blockTransactionJson(block, i, options));
   }
   return out;
+}
+
+/**
+ * Transaction `index` of the block as getblock 2/3 prints it in "tx" (REST streams a
+ * large block's JSON one of these at a time).
+ */
+export function blockTransactionJson(block: Block, index: number, options: BlockJsonOptions): ResultObject {
+  return txToJson(block.transactions[index]!, {
+    chain: options.chain,
+    includeHex: true,
+    undo: index > 0 ? options.undo?.[index - 1] : undefined,
+    prevouts: options.verbosity === 3,
+  });
 }

@@ -1,0 +1,287 @@
+/**
+ * Block endpoints (Core v31 rest.cpp): /rest/block/ (getblock 3 JSON),
+ * /rest/block/notxdetails/ (getblock 1 JSON), /rest/blockpart/ (a byte range, read alone
+ * from disk), /rest/headers/, /rest/blockhashbyheight/ and /rest/spenttxouts/. Each
+ * request reads one snapshot; large bodies leave it as streams.
+ */
+import { BlockDataUnavailable, type SnapshotChainView, type ViewEntry } from '../chain/index.js';
+import type { Reply, RestRequest } from '../http/index.js';
+import { ByteWriter, hashToHex, parseBlock, type ParsedBlock } from '../primitives/index.js';
+import {
+  blockJsonUndo,
+  blockToJson,
+  blockTransactionJson,
+  headerFields,
+  headerToJson,
+  RpcError,
+  scriptPubKeyJson,
+  amountJson,
+  writeJson,
+  type BlockJsonOptions,
+  type HeaderJsonFields,
+} from '../rpc/index.js';
+import type { RestContext } from './context.js';
+import {
+  ALL_FORMATS,
+  binReply,
+  formatNotFound,
+  hexReply,
+  jsonValueReply,
+  parseDataFormat,
+  parseInt32,
+  parseRestHash,
+  parseUnsigned,
+  restError,
+  sanitizeUri,
+  SIZE_MAX,
+  splitPath,
+  textReply,
+  warmupError,
+} from './format.js';
+import { queryParameter, UriParseError } from './query.js';
+import { bytesBody, hexBody, piecesBody, STREAM_THRESHOLD_BYTES } from './stream.js';
+
+/** Core's MAX_REST_HEADERS_RESULTS (headers and filter headers). */
+export const MAX_REST_HEADERS_RESULTS = 2000;
+
+/** Block JSON is streamed per transaction once the block is this large (its JSON is several times bigger). */
+const JSON_STREAM_BLOCK_BYTES = 32 * 1024;
+
+/** A block's bytes as bin or hex: streamed when large. */
+export function bytesReply(format: 'bin' | 'hex', bytes: Uint8Array): Reply {
+  if (bytes.length * (format === 'hex' ? 2 : 1) <= STREAM_THRESHOLD_BYTES) return format === 'bin' ? binReply(bytes) : hexReply(bytes);
+  return format === 'bin'
+    ? { status: 200, contentType: 'application/octet-stream', writer: bytesBody(bytes) }
+    : { status: 200, contentType: 'text/plain', writer: hexBody(bytes) };
+}
+
+/**
+ * The block's JSON (getblock 1 or 3), for a large block as pieces: the object with an
+ * empty "tx", cut where the array goes, and one piece per transaction in between.
+ */
+function blockJsonReply(block: ParsedBlock, fields: HeaderJsonFields, options: BlockJsonOptions, size: number): Reply {
+  if (options.verbosity === 1 || size <= JSON_STREAM_BLOCK_BYTES) return jsonValueReply(blockToJson(block, fields, options));
+  const outer = blockToJson(block, fields, { chain: options.chain, verbosity: 1 });
+  outer.tx = [];
+  const text = writeJson(outer);
+  const at = text.lastIndexOf('"tx":[]');
+  const pieces: Uint8Array[] = [Buffer.from(`${text.slice(0, at)}"tx":[`)];
+  for (let i = 0; i < block.transactions.length; i++) {
+    pieces.push(Buffer.from((i > 0 ? ',' : '') + writeJson(blockTransactionJson(block, i, options))));
+  }
+  pieces.push(Buffer.from(`]${text.slice(at + '"tx":[]'.length)}\n`));
+  return { status: 200, contentType: 'application/json', writer: piecesBody(pieces) };
+}
+
+interface BlockPart {
+  readonly offset: bigint;
+  readonly size: bigint;
+}
+
+/** Core's rest_block: hash, index entry, data present (pruned / not downloaded), the raw read, then the format. */
+function restBlock(req: RestRequest, ctx: RestContext, verbosity: 1 | 3, part?: BlockPart): Reply {
+  if (req.warmup !== null) return warmupError(req.warmup);
+  const { format, param: hashText } = parseDataFormat(req.rest);
+  const hash = parseRestHash(hashText);
+  if (!hash) return restError(400, `Invalid hash: ${hashText}`);
+  return ctx.withSnapshot((snapshot) => {
+    const entry = snapshot.entry(hash);
+    if (!entry) return restError(404, `${hashText} not found`);
+    let bytes: Uint8Array;
+    try {
+      if (part) {
+        const blockSize = BigInt(snapshot.readBlockSize(entry));
+        if (part.size === 0n || part.offset + part.size > blockSize) {
+          return restError(400, `Bad block part offset/size ${part.offset}/${part.size} for ${hashText}`);
+        }
+        bytes = snapshot.readBlockRange(entry, Number(part.offset), Number(part.size));
+      } else {
+        bytes = snapshot.readBlockBytes(entry);
+      }
+    } catch (err) {
+      if (err instanceof BlockDataUnavailable) {
+        if (err.why === 'pruned') return restError(404, `${hashText} not available (pruned data)`);
+        if (err.why === 'not-downloaded') return restError(404, `${hashText} not available (not fully downloaded)`);
+      }
+      return restError(500, `I/O error reading ${hashText}`);
+    }
+    switch (format) {
+      case 'bin':
+      case 'hex':
+        return bytesReply(format, bytes);
+      case 'json': {
+        if (part) return restError(400, 'JSON output is not supported for this request type');
+        const block = parseBlock(bytes);
+        const options: BlockJsonOptions = { chain: snapshot.params.name, verbosity };
+        if (verbosity === 3) {
+          try {
+            const undo = blockJsonUndo(snapshot, entry);
+            if (undo) options.undo = undo;
+          } catch (err) {
+            if (err instanceof RpcError) return restError(500, err.message);
+            throw err;
+          }
+        }
+        return blockJsonReply(block, headerFields(snapshot, entry), options, bytes.length);
+      }
+      default:
+        return formatNotFound(ALL_FORMATS);
+    }
+  });
+}
+
+export function restBlockExtended(req: RestRequest, ctx: RestContext): Reply {
+  return restBlock(req, ctx, 3);
+}
+
+export function restBlockNoTxDetails(req: RestRequest, ctx: RestContext): Reply {
+  return restBlock(req, ctx, 1);
+}
+
+/** [v31] /rest/blockpart/<hash>.<bin|hex>?offset=<O>&size=<S>: offset and size are checked before warm-up. */
+export function restBlockPart(req: RestRequest, ctx: RestContext): Reply {
+  try {
+    const offset = parseUnsigned(queryParameter(req.uri, 'offset') ?? '', SIZE_MAX);
+    if (offset === undefined) return restError(400, 'Block part offset missing or invalid');
+    const size = parseUnsigned(queryParameter(req.uri, 'size') ?? '', SIZE_MAX);
+    if (size === undefined) return restError(400, 'Block part size missing or invalid');
+    return restBlock(req, ctx, 1, { offset, size });
+  } catch (err) {
+    if (err instanceof UriParseError) return restError(400, err.message);
+    throw err;
+  }
+}
+
+/** The active-chain walk of headers and filter headers: from `hash` upwards, at most `count`; empty when unknown or off the active chain. */
+export function activeRange(snapshot: SnapshotChainView, hash: Uint8Array, count: number): ViewEntry[] {
+  const out: ViewEntry[] = [];
+  const start = snapshot.entry(hash);
+  if (!start || !snapshot.isActive(start)) return out;
+  const last = Math.min(snapshot.height, start.height + count - 1);
+  out.push(start);
+  for (let h = start.height + 1; h <= last; h++) out.push(snapshot.activeEntry(h)!);
+  return out;
+}
+
+/** The count of headers/blockfilterheaders: ToIntegral<size_t> within 1..2000. */
+function parseHeaderCount(raw: string): number | undefined {
+  const count = parseUnsigned(raw, SIZE_MAX);
+  return count !== undefined && count >= 1n && count <= BigInt(MAX_REST_HEADERS_RESULTS) ? Number(count) : undefined;
+}
+
+export interface CountedStart {
+  readonly hash: Uint8Array;
+  readonly count: number;
+}
+
+/**
+ * headers and blockfilterheaders: `parts` (after the filter type) are `<hash>` with the
+ * count from the query (default 5), or the deprecated `<count>/<hash>`; anything else is
+ * `invalidUri`. Checked in Core's order: form, query, count, hash.
+ */
+export function parseCountedStart(req: RestRequest, parts: readonly string[], invalidUri: string): CountedStart | Reply {
+  let rawCount: string;
+  let hashText: string;
+  if (parts.length === 2) {
+    rawCount = parts[0]!;
+    hashText = parts[1]!;
+  } else if (parts.length === 1) {
+    hashText = parts[0]!;
+    try {
+      rawCount = queryParameter(req.uri, 'count') ?? '5';
+    } catch (err) {
+      if (err instanceof UriParseError) return restError(400, err.message);
+      throw err;
+    }
+  } else {
+    return restError(400, invalidUri);
+  }
+  const count = parseHeaderCount(rawCount);
+  if (count === undefined) return restError(400, `Header count is invalid or out of acceptable range (1-${MAX_REST_HEADERS_RESULTS}): ${rawCount}`);
+  const hash = parseRestHash(hashText);
+  if (!hash) return restError(400, `Invalid hash: ${hashText}`);
+  return { hash, count };
+}
+
+/** /rest/headers/<hash>.<ext>?count=<N> and the deprecated /rest/headers/<N>/<hash>.<ext>. */
+export function restHeaders(req: RestRequest, ctx: RestContext): Reply {
+  if (req.warmup !== null) return warmupError(req.warmup);
+  const { format, param } = parseDataFormat(req.rest);
+  const start = parseCountedStart(req, splitPath(param), 'Invalid URI format. Expected /rest/headers/<hash>.<ext>?count=<count>');
+  if ('status' in start) return start;
+  const { hash, count } = start;
+  return ctx.withSnapshot((snapshot) => {
+    const headers = activeRange(snapshot, hash, count);
+    switch (format) {
+      case 'bin':
+      case 'hex': {
+        const w = new ByteWriter(headers.length * 80);
+        for (const e of headers) w.bytes(e.header.toBytes());
+        return format === 'bin' ? binReply(w.finish()) : hexReply(w.finish());
+      }
+      case 'json':
+        return jsonValueReply(headers.map((e) => headerToJson(headerFields(snapshot, e))));
+      default:
+        return formatNotFound(ALL_FORMATS);
+    }
+  });
+}
+
+/** /rest/blockhashbyheight/<height>.<ext>: bin is internal order, hex and JSON the display order. */
+export function restBlockHashByHeight(req: RestRequest, ctx: RestContext): Reply {
+  if (req.warmup !== null) return warmupError(req.warmup);
+  const { format, param } = parseDataFormat(req.rest);
+  const height = parseInt32(param);
+  if (height === undefined || height < 0) return restError(400, `Invalid height: ${sanitizeUri(param)}`);
+  return ctx.withSnapshot((snapshot) => {
+    if (height > snapshot.height) return restError(404, 'Block height out of range');
+    const hash = snapshot.reader.activeHash(height)!;
+    switch (format) {
+      case 'bin':
+        return binReply(Uint8Array.from(hash));
+      case 'hex':
+        return textReply(`${hashToHex(hash)}\n`);
+      case 'json':
+        return jsonValueReply({ blockhash: hashToHex(hash) });
+      default:
+        return formatNotFound(ALL_FORMATS);
+    }
+  });
+}
+
+/** /rest/spenttxouts/<hash>.<ext> (v30+): the outputs each transaction of the block spent, coinbase first (always none). */
+export function restSpentTxOuts(req: RestRequest, ctx: RestContext): Reply {
+  if (req.warmup !== null) return warmupError(req.warmup);
+  const { format, param } = parseDataFormat(req.rest);
+  const path = splitPath(param);
+  if (path.length !== 1) return restError(400, 'Invalid URI format. Expected /rest/spenttxouts/<hash>.<ext>');
+  const hashText = path[0]!;
+  const hash = parseRestHash(hashText);
+  if (!hash) return restError(400, `Invalid hash: ${hashText}`);
+  return ctx.withSnapshot((snapshot) => {
+    const entry = snapshot.entry(hash);
+    if (!entry) return restError(404, `${hashText} not found`);
+    // Core skips the read for the genesis block (it has no undo data): its answer is one empty entry.
+    const undo = entry.height === 0 ? [] : snapshot.readUndo(entry);
+    if (!undo) return restError(404, `${hashText} undo not available`);
+    switch (format) {
+      case 'bin':
+      case 'hex': {
+        const w = new ByteWriter();
+        w.compactSize(undo.length + 1).compactSize(0);
+        for (const spent of undo) {
+          w.compactSize(spent.length);
+          for (const coin of spent) w.i64(coin.output.value).varBytes(coin.output.scriptPubKey);
+        }
+        return bytesReply(format, w.finish());
+      }
+      case 'json':
+        return jsonValueReply([
+          [],
+          ...undo.map((spent) => spent.map((coin) => ({ value: amountJson(coin.output.value), scriptPubKey: scriptPubKeyJson(coin.output.scriptPubKey, snapshot.params.name) }))),
+        ]);
+      default:
+        return formatNotFound(ALL_FORMATS);
+    }
+  });
+}

@@ -1,0 +1,132 @@
+/**
+ * Large REST bodies (blocks as bin, hex or JSON) written with uWS backpressure: each chunk
+ * goes out with tryEnd(chunk, totalSize) and, when the socket is full, the rest of it
+ * follows from onWritable at the offset uWS reports. Nothing is copied into uWS's own
+ * buffer, so a block is held once (its bytes, or its JSON pieces) however slow the client;
+ * hex is encoded one chunk at a time. A client that disconnects stops the stream at once
+ * and the body is released.
+ */
+import type { HttpResponse } from '@trufflesuite/uws-js-unofficial';
+import type { BodyWriter } from '../http/index.js';
+
+/** Bytes handed to uWS per tryEnd (hex: output bytes, from half as many block bytes). */
+export const STREAM_CHUNK_BYTES = 64 * 1024;
+
+/** Bodies up to this size go out in one end() call: streaming only pays off above it. */
+export const STREAM_THRESHOLD_BYTES = 256 * 1024;
+
+class StreamedBody implements BodyWriter {
+  private res: HttpResponse | undefined;
+  private finished: (() => void) | undefined;
+  private chunk: Uint8Array | undefined;
+  /** Body offset of `chunk`'s first byte. */
+  private chunkStart = 0;
+  private stopped = false;
+
+  constructor(
+    readonly size: number,
+    private nextChunk: (() => Uint8Array | undefined) | undefined,
+  ) {}
+
+  start(res: HttpResponse, finished: () => void): void {
+    this.res = res;
+    this.finished = finished;
+    if (this.size === 0) {
+      res.end();
+      this.stop();
+      return;
+    }
+    res.onWritable(() => this.pump());
+    this.pump();
+  }
+
+  abort(): void {
+    this.stop();
+  }
+
+  private stop(): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.chunk = undefined;
+    this.nextChunk = undefined;
+    this.res = undefined;
+    const finished = this.finished;
+    this.finished = undefined;
+    finished?.();
+  }
+
+  /** Writes until the body is out (true) or the socket is full (false: onWritable resumes). */
+  private pump(): boolean {
+    const res = this.res;
+    if (this.stopped || !res) return true;
+    for (;;) {
+      if (!this.chunk) {
+        this.chunk = this.nextChunk?.();
+        if (!this.chunk) {
+          // The source ended short of `size`: a bug; do not leave the client waiting.
+          res.close();
+          this.stop();
+          return true;
+        }
+      }
+      const written = res.getWriteOffset() - this.chunkStart;
+      const [ok, done] = res.tryEnd(written === 0 ? this.chunk : this.chunk.subarray(written), this.size);
+      if (done) {
+        this.stop();
+        return true;
+      }
+      if (!ok) return false;
+      this.chunkStart += this.chunk.length;
+      this.chunk = undefined;
+    }
+  }
+}
+
+/** `bytes` as they are, in chunks (views, no copies). */
+export function bytesBody(bytes: Uint8Array): BodyWriter {
+  let offset = 0;
+  return new StreamedBody(bytes.length, () => {
+    if (offset >= bytes.length) return undefined;
+    const chunk = bytes.subarray(offset, offset + STREAM_CHUNK_BYTES);
+    offset += chunk.length;
+    return chunk;
+  });
+}
+
+/** Lowercase hex of `bytes` and a final LF, encoded chunk by chunk as it is sent. */
+export function hexBody(bytes: Uint8Array): BodyWriter {
+  const step = STREAM_CHUNK_BYTES / 2;
+  let offset = 0;
+  let ended = false;
+  return new StreamedBody(bytes.length * 2 + 1, () => {
+    if (offset < bytes.length) {
+      const end = Math.min(bytes.length, offset + step);
+      const hex = Buffer.from(bytes.buffer, bytes.byteOffset + offset, end - offset).toString('hex');
+      offset = end;
+      return Buffer.from(end === bytes.length ? `${hex}\n` : hex, 'latin1');
+    }
+    if (!ended && bytes.length === 0) {
+      ended = true;
+      return Buffer.from('\n');
+    }
+    return undefined;
+  });
+}
+
+/** Pieces sent in order (a block's JSON: its header part, then one piece per transaction). */
+export function piecesBody(pieces: Uint8Array[]): BodyWriter {
+  let size = 0;
+  for (const p of pieces) size += p.length;
+  let index = 0;
+  return new StreamedBody(size, () => {
+    while (index < pieces.length) {
+      const piece = pieces[index]!;
+      // Sent pieces are released as the stream moves on.
+      pieces[index++] = EMPTY;
+      if (piece.length > 0) return piece;
+    }
+    return undefined;
+  });
+}
+
+const EMPTY = new Uint8Array(0);

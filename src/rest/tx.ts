@@ -1,0 +1,162 @@
+/**
+ * /rest/tx/ (mempool first, then -txindex; no separate "txindex off" error) and
+ * /rest/getutxos (BIP64, Core v31's reading of URIs and bodies), from one snapshot.
+ */
+import type { SnapshotChainView } from '../chain/index.js';
+import type { Reply, RestRequest } from '../http/index.js';
+import { hashToHex, parseTransaction, type OutPoint } from '../primitives/index.js';
+import { amountJson, scriptPubKeyJson, txToJson } from '../rpc/index.js';
+import type { RestContext } from './context.js';
+import { ALL_FORMATS, binReply, formatNotFound, hexReply, jsonValueReply, parseDataFormat, parseRestHash, restError, warmupError } from './format.js';
+import {
+  decodeUtxoBody,
+  encodeUtxoResult,
+  MAX_GETUTXOS_OUTPOINTS,
+  MEMPOOL_HEIGHT,
+  parseHexLenient,
+  parseUriOutpoints,
+  uriParts,
+  UtxoRequestError,
+  type UtxoHit,
+} from './getutxos.js';
+import { bytesReply } from './blocks.js';
+
+interface FoundTx {
+  readonly bytes: Uint8Array;
+  /** Display hex of the block, when found through the txindex. */
+  readonly blockhash?: string;
+}
+
+/** Core's GetTransaction without a block: the mempool, then the txindex when it is on. */
+function findTransaction(snapshot: SnapshotChainView, txid: Uint8Array): FoundTx | undefined {
+  const pooled = snapshot.reader.mempoolEntry(txid);
+  if (pooled) return { bytes: pooled.tx };
+  const position = snapshot.txindex?.lookup(txid);
+  if (!position) return undefined;
+  return { bytes: snapshot.readTxBytes(position), blockhash: snapshot.readBlockHeaderAt(position).hashHex };
+}
+
+export function restTx(req: RestRequest, ctx: RestContext): Reply {
+  if (req.warmup !== null) return warmupError(req.warmup);
+  const { format, param: hashText } = parseDataFormat(req.rest);
+  const txid = parseRestHash(hashText);
+  if (!txid) return restError(400, `Invalid hash: ${hashText}`);
+  return ctx.withSnapshot((snapshot) => {
+    const found = findTransaction(snapshot, txid);
+    if (!found) return restError(404, `${hashText} not found`);
+    switch (format) {
+      case 'bin':
+      case 'hex':
+        return bytesReply(format, found.bytes);
+      case 'json': {
+        const tx = parseTransaction(found.bytes);
+        return jsonValueReply(txToJson(tx, { chain: snapshot.params.name, includeHex: true, ...(found.blockhash ? { blockhash: found.blockhash } : {}) }));
+      }
+      default:
+        return formatNotFound(ALL_FORMATS);
+    }
+  });
+}
+
+/**
+ * Core's CCoinsViewMemPool view with mempool->isSpent: an output a mempool transaction
+ * spends is missing; outputs of mempool transactions are found at MEMPOOL_HEIGHT.
+ */
+function mempoolView(snapshot: SnapshotChainView) {
+  let spent: Set<string> | undefined;
+  const key = (o: OutPoint) => `${hashToHex(o.txid)}:${o.vout}`;
+  return {
+    isSpent(outpoint: OutPoint): boolean {
+      if (!spent) {
+        spent = new Set();
+        for (const { entry } of snapshot.reader.mempoolEntries()) {
+          for (const input of parseTransaction(entry.tx).inputs) spent.add(key(input.prevout));
+        }
+      }
+      return spent.has(key(outpoint));
+    },
+    /** A mempool transaction's output (null: the transaction is there, the output is not), undefined when not pooled. */
+    output(outpoint: OutPoint): UtxoHit | null | undefined {
+      const entry = snapshot.reader.mempoolEntry(outpoint.txid);
+      if (!entry) return undefined;
+      const out = parseTransaction(entry.tx).outputs[outpoint.vout];
+      return out ? { height: MEMPOOL_HEIGHT, value: out.value, scriptPubKey: out.scriptPubKey } : null;
+    },
+  };
+}
+
+function getUtxos(req: RestRequest, ctx: RestContext): Reply {
+  const { format, param } = parseDataFormat(req.rest);
+  const parts = uriParts(param);
+  let body: Uint8Array = req.body;
+  if (body.length === 0 && parts.length === 0) return restError(400, 'Error: empty request');
+  let checkMempool = false;
+  let outpoints: OutPoint[] = [];
+  const inputParsed = parts.length > 0;
+  if (inputParsed) {
+    ({ checkMempool, outpoints } = parseUriOutpoints(parts));
+    if (outpoints.length === 0) return restError(400, 'Error: empty request');
+  }
+  switch (format) {
+    case 'hex':
+    case 'bin':
+      if (format === 'hex') body = parseHexLenient(Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('latin1'));
+      if (body.length > 0) {
+        if (inputParsed) return restError(400, 'Combination of URI scheme inputs and raw post data is not allowed');
+        ({ checkMempool, outpoints } = decodeUtxoBody(body));
+      }
+      break;
+    case 'json':
+      if (!inputParsed) return restError(400, 'Error: empty request');
+      break;
+    default:
+      return formatNotFound(ALL_FORMATS);
+  }
+  if (outpoints.length > MAX_GETUTXOS_OUTPOINTS) {
+    return restError(400, `Error: max outpoints exceeded (max: ${MAX_GETUTXOS_OUTPOINTS}, tried: ${outpoints.length})`);
+  }
+  return ctx.withSnapshot((snapshot) => {
+    const pool = checkMempool ? mempoolView(snapshot) : undefined;
+    const hits: boolean[] = [];
+    const utxos: UtxoHit[] = [];
+    for (const outpoint of outpoints) {
+      let hit: UtxoHit | null | undefined;
+      if (!pool?.isSpent(outpoint)) {
+        // A pooled transaction's outputs come first (CCoinsViewMemPool), then the UTXO set.
+        hit = pool?.output(outpoint);
+        if (hit === undefined) {
+          const coin = snapshot.coin(outpoint);
+          hit = coin && { height: coin.height, value: coin.output.value, scriptPubKey: coin.output.scriptPubKey };
+        }
+      }
+      hits.push(!!hit);
+      if (hit) utxos.push(hit);
+    }
+    const tip = snapshot.tip();
+    const result = { chainHeight: tip.height, chaintipHash: tip.hash, hits, utxos };
+    switch (format) {
+      case 'bin':
+        return binReply(encodeUtxoResult(result));
+      case 'hex':
+        return hexReply(encodeUtxoResult(result));
+      default:
+        return jsonValueReply({
+          chainHeight: result.chainHeight,
+          chaintipHash: tip.hashHex,
+          bitmap: hits.map((h) => (h ? '1' : '0')).join(''),
+          utxos: utxos.map((u) => ({ height: u.height, value: amountJson(u.value), scriptPubKey: scriptPubKeyJson(u.scriptPubKey, snapshot.params.name) })),
+        });
+    }
+  });
+}
+
+/** /rest/getutxos[/checkmempool]/<txid>-<n>/....<ext>, or a POSTed binary/hex body. */
+export function restGetUtxos(req: RestRequest, ctx: RestContext): Reply {
+  if (req.warmup !== null) return warmupError(req.warmup);
+  try {
+    return getUtxos(req, ctx);
+  } catch (err) {
+    if (err instanceof UtxoRequestError) return restError(err.status, err.message);
+    throw err;
+  }
+}
