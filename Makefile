@@ -70,6 +70,7 @@ bench-import: build
 bench-http: build
 	command -v wrk >/dev/null || (apt-get update && apt-get install -y wrk)
 	$(NODE) dist/native-bench/http.js
+	$(NODE) dist/native-bench/http-rest.js
 
 bench: bench-hash bench-sig bench-import bench-http
 

@@ -8,7 +8,7 @@
 import { BLOCK_FILTER_TYPE_ID, blockFilterTypeByName, FILTER_NOT_FOUND_MESSAGE, filterMissingReason } from '../chain/index.js';
 import type { Reply, RestRequest } from '../http/index.js';
 import { ByteWriter, hashToHex } from '../primitives/index.js';
-import { activeRange, parseCountedStart } from './blocks.js';
+import { activeHashes, parseCountedStart } from './blocks.js';
 import type { RestContext } from './context.js';
 import { ALL_FORMATS, binReply, formatNotFound, hexReply, jsonValueReply, parseDataFormat, parseRestHash, restError, splitPath, warmupError } from './format.js';
 
@@ -24,9 +24,9 @@ export function restBlockFilterHeaders(req: RestRequest, ctx: RestContext): Repl
   return ctx.withSnapshot((snapshot) => {
     const index = snapshot.blockfilter;
     if (!index) return restError(400, `Index is not enabled for filtertype ${type}`);
-    const entries = activeRange(snapshot, hash, count);
+    const hashes = activeHashes(snapshot, hash, count);
     const ready = index.info().synced;
-    const found = index.headers(entries.map((e) => e.hash));
+    const found = index.headers(hashes);
     const headers: Uint8Array[] = [];
     for (const header of found) {
       if (!header) return restError(404, FILTER_NOT_FOUND_MESSAGE[ready ? 'corruption' : 'indexing']);

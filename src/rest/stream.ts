@@ -9,7 +9,7 @@
 import type { HttpResponse } from '@trufflesuite/uws-js-unofficial';
 import type { BodyWriter } from '../http/index.js';
 
-/** Bytes handed to uWS per tryEnd (hex: output bytes, from half as many block bytes). */
+/** Hex output bytes encoded per step (from half as many block bytes). */
 export const STREAM_CHUNK_BYTES = 64 * 1024;
 
 /** Bodies up to this size go out in one end() call: streaming only pays off above it. */
@@ -82,14 +82,16 @@ class StreamedBody implements BodyWriter {
   }
 }
 
-/** `bytes` as they are, in chunks (views, no copies). */
+/**
+ * `bytes` as they are: offered whole, uWS takes what the socket accepts (tryEnd copies
+ * nothing it cannot send) and onWritable resumes from its write offset.
+ */
 export function bytesBody(bytes: Uint8Array): BodyWriter {
-  let offset = 0;
+  let given = false;
   return new StreamedBody(bytes.length, () => {
-    if (offset >= bytes.length) return undefined;
-    const chunk = bytes.subarray(offset, offset + STREAM_CHUNK_BYTES);
-    offset += chunk.length;
-    return chunk;
+    if (given) return undefined;
+    given = true;
+    return bytes;
   });
 }
 
