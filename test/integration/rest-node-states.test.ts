@@ -2,11 +2,13 @@
  * REST in the node states that change its answers: warming up (503 with the init
  * message; blockpart checks its query first), -rest off (404, empty body), a pruned node
  * (-prune=1 -fastprune, pruneblockchain: "not available (pruned data)", "undo not
- * available", chaininfo = getblockchaininfo with the prune fields) and -txindex off (a
- * confirmed transaction is simply "not found"), -blockfilterindex off ("Index is not
- * enabled").
+ * available", chaininfo = getblockchaininfo with the prune fields), an unreadable block
+ * file (500 "I/O error reading"), -txindex off (a confirmed transaction is simply "not
+ * found") and -blockfilterindex off ("Index is not enabled").
  */
 import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { test } from 'node:test';
 import { Daemon } from './daemon-harness.js';
 import { rawResult, restRequest, type RestResponse } from '../support/rest-client.js';
@@ -94,6 +96,19 @@ test('pruned blocks (-prune=1 -fastprune, pruneblockchain) and -txindex off', { 
     assert.equal((await get(`/rest/spenttxouts/${GENESIS}.hex`)).text, '0100\n');
     assert.equal((await get(`/rest/block/${kept}.hex`)).status, 200);
     assert.equal((await get(`/rest/spenttxouts/${kept}.hex`)).text, '0100\n');
+    // A block file that cannot be read (moved away under the node): Core v31's 500.
+    const tip = await d.call<string>('getbestblockhash');
+    const blocksDir = path.join(d.netdir, 'blocks');
+    const newest = path.join(blocksDir, fs.readdirSync(blocksDir).filter((f) => /^blk\d{5}\.dat$/.test(f)).sort().at(-1)!);
+    fs.renameSync(newest, `${newest}.moved`);
+    try {
+      assertError(await get(`/rest/block/${tip}.bin`), 500, `I/O error reading ${tip}`);
+      assertError(await get(`/rest/block/notxdetails/${tip}.json`), 500, `I/O error reading ${tip}`);
+      assertError(await get(`/rest/blockpart/${tip}.hex?offset=0&size=80`), 500, `I/O error reading ${tip}`);
+    } finally {
+      fs.renameSync(`${newest}.moved`, newest);
+    }
+    assert.equal((await get(`/rest/block/${tip}.bin`)).status, 200);
     // chaininfo carries the prune fields exactly as getblockchaininfo.
     const info = await get('/rest/chaininfo.json');
     assert.equal(info.text, `${rawResult((await d.post('{"method":"getblockchaininfo","params":[],"id":1}')).body)}\n`);
