@@ -22,6 +22,16 @@ export class BlockDataUnavailable extends Error {
   }
 }
 
+/** What a block hash fixes for good: its header and its median time past. */
+interface ImmutableFacts {
+  readonly header: BlockHeader;
+  mtp: number | undefined;
+}
+
+/** Per-process cache of immutable per-block facts, shared by every snapshot (bounded). */
+const immutableByHash = new Map<string, ImmutableFacts>();
+const IMMUTABLE_CACHE_LIMIT = 200_000;
+
 /** A block index entry read from a snapshot, with lazy ancestry (implements the consensus IndexedHeader view). */
 export class ViewEntry implements IndexedHeader {
   readonly header: BlockHeader;
@@ -34,16 +44,24 @@ export class ViewEntry implements IndexedHeader {
   readonly chainTxCount: number;
   readonly data: BlockDataPosition | undefined;
   private cachedPrev: ViewEntry | null | undefined;
-  private mtp: number | undefined;
+  private readonly known: ImmutableFacts;
 
   constructor(
     private readonly view: SnapshotChainView,
     hash: Uint8Array,
     record: BlockIndexRecord,
   ) {
-    this.header = parseHeader(record.header);
     this.hash = hash;
     this.hashHex = hashToHex(hash);
+    // Headers and median times never change for a hash: parse each once per process.
+    let known = immutableByHash.get(this.hashHex);
+    if (!known) {
+      if (immutableByHash.size >= IMMUTABLE_CACHE_LIMIT) immutableByHash.clear();
+      known = { header: parseHeader(record.header), mtp: undefined };
+      immutableByHash.set(this.hashHex, known);
+    }
+    this.known = known;
+    this.header = known.header;
     this.height = record.height;
     this.chainWork = record.chainWork;
     this.status = record.status;
@@ -78,14 +96,14 @@ export class ViewEntry implements IndexedHeader {
   }
 
   medianTimePast(): number {
-    if (this.mtp === undefined) {
+    if (this.known.mtp === undefined) {
       const times: number[] = [];
       let walk: ViewEntry | undefined = this;
       for (let i = 0; i < 11 && walk; i++, walk = walk.prev) times.push(walk.time);
       times.sort((a, b) => a - b);
-      this.mtp = times[Math.floor(times.length / 2)]!;
+      this.known.mtp = times[Math.floor(times.length / 2)]!;
     }
-    return this.mtp;
+    return this.known.mtp;
   }
 
   get hasData(): boolean {
@@ -186,6 +204,11 @@ export class SnapshotChainView {
     if (e.height > this.height) return false;
     const hash = this.reader.activeHash(e.height);
     return hash !== undefined && bytesEqual(hash, e.hash);
+  }
+
+  /** The active-chain hash at `height`; the active table holds exactly heights 0..tip. */
+  activeHashAt(height: number): Uint8Array | undefined {
+    return height < 0 ? undefined : this.reader.activeHash(height);
   }
 
   /** The active block after `e`, when `e` is active and not the tip. */

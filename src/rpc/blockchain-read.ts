@@ -56,9 +56,10 @@ export function blockchainReadMethods(): RpcMethod[] {
     readsSnapshot: true,
     handler: (args, ctx) => {
       const height = args.int('height');
-      const entry = view(ctx).activeEntry(height);
-      if (!entry) throw new RpcError(RPC_INVALID_PARAMETER, 'Block height out of range');
-      return entry.hashHex;
+      // One read: the active table holds exactly the heights 0..tip.
+      const hash = view(ctx).activeHashAt(height);
+      if (!hash) throw new RpcError(RPC_INVALID_PARAMETER, 'Block height out of range');
+      return hashToHex(hash);
     },
   });
 
