@@ -14,6 +14,8 @@
  * - Chain: a fresh regtest node; getblock runs on a block of 2,000 transactions plus its
  *   coinbase (anyone-can-spend P2WSH(OP_TRUE) spends, see http-block.ts: no signatures).
  *
+ * hello-world, getblockhash and getblockchaininfo are run in 3 interleaved rounds and the best
+ * run of each is kept (a shared machine only ever makes a run slower).
  * Prints a table (req/s, p50, p99, reply size, rate relative to hello-world), the ratio
  * getblockhash / hello-world against the target of 0.5, and the latency of a single
  * getblock verbosity 2 call on the big block on an idle connection.
@@ -40,6 +42,8 @@ const MIN_REQUESTS = 3 * CONNECTIONS;
 const MAX_SECONDS = 60;
 const TARGET_RATIO = 0.5;
 const SINGLE_CALLS = 30;
+/** Rounds of the fast cases (hello-world, getblockhash, getblockchaininfo), interleaved so that a busy moment of the machine does not favour one of them. */
+const ROUNDS = 3;
 const HELLO = fileURLToPath(new URL('./http-hello.js', import.meta.url));
 const run = promisify(execFile);
 
@@ -83,28 +87,47 @@ class Bench {
     readonly wrkThreads: number,
   ) {}
 
-  /** wrk with POST `body` (and `auth` as Basic credentials) against 127.0.0.1:`port`: a warm-up run, then the measured one. */
-  async wrk(port: number, body: string, auth: string | undefined): Promise<WrkResult & { seconds: number }> {
+  /** wrk with POST `body` (`auth` as Basic credentials) against 127.0.0.1:`port`: a warm-up run, then the measured one. */
+  async wrk(port: number, body: string, auth: string): Promise<WrkResult & { seconds: number }> {
     const script = path.join(this.dir, `post-${this.scripts++}.lua`);
-    const lines = ['wrk.method = "POST"', `wrk.body = [==[${body}]==]`, 'wrk.headers["Content-Type"] = "application/json"'];
-    if (auth !== undefined) lines.push(`wrk.headers["Authorization"] = "Basic ${Buffer.from(auth).toString('base64')}"`);
+    const lines = [
+      'wrk.method = "POST"',
+      `wrk.body = [==[${body}]==]`,
+      'wrk.headers["Content-Type"] = "application/json"',
+      `wrk.headers["Authorization"] = "Basic ${Buffer.from(auth).toString('base64')}"`,
+    ];
     fs.writeFileSync(script, lines.join('\n') + '\n');
     const once = async (seconds: number) => {
-      const args = [`-t${this.wrkThreads}`, `-c${CONNECTIONS}`, `-d${seconds}s`, '--latency', '--timeout', '30s', '-s', script, `http://127.0.0.1:${port}/`];
+      const args = [`-t${this.wrkThreads}`, `-c${CONNECTIONS}`, `-d${seconds}s`, '--latency', '--timeout', '120s', '-s', script, `http://127.0.0.1:${port}/`];
       const [cmd, argv] = this.wrkCpus === undefined ? ['wrk', args] : ['taskset', ['-c', this.wrkCpus, 'wrk', ...args]];
       return parseWrk((await run(cmd, argv, { maxBuffer: 1 << 20 })).stdout);
     };
-    await once(WARM_UP_SECONDS);
-    const first = await once(SECONDS);
+    // wrk leaves up to 64 requests queued in the server when it stops: let them finish before the next run.
+    const settle = async (result: WrkResult) => {
+      await drain(port, auth);
+      return result;
+    };
+    await settle(await once(WARM_UP_SECONDS));
+    const first = await settle(await once(SECONDS));
     if (first.requests >= MIN_REQUESTS) return { ...first, seconds: SECONDS };
     // A slow method: run long enough for its percentiles to mean something.
     const seconds = Math.min(MAX_SECONDS, Math.ceil((SECONDS * MIN_REQUESTS * 1.2) / Math.max(first.requests, 1)));
-    return { ...(await once(seconds)), seconds };
+    return { ...(await settle(await once(seconds))), seconds };
   }
 
   cleanup(): void {
     fs.rmSync(this.dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * Waits until the server answers again: a request on each of several new connections
+ * (so that every front-end gets one), each answered after that front-end's queue.
+ */
+async function drain(port: number, auth: string): Promise<void> {
+  const conns = await Promise.all(Array.from({ length: 8 }, () => KeepAliveConnection.open(port, auth, 300_000)));
+  await Promise.all(conns.map((c) => c.call('getblockcount')));
+  for (const c of conns) c.close();
 }
 
 /** `count` hello-world processes sharing a port, pinned to `cpus`. */
@@ -115,9 +138,11 @@ async function startHello(count: number, cpus: string | undefined): Promise<{ po
     const argv = [process.execPath, HELLO, String(port)];
     const proc = cpus === undefined ? spawn(argv[0]!, argv.slice(1)) : spawn('taskset', ['-c', cpus, ...argv]);
     procs.push(proc);
+    let stderr = '';
+    proc.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     await new Promise<void>((resolve, reject) => {
       proc.stdout!.once('data', () => resolve());
-      proc.once('exit', (code) => reject(new Error(`hello-world server exited (${code})`)));
+      proc.once('exit', (code) => reject(new Error(`hello-world server exited (${code}): ${stderr}`)));
     });
   }
   return { port, procs };
@@ -125,11 +150,23 @@ async function startHello(count: number, cpus: string | undefined): Promise<{ po
 
 interface Case {
   readonly name: string;
-  readonly method: string;
-  readonly params: unknown[];
-  /** Checks a reply's result once before the run. */
-  readonly check: (result: any) => boolean;
+  readonly port: number;
+  readonly body: string;
+  /** Runs of it, one per round: the best is kept (the slow getblock cases run once). */
+  readonly rounds: number;
+  /** Checks the reply's body once before the runs. */
+  readonly check: (reply: string) => boolean;
 }
+
+/** The result of a JSON-RPC reply that must not be an error. */
+function result(body: string): any {
+  const json = JSON.parse(body) as { result: unknown; error: unknown };
+  if (json.error !== null) throw new Error(`RPC error ${JSON.stringify(json.error)}`);
+  return json.result;
+}
+
+/** Milliseconds with the digits that matter. */
+const ms = (value: number): string => fmt(value, value < 10 ? 2 : value < 100 ? 1 : 0);
 
 async function main(): Promise<void> {
   try {
@@ -166,26 +203,49 @@ async function main(): Promise<void> {
     }
     hello = await startHello(serverCores, serverCpus);
     const hashAt100 = await d.call<string>('getblockhash', [100]);
+    const auth = d.cookie();
+    const rpcBody = (method: string, params: unknown[]) => JSON.stringify({ jsonrpc: '1.0', id: 'bench', method, params });
     const cases: Case[] = [
-      { name: 'getblockhash', method: 'getblockhash', params: [100], check: (r) => r === hashAt100 },
-      { name: 'getblockchaininfo', method: 'getblockchaininfo', params: [], check: (r) => r.blocks === big.height },
-      { name: `getblock verbosity 1 (${fmt(big.txCount)} tx)`, method: 'getblock', params: [big.hash, 1], check: (r) => r.tx.length === big.txCount },
-      { name: `getblock verbosity 2 (${fmt(big.txCount)} tx)`, method: 'getblock', params: [big.hash, 2], check: (r) => r.tx.length === big.txCount && r.tx[1].fee !== undefined },
+      // The same request as getblockhash's, which the server ignores.
+      { name: 'uWS.js hello world (bare)', port: hello.port, body: rpcBody('getblockhash', [100]), rounds: ROUNDS, check: (reply) => reply === 'Hello World!' },
+      { name: 'getblockhash', port: d.port, body: rpcBody('getblockhash', [100]), rounds: ROUNDS, check: (reply) => result(reply) === hashAt100 },
+      { name: 'getblockchaininfo', port: d.port, body: rpcBody('getblockchaininfo', []), rounds: ROUNDS, check: (reply) => result(reply).blocks === big.height },
+      {
+        name: `getblock verbosity 1 (${fmt(big.txCount)} tx)`,
+        port: d.port,
+        body: rpcBody('getblock', [big.hash, 1]),
+        rounds: 1,
+        check: (reply) => result(reply).tx.length === big.txCount,
+      },
+      {
+        name: `getblock verbosity 2 (${fmt(big.txCount)} tx)`,
+        port: d.port,
+        body: rpcBody('getblock', [big.hash, 2]),
+        rounds: 1,
+        check: (reply) => result(reply).tx.length === big.txCount && result(reply).tx[1].fee !== undefined,
+      },
     ];
 
-    const rows: { name: string; r: WrkResult & { seconds: number }; bytes: number }[] = [];
-    // The same request as getblockhash's (the server ignores it).
-    const helloResult = await bench.wrk(hello.port, JSON.stringify({ jsonrpc: '1.0', id: 'bench', method: 'getblockhash', params: [100] }), d.cookie());
-    rows.push({ name: 'uWS.js hello world (bare)', r: helloResult, bytes: 'Hello World!'.length });
+    // Each reply checked once; then the runs, the fast cases interleaved over several rounds (the best kept).
+    const bytes = new Map<Case, number>();
     for (const c of cases) {
-      const body = JSON.stringify({ jsonrpc: '1.0', id: 'bench', method: c.method, params: c.params });
-      const conn = await KeepAliveConnection.open(d.port, d.cookie());
-      const reply = await conn.post(body);
+      const conn = await KeepAliveConnection.open(c.port, auth);
+      const reply = await conn.post(c.body);
       conn.close();
-      const json = JSON.parse(reply.body) as { result: unknown; error: unknown };
-      if (reply.status !== 200 || json.error !== null || !c.check(json.result)) throw new Error(`${c.name}: wrong reply HTTP ${reply.status} ${reply.body.slice(0, 300)}`);
-      rows.push({ name: c.name, r: await bench.wrk(d.port, body, d.cookie()), bytes: Buffer.byteLength(reply.body) });
+      if (reply.status !== 200 || !c.check(reply.body)) throw new Error(`${c.name}: wrong reply HTTP ${reply.status} ${reply.body.slice(0, 300)}`);
+      bytes.set(c, Buffer.byteLength(reply.body));
     }
+    const best = new Map<Case, WrkResult & { seconds: number }>();
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const c of cases.filter((c) => c.rounds > round)) {
+        const r = await bench.wrk(c.port, c.body, auth);
+        const kept = best.get(c);
+        // A run with errors is the one reported (the bench then fails).
+        if (kept === undefined || (kept.errors.length === 0 && (r.errors.length > 0 || r.rps > kept.rps))) best.set(c, r);
+      }
+    }
+    const rows = cases.map((c) => ({ name: c.name, r: best.get(c)!, bytes: bytes.get(c)! }));
+    const helloResult = rows[0]!.r;
 
     // One getblock verbosity 2 call at a time on an idle keep-alive connection.
     const body2 = JSON.stringify({ jsonrpc: '1.0', id: 'bench', method: 'getblock', params: [big.hash, 2] });
@@ -211,7 +271,7 @@ async function main(): Promise<void> {
     console.log(header);
     console.log('-'.repeat(header.length));
     for (const { name, r, bytes } of rows) {
-      console.log(`${name.padEnd(34)}${pad(fmt(r.rps), 11)}${pad(fmt(r.p50, 2), 9)}${pad(fmt(r.p99, 2), 9)}${pad(fmt(bytes), 11)}${pad(String(r.seconds), 7)}${pad(fmt(r.rps / helloResult.rps, 3), 10)}`);
+      console.log(`${name.padEnd(34)}${pad(fmt(r.rps), 11)}${pad(ms(r.p50), 9)}${pad(ms(r.p99), 9)}${pad(fmt(bytes), 11)}${pad(String(r.seconds), 7)}${pad(fmt(r.rps / helloResult.rps, 3), 10)}`);
     }
     const ratio = rows[1]!.r.rps / helloResult.rps;
     console.log(`\ngetblockhash / hello-world: ${fmt(ratio, 3)} (target ≥ ${TARGET_RATIO}: ${ratio >= TARGET_RATIO ? 'met' : 'NOT met'})`);
