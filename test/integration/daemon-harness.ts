@@ -310,10 +310,19 @@ export class Daemon {
     return httpRequest(this.port, { body, auth: extra.auth ?? this.cookie(), path: extra.path ?? '/', headers: extra.headers ?? {} });
   }
 
-  /** The front-end pids from debug.log's latest "HTTP front-ends started" or restart lines. */
+  /**
+   * The live front-end pids: debug.log's latest "HTTP front-ends started" line (pids in
+   * front-end index order), with each later "HTTP front-end <i> restarted (pid <p>)" applied.
+   */
   frontendPids(): number[] {
-    const m = [...this.debugLog().matchAll(/HTTP front-ends started: \d+ \(pids ([\d, ]+)\)/g)].at(-1);
-    return m ? m[1]!.split(', ').map(Number) : [];
+    const log = this.debugLog();
+    const started = [...log.matchAll(/HTTP front-ends started: \d+ \(pids ([\d, ]+)\)/g)].at(-1);
+    if (!started) return [];
+    const pids = started[1]!.split(', ').map(Number);
+    for (const restart of log.slice(started.index! + started[0].length).matchAll(/HTTP front-end (\d+) restarted \(pid (\d+)\)/g)) {
+      pids[Number(restart[1])] = Number(restart[2]);
+    }
+    return pids;
   }
 
   async stopWithSignal(signal: NodeJS.Signals = 'SIGTERM'): Promise<ExitInfo> {

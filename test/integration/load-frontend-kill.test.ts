@@ -167,6 +167,7 @@ test('SIGKILL of a front-end under load: restarted, and no request that reached 
   assert.notEqual(restarted, victim);
   assert.ok(pidAlive(restarted), 'the restarted front-end runs');
   assert.match(d.debugLog(), new RegExp(`HTTP front-end 0 \\(pid ${victim}\\) exited \\(SIGKILL\\); restarting it`));
+  assert.deepEqual(d.frontendPids(), [restarted, survivor], 'debug.log names the live front-ends after the restart');
 
   // The restarted process takes its share of new connections and answers them.
   for (let i = 0; i < FRESH_CONNECTIONS; i++) load.push(worker(CONNECTIONS + i));
