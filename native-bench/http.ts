@@ -23,16 +23,15 @@
  * a method too slow to complete 3 requests per connection in that time is run longer
  * (up to 60 s). The load average is printed: other work on the machine lowers every row.
  */
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
-import { Daemon, freePort } from '../test/integration/daemon-harness.js';
+import { Daemon } from '../test/integration/daemon-harness.js';
 import { KeepAliveConnection } from '../test/integration/load-http-client.js';
 import { buildBigBlock, type BigBlock } from './http-block.js';
 import { fmt, pad } from './measure.js';
+import { cpuSplit, run, runWrk, startHello, type WrkResult } from './wrk.js';
 
 const CONNECTIONS = 64;
 const SECONDS = Number(process.env['HTTP_BENCH_SECONDS'] ?? 5);
@@ -44,40 +43,6 @@ const TARGET_RATIO = 0.5;
 const SINGLE_CALLS = 30;
 /** Rounds of the fast cases (hello-world, getblockhash, getblockchaininfo), interleaved so that a busy moment of the machine does not favour one of them. */
 const ROUNDS = 3;
-const HELLO = fileURLToPath(new URL('./http-hello.js', import.meta.url));
-const run = promisify(execFile);
-
-interface WrkResult {
-  readonly rps: number;
-  readonly p50: number;
-  readonly p99: number;
-  readonly requests: number;
-  /** Non-2xx replies and socket errors (connect, read, write, timeout). */
-  readonly errors: string[];
-}
-
-/** wrk's latency figures ("512.00us", "1.20ms", "2.01s") in milliseconds. */
-function millis(text: string): number {
-  const m = /^([\d.]+)(us|ms|s|m)$/.exec(text);
-  if (!m) throw new Error(`wrk latency ${text}?`);
-  const scale = { us: 0.001, ms: 1, s: 1000, m: 60_000 }[m[2] as 'us' | 'ms' | 's' | 'm'];
-  return Number(m[1]) * scale;
-}
-
-function parseWrk(out: string): WrkResult {
-  const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1]);
-  const p50 = /^\s+50%\s+(\S+)/m.exec(out)?.[1];
-  const p99 = /^\s+99%\s+(\S+)/m.exec(out)?.[1];
-  const requests = Number(/(\d+) requests in/.exec(out)?.[1]);
-  if (!Number.isFinite(rps) || p50 === undefined || p99 === undefined) throw new Error(`cannot read wrk's output:\n${out}`);
-  const errors: string[] = [];
-  const non2xx = /Non-2xx or 3xx responses: (\d+)/.exec(out);
-  if (non2xx) errors.push(`${non2xx[1]} non-2xx replies`);
-  const socket = /Socket errors: (.*)/.exec(out);
-  if (socket) errors.push(`socket errors: ${socket[1]}`);
-  return { rps, p50: millis(p50), p99: millis(p99), requests, errors };
-}
-
 class Bench {
   private readonly dir = fs.mkdtempSync(path.join(tmpdir(), 'tsbtcd-bench-http-'));
   private scripts = 0;
@@ -97,11 +62,16 @@ class Bench {
       `wrk.headers["Authorization"] = "Basic ${Buffer.from(auth).toString('base64')}"`,
     ];
     fs.writeFileSync(script, lines.join('\n') + '\n');
-    const once = async (seconds: number) => {
-      const args = [`-t${this.wrkThreads}`, `-c${CONNECTIONS}`, `-d${seconds}s`, '--latency', '--timeout', '120s', '-s', script, `http://127.0.0.1:${port}/`];
-      const [cmd, argv] = this.wrkCpus === undefined ? ['wrk', args] : ['taskset', ['-c', this.wrkCpus, 'wrk', ...args]];
-      return parseWrk((await run(cmd, argv, { maxBuffer: 1 << 20 })).stdout);
-    };
+    const once = (seconds: number) =>
+      runWrk({
+        url: `http://127.0.0.1:${port}/`,
+        seconds,
+        connections: CONNECTIONS,
+        threads: this.wrkThreads,
+        ...(this.wrkCpus === undefined ? {} : { cpus: this.wrkCpus }),
+        script,
+        timeout: '120s',
+      });
     // wrk leaves up to 64 requests queued in the server when it stops: let them finish before the next run.
     const settle = async (result: WrkResult) => {
       await drain(port, auth);
@@ -128,24 +98,6 @@ async function drain(port: number, auth: string): Promise<void> {
   const conns = await Promise.all(Array.from({ length: 8 }, () => KeepAliveConnection.open(port, auth, 300_000)));
   await Promise.all(conns.map((c) => c.call('getblockcount')));
   for (const c of conns) c.close();
-}
-
-/** `count` hello-world processes sharing a port, pinned to `cpus`. */
-async function startHello(count: number, cpus: string | undefined): Promise<{ port: number; procs: ChildProcess[] }> {
-  const port = await freePort();
-  const procs: ChildProcess[] = [];
-  for (let i = 0; i < count; i++) {
-    const argv = [process.execPath, HELLO, String(port)];
-    const proc = cpus === undefined ? spawn(argv[0]!, argv.slice(1)) : spawn('taskset', ['-c', cpus, ...argv]);
-    procs.push(proc);
-    let stderr = '';
-    proc.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    await new Promise<void>((resolve, reject) => {
-      proc.stdout!.once('data', () => resolve());
-      proc.once('exit', (code) => reject(new Error(`hello-world server exited (${code}): ${stderr}`)));
-    });
-  }
-  return { port, procs };
 }
 
 interface Case {
@@ -178,15 +130,7 @@ async function main(): Promise<void> {
   }
   const startLoad = loadavg().map((l) => l.toFixed(2)).join(' ');
   const cores = availableParallelism();
-  const hasTaskset = await run('taskset', ['-V']).then(
-    () => true,
-    () => false,
-  );
-  const serverCores = Math.max(1, Math.floor(cores / 2));
-  const range = (from: number, to: number) => (from === to - 1 ? `${from}` : `${from}-${to - 1}`);
-  const serverCpus = hasTaskset && cores > 1 ? range(0, serverCores) : undefined;
-  const wrkCpus = hasTaskset && cores > 1 ? range(serverCores, cores) : undefined;
-  const wrkThreads = Math.max(1, cores - serverCores);
+  const { serverCores, serverCpus, wrkCpus, wrkThreads } = await cpuSplit(cores);
   const bench = new Bench(wrkCpus, wrkThreads);
 
   const d = await Daemon.start({ args: [`-rpcfrontends=${serverCores}`], readyTimeoutMs: 30_000 });
