@@ -1,67 +1,43 @@
 /**
  * `make bench-sig`: signature verifications per second, ECDSA and BIP340 Schnorr.
  *
- * - raw: @noble/secp256k1 verify on this thread (ECDSA with prehash:false, lowS:false, as
- *   the consensus backend calls it), the ceiling of one core;
+ * - raw: @noble/secp256k1 verify on this thread, the ceiling of one core;
  * - pool(t): full input verification through the ScriptCheckPool with t worker threads,
  *   on real signed P2WPKH (ECDSA) and P2TR key-path (Schnorr) spends: message encoding,
- *   transaction parsing, sighash and script execution included.
+ *   transaction parsing, sighash and script execution included;
+ * - bare(N): raw verify in N plain worker threads at once, no pool: what the machine gives
+ *   N independent threads at that moment, for reading the pool row against.
  *
- * The last line compares pool(N) with N times the raw single-thread rate: how much of the
- * machine the pool turns into verified inputs.
+ * The machine is shared and its speed drifts by tens of percent over seconds, so every
+ * figure is measured once per round, rounds alternate the rows, and the ratio
+ * pool(N) / (N × raw) is computed within each round against the mean of raw runs taken
+ * right before and right after pool(N). The summary gives each round's ratio and their
+ * median.
  */
 import { availableParallelism } from 'node:os';
-import * as noble from '@noble/secp256k1';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import { MANDATORY_SCRIPT_VERIFY_FLAGS } from '../src/script/index.js';
-import { sha256 } from '../src/primitives/index.js';
 import { ScriptCheckPool, type ScriptCheckJob } from '../workers/index.js';
-import { secretFromSeed, signedSpend, spendKey, type SpendKind } from '../test/support/spends.js';
-import { bestOf, fmt, opsPerSecond, pad, warmUp } from './measure.js';
+import { signedSpend, spendKey, type SpendKind } from '../test/support/spends.js';
+import { fmt, opsPerSecond, pad, warmUp } from './measure.js';
+import { rawVerifier, type SigKind } from './sig-samples.js';
 
+const ROUNDS = 7;
 const RAW_MS = 800;
 /** Wall time aimed at for each pool measurement. */
 const POOL_SECONDS = 1.2;
-/** Measurements per figure; the best is kept (interference only ever slows a run down). */
-const RUNS = 3;
 const WARM_UP_MS = 400;
 /** Signed transactions per kind (2 inputs each); pool runs repeat them to the size they need. */
 const BASE_TXS = 64;
-const SAMPLES = 32;
+const KINDS: readonly SigKind[] = ['ecdsa', 'schnorr'];
+const SPEND_KIND: Record<SigKind, SpendKind> = { ecdsa: 'p2wpkh', schnorr: 'p2tr' };
+const BARE_WORKER_FILE = fileURLToPath(new URL('./sig-bare-worker.js', import.meta.url));
 
 const threadsAvailable = availableParallelism();
 const threadCounts: number[] = [];
 for (let t = 1; t <= threadsAvailable; t = threadsAvailable <= 8 ? t + 1 : t * 2) threadCounts.push(t);
 if (threadCounts[threadCounts.length - 1] !== threadsAvailable) threadCounts.push(threadsAvailable);
-
-async function rawEcdsaRate(): Promise<number> {
-  const samples = Array.from({ length: SAMPLES }, (_, i) => {
-    const secret = secretFromSeed(i);
-    const digest = sha256(Uint8Array.of(i));
-    return { sig: noble.sign(digest, secret, { prehash: false }), digest, key: noble.getPublicKey(secret, true) };
-  });
-  let i = 0;
-  const verify = (): void => {
-    const s = samples[i++ % SAMPLES]!;
-    if (!noble.verify(s.sig, s.digest, s.key, { prehash: false, lowS: false })) throw new Error('sample signature failed');
-  };
-  warmUp(verify, WARM_UP_MS);
-  return bestOf(RUNS, () => opsPerSecond(verify, RAW_MS));
-}
-
-async function rawSchnorrRate(): Promise<number> {
-  const samples = Array.from({ length: SAMPLES }, (_, i) => {
-    const secret = secretFromSeed(i);
-    const message = sha256(Uint8Array.of(i));
-    return { sig: noble.schnorr.sign(message, secret, new Uint8Array(32)), message, key: noble.schnorr.getPublicKey(secret) };
-  });
-  let i = 0;
-  const verify = (): void => {
-    const s = samples[i++ % SAMPLES]!;
-    if (!noble.schnorr.verify(s.sig, s.message, s.key)) throw new Error('sample signature failed');
-  };
-  warmUp(verify, WARM_UP_MS);
-  return bestOf(RUNS, () => opsPerSecond(verify, RAW_MS));
-}
 
 /** BASE_TXS transactions of two inputs of one kind, each with its own keys. */
 function baseJobs(kind: SpendKind): ScriptCheckJob[] {
@@ -78,7 +54,7 @@ function repeatToInputs(base: readonly ScriptCheckJob[], inputs: number): Script
   return jobs;
 }
 
-async function timedVerify(pool: ScriptCheckPool, jobs: readonly ScriptCheckJob[]): Promise<number> {
+async function poolRate(pool: ScriptCheckPool, jobs: readonly ScriptCheckJob[]): Promise<number> {
   const started = performance.now();
   const result = await pool.verify(jobs);
   const seconds = (performance.now() - started) / 1000;
@@ -86,43 +62,97 @@ async function timedVerify(pool: ScriptCheckPool, jobs: readonly ScriptCheckJob[
   return result.checked / seconds;
 }
 
-/** Inputs per second through the pool; the first pass over the base set warms every worker up. */
-async function poolRate(pool: ScriptCheckPool, base: readonly ScriptCheckJob[], rawRate: number): Promise<number> {
-  await timedVerify(pool, repeatToInputs(base, Math.max(base.length * 2, Math.ceil((rawRate * pool.threads * WARM_UP_MS) / 1000))));
-  const jobs = repeatToInputs(base, Math.max(base.length * 2, Math.ceil(rawRate * pool.threads * POOL_SECONDS)));
-  return bestOf(RUNS, () => timedVerify(pool, jobs));
-}
-
-console.log(`signature verification on node ${process.version}, ${threadsAvailable} threads available, best of ${RUNS} runs`);
-console.log('pool rows verify whole inputs (task message, tx parse, sighash, script) of 2-input P2WPKH / P2TR key-path transactions');
-// Raw rates are measured before and after the pool runs and the best kept, so a slow
-// patch on this machine's shared cores does not skew the ratio either way.
-const raw = { ecdsa: await rawEcdsaRate(), schnorr: await rawSchnorrRate() };
-const jobs = { ecdsa: baseJobs('p2wpkh'), schnorr: baseJobs('p2tr') };
-
-const rows: [string, number, number][] = [];
-const poolRates = new Map<number, { ecdsa: number; schnorr: number }>();
-for (const threads of threadCounts) {
-  const pool = new ScriptCheckPool({ threads });
-  try {
-    const rates = { ecdsa: await poolRate(pool, jobs.ecdsa, raw.ecdsa), schnorr: await poolRate(pool, jobs.schnorr, raw.schnorr) };
-    poolRates.set(threads, rates);
-    rows.push([`pool, ${threads} worker${threads === 1 ? '' : 's'} (full inputs)`, rates.ecdsa, rates.schnorr]);
-  } finally {
-    await pool.close();
-  }
-}
-
-raw.ecdsa = Math.max(raw.ecdsa, await rawEcdsaRate());
-raw.schnorr = Math.max(raw.schnorr, await rawSchnorrRate());
-rows.unshift(['raw noble verify, 1 thread', raw.ecdsa, raw.schnorr]);
-
-console.log(`${'path'.padEnd(34)} ${pad('ECDSA/s', 10)} ${pad('vs raw', 8)} ${pad('Schnorr/s', 10)} ${pad('vs raw', 8)}`);
-for (const [label, ecdsa, schnorr] of rows) {
-  console.log(
-    `${label.padEnd(34)} ${pad(fmt(ecdsa), 10)} ${pad((ecdsa / raw.ecdsa).toFixed(2) + 'x', 8)} ${pad(fmt(schnorr), 10)} ${pad((schnorr / raw.schnorr).toFixed(2) + 'x', 8)}`,
+/** The summed rate of `threads` plain worker threads verifying at the same time. */
+async function bareRate(kind: SigKind, threads: number): Promise<number> {
+  const rates = await Promise.all(
+    Array.from(
+      { length: threads },
+      () =>
+        new Promise<number>((resolve, reject) => {
+          const worker = new Worker(BARE_WORKER_FILE, { workerData: { kind, ms: POOL_SECONDS * 1000, warmUpMs: WARM_UP_MS } });
+          worker.once('message', (rate: number) => void worker.terminate().then(() => resolve(rate)));
+          worker.once('error', reject);
+        }),
+    ),
   );
+  return rates.reduce((a, b) => a + b, 0);
 }
-const top = poolRates.get(threadsAvailable)!;
+
+const median = (values: readonly number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+
+console.log(`signature verification on node ${process.version}, ${threadsAvailable} threads available, ${ROUNDS} interleaved rounds`);
+console.log('pool rows verify whole inputs (task message, tx parse, sighash, script) of 2-input P2WPKH / P2TR key-path transactions');
+
+const verifiers = { ecdsa: rawVerifier('ecdsa'), schnorr: rawVerifier('schnorr') };
+for (const kind of KINDS) warmUp(verifiers[kind], WARM_UP_MS);
+const base = { ecdsa: baseJobs(SPEND_KIND.ecdsa), schnorr: baseJobs(SPEND_KIND.schnorr) };
+const pools = threadCounts.map((threads) => new ScriptCheckPool({ threads }));
+
+type Row = Record<SigKind, number[]>;
+const newRow = (): Row => ({ ecdsa: [], schnorr: [] });
+const raw = newRow();
+/** Per round: the mean of the raw rates measured just before and just after pool(N). */
+const rawAround = newRow();
+const bare = newRow();
+const pooled = new Map<number, Row>(threadCounts.map((t) => [t, newRow()]));
+const widestRate = pooled.get(threadsAvailable)!;
+
+try {
+  // First rates size the pool runs, and one pass warms every pool thread up.
+  const firstRaw = { ecdsa: opsPerSecond(verifiers.ecdsa, RAW_MS), schnorr: opsPerSecond(verifiers.schnorr, RAW_MS) };
+  const poolJobs = new Map<number, Record<SigKind, ScriptCheckJob[]>>();
+  for (const pool of pools) {
+    const sized = (kind: SigKind) => repeatToInputs(base[kind], Math.ceil(firstRaw[kind] * pool.threads * POOL_SECONDS));
+    const jobs = { ecdsa: sized('ecdsa'), schnorr: sized('schnorr') };
+    poolJobs.set(pool.threads, jobs);
+    for (const kind of KINDS) await poolRate(pool, repeatToInputs(base[kind], Math.ceil((firstRaw[kind] * pool.threads * WARM_UP_MS) / 1000)));
+  }
+  const widest = pools[pools.length - 1]!;
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const kind of KINDS) {
+      // Raw right before and right after pool(N): the round's ratio divides by their mean.
+      const before = opsPerSecond(verifiers[kind], RAW_MS);
+      widestRate[kind].push(await poolRate(widest, poolJobs.get(widest.threads)![kind]));
+      const after = opsPerSecond(verifiers[kind], RAW_MS);
+      raw[kind].push(before, after);
+      rawAround[kind].push((before + after) / 2);
+      for (const pool of pools.slice(0, -1)) pooled.get(pool.threads)![kind].push(await poolRate(pool, poolJobs.get(pool.threads)![kind]));
+      bare[kind].push(await bareRate(kind, threadsAvailable));
+    }
+  }
+} finally {
+  await Promise.all(pools.map((pool) => pool.close()));
+}
+
 const n = threadsAvailable;
-console.log(`pool(${n})/(${n}×raw) ECDSA: ${(top.ecdsa / (n * raw.ecdsa)).toFixed(2)}, Schnorr: ${(top.schnorr / (n * raw.schnorr)).toFixed(2)}`);
+const header = (label: string) => `${label.padEnd(34)} ${pad('ECDSA/s', 10)} ${pad('vs raw', 8)} ${pad('Schnorr/s', 10)} ${pad('vs raw', 8)}`;
+const line = (label: string, ecdsa: number, schnorr: number, rawE: number, rawS: number) =>
+  `${label.padEnd(34)} ${pad(fmt(ecdsa), 10)} ${pad((ecdsa / rawE).toFixed(2) + 'x', 8)} ${pad(fmt(schnorr), 10)} ${pad((schnorr / rawS).toFixed(2) + 'x', 8)}`;
+
+console.log('\nmedian over rounds of each row');
+console.log(header('path'));
+const med = (row: Row) => ({ ecdsa: median(row.ecdsa), schnorr: median(row.schnorr) });
+const rawMed = med(raw);
+console.log(line('raw noble verify, 1 thread', rawMed.ecdsa, rawMed.schnorr, rawMed.ecdsa, rawMed.schnorr));
+for (const [threads, row] of pooled) {
+  const m = med(row);
+  console.log(line(`pool, ${threads} worker${threads === 1 ? '' : 's'} (full inputs)`, m.ecdsa, m.schnorr, rawMed.ecdsa, rawMed.schnorr));
+}
+const bareMed = med(bare);
+console.log(line(`bare raw verify, ${n} plain threads`, bareMed.ecdsa, bareMed.schnorr, rawMed.ecdsa, rawMed.schnorr));
+
+console.log(`\nper round: pool(${n}) / (${n} × raw around it), and bare(${n}) / (${n} × raw) for the machine's own scaling`);
+const ratios: Row = newRow();
+for (let round = 0; round < ROUNDS; round++) {
+  const cells = KINDS.map((kind) => {
+    const ratio = widestRate[kind][round]! / (n * rawAround[kind][round]!);
+    ratios[kind].push(ratio);
+    return `${kind} ${ratio.toFixed(2)} (bare ${(bare[kind][round]! / (n * rawAround[kind][round]!)).toFixed(2)})`;
+  });
+  console.log(`round ${round + 1}: ${cells.join(', ')}`);
+}
+console.log(`pool(${n})/(${n}×raw), median of ${ROUNDS} rounds: ECDSA ${median(ratios.ecdsa).toFixed(2)}, Schnorr ${median(ratios.schnorr).toFixed(2)}`);

@@ -1,11 +1,15 @@
 /**
  * Cuts a job list into tasks. A Piscina task costs ~23 µs of messaging, so one input per
- * task is slower than no pool; tasks of 64–256 inputs let 2 workers reach 1.93–1.99× one
- * thread (DESIGN.md, Dependencies). Tasks are sized so every thread gets several (the
- * last ones finish together) but never fewer inputs than the floor that amortises
- * messaging. A transaction with more inputs than a task holds is split by input subsets;
- * each part carries the whole transaction and all its spent outputs, which taproot
- * sighashes need.
+ * task is slower than no pool, while a signature check costs ~2.5 ms, so a task of 16
+ * inputs already makes messaging negligible.
+ *
+ * Task sizes shrink towards the end (guided scheduling, as Core's CCheckQueue sizes its
+ * batches from what is left): each task takes 1/(threads × tasksPerThread) of the inputs
+ * not yet planned. Equal tasks leave one thread idle for up to a whole task at the end
+ * whenever the other was slowed down (a shared core, a GC pause); shrinking tasks bound
+ * that tail by the floor. A transaction with more inputs than a task holds is split by
+ * input subsets; each part carries the whole transaction and all its spent outputs, which
+ * taproot sighashes need.
  */
 
 export interface SplitOptions {
@@ -14,14 +18,14 @@ export interface SplitOptions {
   readonly minInputsPerTask: number;
   /** Ceiling on inputs per task, so a failure is found without waiting on huge tasks. */
   readonly maxInputsPerTask: number;
-  /** Tasks aimed at per thread, so uneven tasks still finish close together. */
+  /** Each task takes 1/(threads × tasksPerThread) of the inputs still to plan. */
   readonly tasksPerThread: number;
 }
 
 export const DEFAULT_SPLIT: Omit<SplitOptions, 'threads'> = {
-  minInputsPerTask: 32,
+  minInputsPerTask: 16,
   maxInputsPerTask: 256,
-  tasksPerThread: 4,
+  tasksPerThread: 2,
 };
 
 export interface PlannedItem {
@@ -36,9 +40,10 @@ export interface TaskPlan {
   readonly inputCount: number;
 }
 
-export function inputsPerTask(totalInputs: number, options: SplitOptions): number {
-  const spread = Math.ceil(totalInputs / (Math.max(1, options.threads) * options.tasksPerThread));
-  return Math.max(1, Math.min(options.maxInputsPerTask, Math.max(options.minInputsPerTask, spread)));
+/** Inputs of the next task when `remainingInputs` are still to plan (guided: a shrinking share). */
+export function nextTaskSize(remainingInputs: number, options: SplitOptions): number {
+  const share = Math.ceil(remainingInputs / (Math.max(1, options.threads) * options.tasksPerThread));
+  return Math.max(1, Math.min(options.maxInputsPerTask, Math.max(options.minInputsPerTask, share)));
 }
 
 /**
@@ -52,9 +57,9 @@ export function planTasks(
   inputCounts: readonly number[],
   options: SplitOptions,
 ): TaskPlan[] {
-  let total = 0;
-  for (const list of inputs) total += list.length;
-  const size = inputsPerTask(total, options);
+  let remaining = 0;
+  for (const list of inputs) remaining += list.length;
+  let size = nextTaskSize(remaining, options);
   const tasks: TaskPlan[] = [];
   let items: PlannedItem[] = [];
   let count = 0;
@@ -67,10 +72,12 @@ export function planTasks(
       items.push({ txIndex, inputs: part, whole: part.length === inputCounts[txIndex] });
       offset += take;
       count += take;
+      remaining -= take;
       if (count === size) {
         tasks.push({ items, inputCount: count });
         items = [];
         count = 0;
+        size = nextTaskSize(remaining, options);
       }
     }
   }

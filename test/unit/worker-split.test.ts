@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { DEFAULT_SPLIT, inputsPerTask, planTasks, type SplitOptions, type TaskPlan } from '../../workers/split.js';
+import { DEFAULT_SPLIT, nextTaskSize, planTasks, type SplitOptions, type TaskPlan } from '../../workers/split.js';
 
 const range = (n: number): number[] => Array.from({ length: n }, (_, i) => i);
 
@@ -9,11 +9,28 @@ function pairs(plans: readonly TaskPlan[]): string[] {
   return plans.flatMap((plan) => plan.items.flatMap((item) => item.inputs.map((i) => `${item.txIndex}:${i}`)));
 }
 
-test('task size spreads inputs over threads within the floor and ceiling', () => {
+test('a task takes a share of what is left, within the floor and ceiling', () => {
   const two: SplitOptions = { ...DEFAULT_SPLIT, threads: 2 };
-  assert.equal(inputsPerTask(7, two), DEFAULT_SPLIT.minInputsPerTask);
-  assert.equal(inputsPerTask(732, two), Math.ceil(732 / 8));
-  assert.equal(inputsPerTask(100_000, two), DEFAULT_SPLIT.maxInputsPerTask);
+  assert.equal(nextTaskSize(7, two), DEFAULT_SPLIT.minInputsPerTask);
+  assert.equal(nextTaskSize(732, two), Math.ceil(732 / (2 * DEFAULT_SPLIT.tasksPerThread)));
+  assert.equal(nextTaskSize(100_000, two), DEFAULT_SPLIT.maxInputsPerTask);
+});
+
+test('task sizes shrink towards the end, so threads finish together', () => {
+  const two: SplitOptions = { ...DEFAULT_SPLIT, threads: 2 };
+  const plans = planTasks([range(960)], [960], two);
+  const sizes = plans.map((plan) => plan.inputCount);
+  assert.equal(sizes.reduce((a, b) => a + b, 0), 960);
+  assert.equal(sizes[0], 240);
+  for (let i = 1; i < sizes.length; i++) assert.ok(sizes[i]! <= sizes[i - 1]!, `task ${i} (${sizes[i]}) grew after ${sizes[i - 1]}`);
+  // The last tasks are at the floor: the tail a slowed thread can leave is one small task.
+  assert.ok(sizes[sizes.length - 2]! <= DEFAULT_SPLIT.minInputsPerTask);
+  // Each task took its share of what was left when it was planned.
+  let left = 960;
+  for (const size of sizes.slice(0, -1)) {
+    assert.equal(size, nextTaskSize(left, two));
+    left -= size;
+  }
 });
 
 test('plans cover every input once, in job order, skipping jobs with nothing to check', () => {

@@ -1,0 +1,13 @@
+/**
+ * A plain worker thread (no Piscina, no messages while it runs) that times raw verifies
+ * for `ms` and posts the rate: run on every core at once, it shows what the machine gives
+ * to N independent threads at that moment, the ceiling the pool row is read against.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { opsPerSecond, warmUp } from './measure.js';
+import { rawVerifier, type SigKind } from './sig-samples.js';
+
+const { kind, ms, warmUpMs } = workerData as { kind: SigKind; ms: number; warmUpMs: number };
+const verify = rawVerifier(kind);
+warmUp(verify, warmUpMs);
+parentPort!.postMessage(opsPerSecond(verify, ms));
