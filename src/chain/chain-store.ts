@@ -9,6 +9,7 @@
  */
 import type { Coin } from '../consensus/index.js';
 import type { OutPoint } from '../primitives/index.js';
+import type { MempoolEntryRecord } from '../storage/index.js';
 import type { BlockDataPosition } from './block-index-entry.js';
 import type { BlockUndo } from './block-undo.js';
 import type { CoinsDelta, CoinsSource } from './coins-view.js';
@@ -38,6 +39,15 @@ export interface ChainCommit {
   havePruned?: boolean;
   /** The most-work header known (getblockchaininfo's `headers`, read by front-ends). */
   bestHeader?: Uint8Array;
+  /** Mempool table changes made by the same chain change (or alone, for a mempool-only commit). */
+  mempool?: MempoolCommit;
+}
+
+/** The mempool table's part of a commit: entries added or replaced, entries removed, the new mempool_sequence. */
+export interface MempoolCommit {
+  readonly puts: readonly { txid: Uint8Array; record: MempoolEntryRecord }[];
+  readonly deletes: readonly Uint8Array[];
+  readonly sequence: number;
 }
 
 /** A consistent read-only view of the stored chainstate (one storage snapshot). */

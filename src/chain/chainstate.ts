@@ -23,7 +23,7 @@ import type { BlockDataPosition, BlockIndexEntry } from './block-index-entry.js'
 import { BlockStatus, raiseValidity } from './block-status.js';
 import { betterCandidate, BlockTree, tipStatus, type ChainTipStatus } from './block-tree.js';
 import type { BlockUndo } from './block-undo.js';
-import type { ChainSnapshot, ChainStore, StoredIndexEntry } from './chain-store.js';
+import type { ChainSnapshot, ChainStore, MempoolCommit, StoredIndexEntry } from './chain-store.js';
 import { CoinsCache } from './coins-view.js';
 import { connectBlockTransactions, disconnectBlockTransactions, type ScriptJob } from './connect-block.js';
 import { importBlocks } from './import.js';
@@ -51,6 +51,22 @@ export interface ChainEvents {
   blockChecked?(hash: string, verdict: Verdict): void;
   /** The tip reached -stopatheight. */
   stopHeightReached?(height: number): void;
+}
+
+/**
+ * What the chainstate tells the mempool, synchronously inside its own state changes, so
+ * the mempool's table changes join the commit of the chain change that caused them
+ * (Core's removeForBlock, DisconnectedBlockTransactions and MaybeUpdateMempoolForReorg).
+ */
+export interface ChainMempoolSync {
+  /** ConnectTip: the block's transactions and whatever they conflict with leave the pool. */
+  blockConnected(block: ParsedBlock, entry: BlockIndexEntry): void;
+  /** DisconnectTip: the block's transactions are kept to be offered back to the pool. */
+  blockDisconnected(block: ParsedBlock, entry: BlockIndexEntry): void;
+  /** After blocks were disconnected and the new best chain connected: re-add and re-check. */
+  reorgFinished(): Promise<void>;
+  /** The table changes to commit now (undefined when there are none). */
+  takeChanges(): MempoolCommit | undefined;
 }
 
 export interface ChainstateOptions {
@@ -119,6 +135,9 @@ export class Chainstate {
   /** Set while -loadblock/-reindex runs: initial-download behaviour (batched flushes). */
   importing = false;
   private lastPreciousChainWork = 0n;
+  /** The mempool kept in step with the chain (the node's; none in tools and unit tests). */
+  mempoolSync: ChainMempoolSync | undefined;
+  private disconnectedSinceReorg = false;
   private reverseSequenceId = -1;
 
   constructor(options: ChainstateOptions) {
@@ -457,8 +476,22 @@ export class Chainstate {
     this.flush('periodic');
   }
 
-  /** Core's ActivateBestChainStep: disconnect to the fork, then connect towards `mostWork`. Returns whether an invalid block was found. */
+  /** Core's ActivateBestChainStep, then MaybeUpdateMempoolForReorg when it disconnected blocks. */
   private async activateBestChainStep(mostWork: BlockIndexEntry): Promise<boolean> {
+    const invalidFound = await this.connectTowards(mostWork);
+    await this.mempoolAfterReorg();
+    return invalidFound;
+  }
+
+  /** Offers the disconnected blocks' transactions back to the mempool once the new chain is connected. */
+  private async mempoolAfterReorg(): Promise<void> {
+    if (!this.disconnectedSinceReorg) return;
+    this.disconnectedSinceReorg = false;
+    await this.mempoolSync?.reorgFinished();
+  }
+
+  /** Disconnect to the fork, then connect towards `mostWork`. Returns whether an invalid block was found. */
+  private async connectTowards(mostWork: BlockIndexEntry): Promise<boolean> {
     const oldTip = this.chain.tip;
     const fork = this.chain.findFork(mostWork);
     while (this.chain.tip && this.chain.tip !== fork) this.disconnectTip();
@@ -546,6 +579,7 @@ export class Chainstate {
     this.chain.setTip(entry);
     this.pendingActive.set(entry.height, entry.hash);
     this.emitChecked(entry, VALID);
+    this.mempoolSync?.blockConnected(block, entry);
     this.flush('if-needed');
     this.options.events?.blockConnected?.(block, entry);
     return VALID;
@@ -564,6 +598,8 @@ export class Chainstate {
     view.mergeInto(this.coins);
     this.chain.setTip(entry.prev);
     this.pendingActive.set(entry.height, null);
+    this.mempoolSync?.blockDisconnected(block, entry);
+    this.disconnectedSinceReorg = true;
     this.flush('if-needed');
     this.options.events?.blockDisconnected?.(block, entry);
   }
@@ -603,8 +639,10 @@ export class Chainstate {
     const undoPuts = [...this.pendingUndo].map(([entry, undo]) => ({ hash: entry.hash, undo }));
     const activeChanges = [...this.pendingActive].map(([height, hash]) => ({ height, hash }));
     const tip = this.chain.tip;
+    const mempool = this.mempoolSync?.takeChanges();
     this.store.commit({
       indexEntries,
+      ...(mempool ? { mempool } : {}),
       coins: this.coins.takeDelta(cacheFull),
       undoPuts,
       undoDeletes,
@@ -722,6 +760,7 @@ export class Chainstate {
         }
         toMarkFailed = walkTip;
       }
+      await this.mempoolAfterReorg();
       toMarkFailed.status |= BlockStatus.FAILED_VALID;
       toMarkFailed.dirty = true;
       this.tree.candidates.delete(toMarkFailed);
@@ -841,6 +880,21 @@ export class Chainstate {
   /** A consistent view of the stored (flushed) chainstate: coins, tip. */
   snapshot<T>(fn: (view: ChainSnapshot) => T): T {
     return this.store.snapshot(fn);
+  }
+
+  /**
+   * Commits the mempool's pending table changes (a transaction accepted or evicted with no
+   * block involved): alone when the chain has nothing unflushed, else with a full flush so
+   * the table never describes a pool on a chain the store does not hold. Call it inside
+   * `exclusive`.
+   */
+  commitMempoolChanges(): void {
+    if (this.pendingUndo.size > 0 || this.pendingActive.size > 0) {
+      this.flush('always');
+      return;
+    }
+    const mempool = this.mempoolSync?.takeChanges();
+    if (mempool) this.store.commit({ indexEntries: [], mempool });
   }
 
   /** Writes everything pending now (after an import, before a clean stop). */

@@ -14,6 +14,7 @@ import {
   scanBlocksDir,
   type BlockIndexRecord,
   type ChainstateEnv,
+  type MempoolEntryRecord,
 } from '../storage/index.js';
 import { join } from 'node:path';
 import type { BlockDataPosition } from './block-index-entry.js';
@@ -141,6 +142,11 @@ export class LmdbChainStore implements ChainStore {
       if (batch.tip) w.putMeta(CHAINSTATE_META.tip, batch.tip);
       if (batch.havePruned) w.putMeta(CHAINSTATE_META.havePruned, true);
       if (batch.bestHeader) w.putMeta(CHAINSTATE_META.bestHeader, batch.bestHeader);
+      if (batch.mempool) {
+        for (const txid of batch.mempool.deletes) w.deleteMempoolEntry(txid);
+        for (const { txid, record } of batch.mempool.puts) w.putMempoolEntry(txid, record);
+        w.putMeta(CHAINSTATE_META.mempoolSequence, BigInt(batch.mempool.sequence));
+      }
     });
   }
 
@@ -174,6 +180,15 @@ export class LmdbChainStore implements ChainStore {
     this.blocks.deleteFiles(files);
     // The deleted files' statistics go with them.
     this.env.writeBatch((w) => w.saveBlockFileInfo(this.blocks));
+  }
+
+  /** The mirrored mempool as last committed (start-up reload), with its mempool_sequence. */
+  readMempool(): { entries: { txid: Uint8Array; record: MempoolEntryRecord }[]; sequence: number } {
+    return this.env.withSnapshot((r) => ({
+      // Records decode to views into LMDB memory: copy the transaction bytes out of the snapshot.
+      entries: [...r.mempoolEntries()].map(({ txid, entry }) => ({ txid: txid.slice(), record: { ...entry, tx: entry.tx.slice() } })),
+      sequence: Number(r.meta(CHAINSTATE_META.mempoolSequence) ?? 1n),
+    }));
   }
 
   readHavePruned(): boolean {

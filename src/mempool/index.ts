@@ -1,6 +1,23 @@
 /**
- * mempool: unconfirmed transactions. So far its policy options (reported by
- * getmempoolinfo); acceptance, limits, replacement and persistence arrive with the
- * mempool issue.
+ * mempool: unconfirmed transactions (Core's CTxMemPool and MemPoolAccept). Policy
+ * options and standardness rules, acceptance (PreChecks, replacement, cluster limits,
+ * script checks), the pool with its journal into the LMDB mempool table, chunking and
+ * block selection, and the node mempool kept in step with the chainstate (block
+ * connect/disconnect, reorg re-adds, start-up reload).
  */
 export * from './policy-options.js';
+export * from './policy-limits.js';
+export * from './fee-rate.js';
+export * from './standard-tx.js';
+export * from './standard-inputs.js';
+export * from './entry.js';
+export * from './pool.js';
+export * from './pool-coins.js';
+export * from './linearize.js';
+export * from './prechecks.js';
+export * from './replacement.js';
+export * from './script-checks.js';
+export * from './reorg-filter.js';
+export * from './block-selection.js';
+export * from './package-form.js';
+export * from './node-mempool.js';

@@ -15,6 +15,14 @@ import { addWitnessCommitment } from './witness-commitment.js';
 export interface TemplateTransaction {
   tx: Transaction;
   fee: bigint;
+  /** Sigop cost (segwit units), when the assembler knows it (mempool selections). */
+  sigopsCost?: number;
+}
+
+/** Transactions chosen from the mempool, with the weight counted while choosing them (reserved weight included). */
+export interface MempoolSelection {
+  readonly transactions: readonly TemplateTransaction[];
+  readonly weight: number;
 }
 
 export interface BlockTemplate {
@@ -26,6 +34,8 @@ export interface BlockTemplate {
 export interface TemplateOptions {
   /** Overrides the versionbits version (regtest's -blockversion). */
   version?: number;
+  /** The transactions came from the mempool: getmininginfo reports this selection. */
+  selection?: MempoolSelection;
 }
 
 export function createBlockTemplate(
@@ -53,8 +63,9 @@ export function createBlockTemplate(
   if (deploymentActiveAfter(tip, params, 'segwit')) txs = addWitnessCommitment({ header, transactions: txs });
   const merkleRoot = blockMerkleRoot({ header, transactions: txs }).root;
   const block: Block = { header: new BlockHeader({ ...header, merkleRoot }), transactions: txs };
-  // Transactions given here are the caller's (generateblock), which Core adds after assembly:
-  // nothing was selected from a mempool, so only the reserved weight counts.
-  recordAssembly(chain, { weight: DEFAULT_BLOCK_RESERVED_WEIGHT, txCount: 0 });
+  // Transactions given by the caller (generateblock) are added after assembly in Core:
+  // nothing was selected from the mempool, so only the reserved weight counts.
+  const selection = options.selection;
+  recordAssembly(chain, selection ? { weight: selection.weight, txCount: selection.transactions.length } : { weight: DEFAULT_BLOCK_RESERVED_WEIGHT, txCount: 0 });
   return { block, height, fees };
 }

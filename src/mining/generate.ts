@@ -5,7 +5,7 @@
  */
 import type { Chainstate } from '../chain/index.js';
 import type { Block } from '../primitives/index.js';
-import { createBlockTemplate, type TemplateTransaction } from './assembler.js';
+import { createBlockTemplate, type MempoolSelection, type TemplateTransaction } from './assembler.js';
 import { solveBlock } from './solve.js';
 
 /** ProcessNewBlock refused a block we mined ourselves: Core's RPC_INTERNAL_ERROR "ProcessNewBlock, block not accepted". */
@@ -16,13 +16,23 @@ export class BlockNotAcceptedError extends Error {
   }
 }
 
-/** Mines up to `count` blocks paying `payoutScript`; stops early when `maxTries` nonces are used up. Returns their hashes. */
-export async function generateBlocks(chain: Chainstate, payoutScript: Uint8Array, count: number, maxTries: number): Promise<string[]> {
+/** Chooses the mempool transactions of the next block (BlockAssembler's selection); runs inside the chain's queue. */
+export type SelectTransactions = () => MempoolSelection;
+
+/**
+ * Mines up to `count` blocks paying `payoutScript`, each carrying what `select` chooses
+ * from the mempool; stops early when `maxTries` nonces are used up. Returns their hashes.
+ */
+export async function generateBlocks(chain: Chainstate, payoutScript: Uint8Array, count: number, maxTries: number, select?: SelectTransactions): Promise<string[]> {
   const hashes: string[] = [];
   const tries = { remaining: maxTries };
   // Like Core's loop, a shutdown ends generation between blocks.
   while (hashes.length < count && !chain.interrupted) {
-    const template = createBlockTemplate(chain, payoutScript);
+    // Selection and template under the chain's queue: neither the tip nor the pool moves in between.
+    const template = await chain.exclusive(() => {
+      const selection = select?.();
+      return createBlockTemplate(chain, payoutScript, selection?.transactions ?? [], selection ? { selection } : {});
+    });
     const solved = solveBlock(template.block, chain.params, tries);
     if (!solved) break;
     await submitMined(chain, solved);

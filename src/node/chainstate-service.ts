@@ -7,9 +7,10 @@
  */
 import { availableParallelism } from 'node:os';
 import { BASIC_FILTER_INDEX_NAME, BlockFilterIndex, Chainstate, ChainSystemError, importBlockFile, LmdbChainStore, PoolScriptChecker, TxIndex, verifyDb, type PruneMode } from '../chain/index.js';
+import { NodeMempool } from '../mempool/index.js';
 import { hexToHash } from '../primitives/index.js';
 import { blockchainBlockMethods, blockchainMethods, blockchainReadMethods, blockFilterMethods, mempoolMethods, miningMethods, TipWaiters, waitMethods, type ChainAccess } from '../rpc/index.js';
-import { scanTxOutSetMethods, type SnapshotSource } from '../rpc/index.js';
+import { mempoolSubmitMethods, scanTxOutSetMethods, type SnapshotSource } from '../rpc/index.js';
 import { ScriptCheckPool } from '../../workers/index.js';
 import type { NodeConfig } from './config.js';
 import { InitError } from './config.js';
@@ -49,6 +50,7 @@ export class ChainstateService implements NodeService {
   private importing: Promise<void> | undefined;
   private txindex: TxIndex | undefined;
   private blockfilter: BlockFilterIndex | undefined;
+  private mempool: NodeMempool | undefined;
   /** Long polls that reach the coordinator itself. */
   private readonly tipWaiters = new TipWaiters();
   private ctx: NodeContext | undefined;
@@ -76,10 +78,15 @@ export class ChainstateService implements NodeService {
         },
       }),
       log: (m) => this.ctx?.log.info(m),
+      mempool: () => this.mempool,
       node: nodeFacts(config, () => (this.ctx?.shutdownRequested ?? false) || (this.chain?.interrupted ?? false)),
     };
     this.rpcMethods = [...blockchainReadMethods(), ...blockchainBlockMethods(), ...blockFilterMethods(), ...mempoolMethods(), ...blockchainMethods(access), ...miningMethods(access), ...waitMethods(() => this.tipWaiters)];
     this.rpcMethods.push(
+      ...mempoolSubmitMethods(() => {
+        if (!this.mempool) throw new ChainSystemError('mempool is not loaded');
+        return this.mempool;
+      }),
       ...scanTxOutSetMethods({ chain: config.chain, flush: async () => this.chain?.flushNow(), snapshots: () => this.snapshots, node: access.node! }),
     );
   }
@@ -143,6 +150,7 @@ export class ChainstateService implements NodeService {
     if (verified === 'corrupted') throw new InitError('Corrupted block database detected.\nPlease restart with -reindex or -reindex-chainstate to recover.');
     const tip = chain.tip!;
     ctx.log.info(`Loaded best chain: hashBestChain=${tip.hashHex} height=${tip.height}`);
+    await this.loadMempool(chain, ctx);
     this.pushNodeState();
     ctx.notifyTip({ hash: tip.hashHex, height: tip.height });
     this.tipWaiters.update({ hash: tip.hashHex, height: tip.height });
@@ -158,6 +166,21 @@ export class ChainstateService implements NodeService {
       void this.blockfilter.start();
     }
     if (config.loadBlock.length > 0) this.importing = this.importFiles(chain, config.loadBlock, ctx);
+  }
+
+  /**
+   * The mempool joins the chainstate and is reloaded from its table (Core's LoadMempool
+   * from mempool.dat, or nothing with -persistmempool=0), each entry re-checked.
+   */
+  private async loadMempool(chain: Chainstate, ctx: NodeContext): Promise<void> {
+    const mempool = new NodeMempool(chain, this.config.mempoolPolicy);
+    chain.mempoolSync = mempool;
+    this.mempool = mempool;
+    const saved = this.store!.readMempool();
+    const load = this.config.persistMempool;
+    if (load) ctx.log.info(`Loading ${saved.entries.length} mempool transactions from disk...`);
+    const { accepted, failed } = await mempool.reload(saved.entries, load);
+    if (load) ctx.log.info(`Imported mempool transactions from disk: ${accepted} succeeded, ${failed} failed, 0 expired, 0 already there, 0 waiting for initial broadcast`);
   }
 
   private async importFiles(chain: Chainstate, files: readonly string[], ctx: NodeContext): Promise<void> {

@@ -57,11 +57,19 @@ export class NodeConfig {
       maxMempoolBytes: this.args.getIntArg('maxmempool', d.maxMempoolBytes / 1_000_000) * 1_000_000,
       minRelayTxFee: fee('minrelaytxfee', d.minRelayTxFee),
       incrementalRelayFee: fee('incrementalrelayfee', d.incrementalRelayFee),
+      dustRelayFee: fee('dustrelayfee', d.dustRelayFee),
       permitBareMultisig: this.args.getBoolArg('permitbaremultisig', d.permitBareMultisig),
       maxDataCarrierBytes: dataCarrier ? this.args.getIntArg('datacarriersize', d.maxDataCarrierBytes) : 0,
       limitClusterCount: this.args.getIntArg('limitclustercount', d.limitClusterCount),
       limitClusterSizeVbytes: this.args.getIntArg('limitclustersize', d.limitClusterSizeVbytes / 1000) * 1000,
+      bytesPerSigop: this.args.getIntArg('bytespersigop', d.bytesPerSigop),
+      requireStandard: !this.args.getBoolArg('acceptnonstdtxn', !d.requireStandard),
     };
+  }
+
+  /** -persistmempool: reload the mempool table at start-up (Core's mempool.dat). */
+  get persistMempool(): boolean {
+    return this.args.getBoolArg('persistmempool', true);
   }
 
   /** -prune as a byte target: 0 off, 1 manual (prune=1), else MiB converted to bytes. */

@@ -6,10 +6,9 @@
  * as the RPC methods, on one snapshot per request.
  */
 import type { Reply, RestRequest } from '../http/index.js';
-import { blockchainInfo, deploymentInfoResult, mempoolInfoJson } from '../rpc/index.js';
+import { blockchainInfo, deploymentInfoResult, mempoolContentsJson, mempoolInfoJson } from '../rpc/index.js';
 import type { RestContext } from './context.js';
 import { formatNotFound, JSON_ONLY, jsonValueReply, parseDataFormat, parseRestHash, restError, warmupError } from './format.js';
-import { mempoolContentsJson } from './mempool-contents.js';
 import { queryParameter, UriParseError } from './query.js';
 
 /** /rest/chaininfo.json (the prefix has no slash: "/rest/chaininfoXYZ.json" answers too). */

@@ -23,5 +23,4 @@ export {
   type UtxoResult,
 } from './getutxos.js';
 export { bytesBody, hexBody, piecesBody, STREAM_CHUNK_BYTES, STREAM_THRESHOLD_BYTES } from './stream.js';
-export { mempoolContentsJson } from './mempool-contents.js';
 export { MAX_REST_HEADERS_RESULTS } from './blocks.js';

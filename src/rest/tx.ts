@@ -4,15 +4,14 @@
  */
 import type { SnapshotChainView } from '../chain/index.js';
 import type { Reply, RestRequest } from '../http/index.js';
-import { hashToHex, parseTransaction, type OutPoint } from '../primitives/index.js';
-import { amountJson, scriptPubKeyJson, txToJson } from '../rpc/index.js';
+import { parseTransaction, type OutPoint } from '../primitives/index.js';
+import { amountJson, MempoolView, scriptPubKeyJson, txToJson } from '../rpc/index.js';
 import type { RestContext } from './context.js';
 import { ALL_FORMATS, binReply, formatNotFound, hexReply, jsonValueReply, parseDataFormat, parseRestHash, restError, warmupError } from './format.js';
 import {
   decodeUtxoBody,
   encodeUtxoResult,
   MAX_GETUTXOS_OUTPOINTS,
-  MEMPOOL_HEIGHT,
   parseHexLenient,
   parseUriOutpoints,
   uriParts,
@@ -58,33 +57,6 @@ export function restTx(req: RestRequest, ctx: RestContext): Reply {
   });
 }
 
-/**
- * Core's CCoinsViewMemPool view with mempool->isSpent: an output a mempool transaction
- * spends is missing; outputs of mempool transactions are found at MEMPOOL_HEIGHT.
- */
-function mempoolView(snapshot: SnapshotChainView) {
-  let spent: Set<string> | undefined;
-  const key = (o: OutPoint) => `${hashToHex(o.txid)}:${o.vout}`;
-  return {
-    isSpent(outpoint: OutPoint): boolean {
-      if (!spent) {
-        spent = new Set();
-        for (const { entry } of snapshot.reader.mempoolEntries()) {
-          for (const input of parseTransaction(entry.tx).inputs) spent.add(key(input.prevout));
-        }
-      }
-      return spent.has(key(outpoint));
-    },
-    /** A mempool transaction's output (null: the transaction is there, the output is not), undefined when not pooled. */
-    output(outpoint: OutPoint): UtxoHit | null | undefined {
-      const entry = snapshot.reader.mempoolEntry(outpoint.txid);
-      if (!entry) return undefined;
-      const out = parseTransaction(entry.tx).outputs[outpoint.vout];
-      return out ? { height: MEMPOOL_HEIGHT, value: out.value, scriptPubKey: out.scriptPubKey } : null;
-    },
-  };
-}
-
 function getUtxos(req: RestRequest, ctx: RestContext): Reply {
   const { format, param } = parseDataFormat(req.rest);
   const parts = uriParts(param);
@@ -116,15 +88,17 @@ function getUtxos(req: RestRequest, ctx: RestContext): Reply {
     return restError(400, `Error: max outpoints exceeded (max: ${MAX_GETUTXOS_OUTPOINTS}, tried: ${outpoints.length})`);
   }
   return ctx.withSnapshot((snapshot) => {
-    const pool = checkMempool ? mempoolView(snapshot) : undefined;
+    // Core's CCoinsViewMemPool with mempool->isSpent: outputs a pool transaction spends are missing.
+    const pool = checkMempool ? new MempoolView(snapshot) : undefined;
     const hits: boolean[] = [];
     const utxos: UtxoHit[] = [];
     for (const outpoint of outpoints) {
       let hit: UtxoHit | null | undefined;
       if (!pool?.isSpent(outpoint)) {
         // A pooled transaction's outputs come first (CCoinsViewMemPool), then the UTXO set.
-        hit = pool?.output(outpoint);
-        if (hit === undefined) {
+        const pooled = pool?.output(outpoint);
+        hit = pooled && { height: pooled.height, value: pooled.output.value, scriptPubKey: pooled.output.scriptPubKey };
+        if (pooled === undefined) {
           const coin = snapshot.coin(outpoint);
           hit = coin && { height: coin.height, value: coin.output.value, scriptPubKey: coin.output.scriptPubKey };
         }

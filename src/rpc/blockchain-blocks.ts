@@ -25,6 +25,8 @@ import { doubleJson } from './number-format.js';
 import { defineRpcMethod } from './registry.js';
 import { helpExampleCli, helpExampleRpc, type RpcMethod } from './spec.js';
 import { amountJson, parseHash } from './values.js';
+import { MempoolView } from './mempool-view.js';
+import { MEMPOOL_HEIGHT } from '../mempool/index.js';
 
 /** Deployment state caches are per block, so one per process serves every snapshot. */
 const versionBits = new VersionBitsCache();
@@ -361,12 +363,22 @@ export function blockchainBlockMethods(): RpcMethod[] {
       const txid = parseHash(args.string('txid'), 'txid');
       const n = args.int('n');
       if (n < 0 || n > 0xffffffff) throw new RpcError(RPC_MISC_ERROR, 'JSON integer out of range');
-      const coin = snapshot.coin({ txid, vout: n });
+      const outpoint = { txid, vout: n };
+      let coin;
+      if (args.boolean('include_mempool')) {
+        // Core's CCoinsViewMemPool: a pooled transaction's outputs, else the UTXO set; spent in the pool is gone.
+        const pool = new MempoolView(snapshot);
+        const pooled = pool.output(outpoint);
+        coin = pooled === undefined ? snapshot.coin(outpoint) : pooled && { ...pooled, coinbase: false };
+        if (coin && pool.isSpent(outpoint)) coin = undefined;
+      } else {
+        coin = snapshot.coin(outpoint);
+      }
       if (!coin) return null;
       const tip = snapshot.tip();
       return {
         bestblock: tip.hashHex,
-        confirmations: tip.height - coin.height + 1,
+        confirmations: coin.height === MEMPOOL_HEIGHT ? 0 : tip.height - coin.height + 1,
         value: amountJson(coin.output.value),
         scriptPubKey: scriptPubKeyJson(coin.output.scriptPubKey, snapshot.params.name),
         coinbase: coin.coinbase,
@@ -422,12 +434,15 @@ export function blockchainBlockMethods(): RpcMethod[] {
       let tx: Transaction | undefined;
       let blockEntry: ViewEntry | undefined;
       let txIndexReady = false;
+      let pooled;
       if (given) {
         if (given.hasData) {
           const block = snapshot.readBlock(given);
           tx = block.transactions.find((t) => bytesEqual(t.txid, txid));
           if (tx) blockEntry = given;
         }
+      } else if ((pooled = snapshot.reader.mempoolEntry(txid))) {
+        tx = parseTransaction(pooled.tx);
       } else if (snapshot.txindex) {
         const info = snapshot.txindex.info();
         txIndexReady = info.synced;

@@ -5,6 +5,7 @@
  */
 import type { Chainstate, TxIndex } from '../chain/index.js';
 import type { ChainParams } from '../consensus/index.js';
+import type { NodeMempool } from '../mempool/index.js';
 import type { NodeFacts } from './node-facts.js';
 
 export interface NodeClockAccess {
@@ -24,4 +25,6 @@ export interface ChainAccess {
   log(message: string): void;
   /** Node-level facts for the mining RPCs; DEFAULT_NODE_FACTS when absent. */
   readonly node?: NodeFacts;
+  /** The node's mempool (loaded with the chainstate); absent where there is none. */
+  mempool?(): NodeMempool | undefined;
 }

@@ -20,6 +20,8 @@ export * from './blockchain-read.js';
 export * from './blockchain-blocks.js';
 export * from './blockfilter-methods.js';
 export * from './mempool-methods.js';
+export * from './mempool-view.js';
+export * from './mempool-submit.js';
 export * from './tip-waiters.js';
 export * from './blockchain-wait.js';
 export * from './mining.js';

@@ -1,30 +1,36 @@
 /**
- * The mempool-level summary (getmempoolinfo), read from the mempool table the
- * coordinator mirrors into LMDB, so front-ends and REST answer it from their snapshot.
- * Per-entry calls (getrawmempool verbose, getmempoolentry, ancestors/descendants) come
- * with the mempool itself.
+ * The read-only mempool calls (Core's rpc/mempool.cpp): getmempoolinfo, getrawmempool,
+ * getmempoolentry, getmempoolancestors and getmempooldescendants, answered from the
+ * mempool table of the call's snapshot (front-ends and the coordinator alike), with the
+ * builders REST's mempool endpoints use.
  */
+import type { SnapshotChainView } from '../chain/index.js';
+import { hashToHex } from '../primitives/index.js';
 import { view } from './blockchain-read.js';
+import { RPC_INVALID_ADDRESS_OR_KEY, RPC_INVALID_PARAMETER, RpcError } from './errors.js';
+import { MempoolView, type ViewedEntry } from './mempool-view.js';
 import { defineRpcMethod } from './registry.js';
 import { helpExampleCli, helpExampleRpc, type RpcMethod } from './spec.js';
-import type { SnapshotChainView } from '../chain/index.js';
-import { amountJson } from './values.js';
+import { amountJson, parseHash } from './values.js';
+
+type JsonObject = Record<string, unknown>;
 
 /** Core's getmempoolinfo object (MempoolInfoToJSON), from one snapshot. */
-export function mempoolInfoJson(snapshot: SnapshotChainView): Record<string, unknown> {
+export function mempoolInfoJson(snapshot: SnapshotChainView): JsonObject {
   let size = 0;
   let bytes = 0;
   let usage = 0;
   let totalFee = 0n;
+  let unbroadcast = 0;
   for (const { entry } of snapshot.reader.mempoolEntries()) {
     size++;
     bytes += entry.vsize;
     totalFee += entry.fee;
+    if (entry.unbroadcast) unbroadcast++;
     // Core's DynamicMemoryUsage: the transaction plus its entry and index nodes (estimate).
     usage += entry.tx.length + 700;
   }
   const policy = snapshot.node.mempoolPolicy;
-  const perKvB = (sats: bigint) => amountJson(sats);
   return {
     loaded: true,
     size,
@@ -33,10 +39,10 @@ export function mempoolInfoJson(snapshot: SnapshotChainView): Record<string, unk
     total_fee: amountJson(totalFee),
     maxmempool: policy.maxMempoolBytes,
     // The rolling minimum fee is zero until the pool fills up: the floor is minrelaytxfee.
-    mempoolminfee: perKvB(policy.minRelayTxFee),
-    minrelaytxfee: perKvB(policy.minRelayTxFee),
-    incrementalrelayfee: perKvB(policy.incrementalRelayFee),
-    unbroadcastcount: 0,
+    mempoolminfee: amountJson(policy.minRelayTxFee),
+    minrelaytxfee: amountJson(policy.minRelayTxFee),
+    incrementalrelayfee: amountJson(policy.incrementalRelayFee),
+    unbroadcastcount: unbroadcast,
     fullrbf: true,
     permitbaremultisig: policy.permitBareMultisig,
     maxdatacarriersize: policy.maxDataCarrierBytes,
@@ -45,6 +51,73 @@ export function mempoolInfoJson(snapshot: SnapshotChainView): Record<string, unk
     optimal: true,
   };
 }
+
+/** BIP125 opt-in: any input with nSequence < 0xfffffffe. */
+function signalsRbf(e: ViewedEntry): boolean {
+  return e.tx.inputs.some((input) => input.sequence >>> 0 < 0xfffffffe);
+}
+
+/** Core's entryToJSON (v31 field order). */
+export function mempoolEntryJson(pool: MempoolView, e: ViewedEntry): JsonObject {
+  const ancestors = pool.closure(e, 'parents');
+  const descendants = pool.closure(e, 'children');
+  const fees = (set: ViewedEntry[]) => set.reduce((a, x) => a + x.record.fee, 0n);
+  const vsizes = (set: ViewedEntry[]) => set.reduce((a, x) => a + x.record.vsize, 0);
+  const chunk = pool.chunkOf(e.txid);
+  return {
+    vsize: e.record.vsize,
+    weight: e.tx.weight,
+    time: e.record.time,
+    height: e.record.height,
+    descendantcount: descendants.length,
+    descendantsize: vsizes(descendants),
+    ancestorcount: ancestors.length,
+    ancestorsize: vsizes(ancestors),
+    chunkweight: chunk.weight,
+    wtxid: e.tx.wtxidHex,
+    fees: {
+      base: amountJson(e.record.fee),
+      modified: amountJson(e.record.fee),
+      ancestor: amountJson(fees(ancestors)),
+      descendant: amountJson(fees(descendants)),
+      chunk: amountJson(chunk.fee),
+    },
+    depends: [...e.parents].sort(),
+    spentby: [...e.children].sort(),
+    'bip125-replaceable': ancestors.some(signalsRbf),
+    unbroadcast: e.record.unbroadcast,
+  };
+}
+
+/** Core's MempoolToJSON(pool, verbose, include_mempool_sequence): getrawmempool and REST mempool/contents. */
+export function mempoolContentsJson(snapshot: SnapshotChainView, verbose: boolean, withSequence: boolean): unknown {
+  const pool = new MempoolView(snapshot);
+  if (verbose) {
+    const out: JsonObject = {};
+    for (const e of pool.entries.values()) out[e.txid] = mempoolEntryJson(pool, e);
+    return out;
+  }
+  const txids = [...pool.entries.keys()];
+  return withSequence ? { txids, mempool_sequence: pool.sequence } : txids;
+}
+
+function pooled(pool: MempoolView, txidText: string, argName: string): ViewedEntry {
+  const e = pool.get(hashToHex(parseHash(txidText, argName)));
+  if (!e) throw new RpcError(RPC_INVALID_ADDRESS_OR_KEY, 'Transaction not in mempool');
+  return e;
+}
+
+/** getmempoolancestors / getmempooldescendants: txids, or txid → entry when verbose. */
+function relatives(pool: MempoolView, e: ViewedEntry, edge: 'parents' | 'children', verbose: boolean): unknown {
+  const set = pool.closure(e, edge).filter((x) => x !== e);
+  if (!verbose) return set.map((x) => x.txid);
+  const out: JsonObject = {};
+  for (const x of set) out[x.txid] = mempoolEntryJson(pool, x);
+  return out;
+}
+
+const TXID_IN_MEMPOOL = 'The transaction id (must be in mempool)';
+const VERBOSE_ARG = { name: 'verbose', type: 'bool' as const, default: false, description: 'True for a json object, false for array of transaction ids' };
 
 export function mempoolMethods(): RpcMethod[] {
   const getmempoolinfo = defineRpcMethod({
@@ -57,5 +130,72 @@ export function mempoolMethods(): RpcMethod[] {
     readsSnapshot: true,
     handler: (_args, ctx) => mempoolInfoJson(view(ctx)),
   });
-  return [getmempoolinfo];
+
+  const getrawmempool = defineRpcMethod({
+    name: 'getrawmempool',
+    category: 'blockchain',
+    description: 'Returns all transaction ids in memory pool as a json array of string transaction ids.\n\nHint: use getmempoolentry to fetch a specific transaction from the mempool.\n',
+    args: [
+      VERBOSE_ARG,
+      {
+        name: 'mempool_sequence',
+        type: 'bool',
+        default: false,
+        description: 'If verbose=false, returns a json object with transaction list and mempool sequence number attached.',
+      },
+    ],
+    results: [
+      { type: 'arr', description: '', cond: 'for verbose = false', inner: [{ type: 'str_hex', description: 'The transaction id' }] },
+      { type: 'obj_dyn', description: '', cond: 'for verbose = true' },
+      { type: 'obj', description: '', cond: 'for verbose = false and mempool_sequence = true' },
+    ],
+    examples: helpExampleCli('getrawmempool', 'true') + helpExampleRpc('getrawmempool', 'true'),
+    readsSnapshot: true,
+    handler: (args, ctx) => {
+      const verbose = args.boolean('verbose');
+      const sequence = args.boolean('mempool_sequence');
+      if (verbose && sequence) throw new RpcError(RPC_INVALID_PARAMETER, 'Verbose results cannot contain mempool sequence values.');
+      return mempoolContentsJson(view(ctx), verbose, sequence);
+    },
+  });
+
+  const getmempoolentry = defineRpcMethod({
+    name: 'getmempoolentry',
+    category: 'blockchain',
+    description: 'Returns mempool data for given transaction\n',
+    args: [{ name: 'txid', type: 'hex', description: TXID_IN_MEMPOOL }],
+    results: [{ type: 'obj', description: '' }],
+    examples: helpExampleCli('getmempoolentry', '"mytxid"') + helpExampleRpc('getmempoolentry', '"mytxid"'),
+    readsSnapshot: true,
+    handler: (args, ctx) => {
+      const pool = new MempoolView(view(ctx));
+      return mempoolEntryJson(pool, pooled(pool, args.string('txid'), 'txid'));
+    },
+  });
+
+  const family = (name: string, edge: 'parents' | 'children', description: string) =>
+    defineRpcMethod({
+      name,
+      category: 'blockchain',
+      description,
+      args: [{ name: 'txid', type: 'hex', description: TXID_IN_MEMPOOL }, VERBOSE_ARG],
+      results: [
+        { type: 'arr', description: '', cond: 'for verbose = false', inner: [{ type: 'str_hex', description: 'The transaction id of an in-mempool ancestor transaction' }] },
+        { type: 'obj_dyn', description: '', cond: 'for verbose = true' },
+      ],
+      examples: helpExampleCli(name, '"mytxid"') + helpExampleRpc(name, '"mytxid"'),
+      readsSnapshot: true,
+      handler: (args, ctx) => {
+        const pool = new MempoolView(view(ctx));
+        return relatives(pool, pooled(pool, args.string('txid'), 'parameter 1'), edge, args.boolean('verbose'));
+      },
+    });
+
+  return [
+    getmempoolinfo,
+    getrawmempool,
+    getmempoolentry,
+    family('getmempoolancestors', 'parents', 'If txid is in the mempool, returns all in-mempool ancestors.\n'),
+    family('getmempooldescendants', 'children', 'If txid is in the mempool, returns all in-mempool descendants.\n'),
+  ];
 }

@@ -136,7 +136,7 @@ export function miningInfoMethods(access: ChainAccess): RpcMethod[] {
         difficulty: doubleJson(getDifficulty(tip.bits)),
         target: uint256Hex(deriveTarget(tip.bits, params.powLimit)!),
         networkhashps: networkHashPs(access, 120, -1),
-        pooledtx: 0,
+        pooledtx: access.mempool?.()?.pool.size ?? 0,
         blockmintxfee: amountJson(node.blockMinTxFee),
         chain: params.name,
         next: {

@@ -19,41 +19,53 @@ import {
   RPC_VERIFY_ERROR,
   RpcError,
 } from './errors.js';
-import { gbtTemplateResult } from './gbt-result.js';
+import { gbtTemplateResult, type GbtTransaction } from './gbt-result.js';
 import { parseLongPollId, waitForLongPoll } from './gbt-longpoll.js';
 import { typeMismatchMessage, type Json, type JsonObject } from './json.js';
-import { decodeHexBlock } from './mining.js';
+import { decodeHexBlock, mempoolSelector } from './mining.js';
 import { DEFAULT_NODE_FACTS } from './node-facts.js';
 import { defineRpcMethod } from './registry.js';
 import { helpExampleCli, helpExampleRpc, type RpcMethod, type RpcResultSpec } from './spec.js';
 
 const UNIX_EPOCH_TIME = 'UNIX epoch time';
 
-/**
- * The mempool's transactions-updated counter (CTxMemPool::GetTransactionsUpdated). There
- * is no mempool yet, so it stays 0 and templates change only with the tip.
- */
-const transactionsUpdated = (): number => 0;
-
 /** The payout of the node's own template: clients build their own coinbase, only its value and commitment are shown. */
 const TEMPLATE_PAYOUT = Uint8Array.of(OP.OP_1);
+/** Core rebuilds a template for new mempool transactions only after this many seconds. */
+const TEMPLATE_REFRESH_SECONDS = 5;
 
 interface CachedTemplate {
   readonly prev: BlockIndexEntry;
   readonly block: Block;
   readonly height: number;
+  readonly transactions: readonly GbtTransaction[];
+  /** The mempool's transactions-updated counter and the node time when it was built. */
+  readonly updated: number;
+  readonly built: number;
 }
 
 // Core keeps the last template in statics and reuses it while the tip (and the mempool) stay.
 const templates = new WeakMap<Chainstate, CachedTemplate>();
 
-function templateOn(chain: Chainstate, prev: BlockIndexEntry): CachedTemplate {
+/** The mempool's transactions-updated counter (CTxMemPool::GetTransactionsUpdated), 0 without a mempool. */
+function transactionsUpdatedOf(access: ChainAccess): () => number {
+  return () => access.mempool?.()?.pool.transactionsUpdated ?? 0;
+}
+
+async function templateOn(access: ChainAccess, chain: Chainstate, prev: BlockIndexEntry): Promise<CachedTemplate> {
   const cached = templates.get(chain);
-  if (cached && cached.prev.hashHex === prev.hashHex) return cached;
-  const { block, height } = createBlockTemplate(chain, TEMPLATE_PAYOUT);
-  const fresh = { prev, block, height };
-  templates.set(chain, fresh);
-  return fresh;
+  const updated = transactionsUpdatedOf(access)();
+  const fresh = cached && cached.prev.hashHex === prev.hashHex && (cached.updated === updated || chain.now() - cached.built <= TEMPLATE_REFRESH_SECONDS);
+  if (cached && fresh) return cached;
+  const select = mempoolSelector(access);
+  const built = await chain.exclusive(() => {
+    const selection = select?.();
+    const template = createBlockTemplate(chain, TEMPLATE_PAYOUT, selection?.transactions ?? [], selection ? { selection } : {});
+    const transactions = (selection?.transactions ?? []).map((t) => ({ tx: t.tx, fee: t.fee, sigopsCost: t.sigopsCost ?? 0 }));
+    return { prev: chain.tip!, block: template.block, height: template.height, transactions, updated, built: chain.now() };
+  });
+  templates.set(chain, built);
+  return built;
 }
 
 /** Core's BIP22ValidationResult over TestBlockValidity: null, or the reject reason ("rejected" when empty). */
@@ -101,6 +113,7 @@ async function templateMode(access: ChainAccess, request: JsonObject, rules: Set
   }
   const lpval = request['longpollid'];
   if (lpval !== undefined && lpval !== null) {
+    const transactionsUpdated = transactionsUpdatedOf(access);
     const target = parseLongPollId(lpval, chain.tip!.hashHex, transactionsUpdated());
     await waitForLongPoll(chain, target, transactionsUpdated, () => node.shuttingDown());
   }
@@ -111,9 +124,9 @@ async function templateMode(access: ChainAccess, request: JsonObject, rules: Set
     throw new RpcError(RPC_INVALID_PARAMETER, 'getblocktemplate must be called with the segwit rule set (call with {"rules": ["segwit"]})');
   }
 
-  const prev = chain.tip!;
-  const counter = transactionsUpdated();
-  const cached = templateOn(chain, prev);
+  const counter = transactionsUpdatedOf(access)();
+  const cached = await templateOn(access, chain, chain.tip!);
+  const prev = cached.prev;
   const header = cached.block.header;
   const timing = updateBlockTime(prev, params, chain.now(), { time: header.time, bits: header.bits });
   const segwitActive = deploymentActiveAfter(prev, params, 'segwit');
@@ -132,7 +145,7 @@ async function templateMode(access: ChainAccess, request: JsonObject, rules: Set
     params,
     block,
     height: cached.height,
-    transactions: [],
+    transactions: cached.transactions,
     versionBits,
     segwitActive,
     longpollid: prev.hashHex + String(counter),

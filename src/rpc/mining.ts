@@ -3,7 +3,7 @@
  * generatetoaddress, generatetodescriptor, generateblock and setmocktime, with Core's
  * arguments, results and error texts.
  */
-import { BlockNotAcceptedError, generateBlocks, generateBlockWith, TemplateInvalidError } from '../mining/index.js';
+import { BlockNotAcceptedError, generateBlocks, generateBlockWith, TemplateInvalidError, type SelectTransactions } from '../mining/index.js';
 import { deploymentActiveAfter } from '../consensus/index.js';
 import {
   DecodeError,
@@ -36,6 +36,7 @@ import { typeMismatchMessage } from './json.js';
 import { defineRpcMethod } from './registry.js';
 import { miningInfoMethods } from './mining-info.js';
 import { miningTemplateMethods } from './mining-template.js';
+import { DEFAULT_NODE_FACTS } from './node-facts.js';
 import { helpExampleCli, helpExampleRpc, type RpcMethod } from './spec.js';
 
 /** Core's DEFAULT_MAX_TRIES for the generate calls. */
@@ -61,7 +62,7 @@ function scriptFromDescriptor(access: ChainAccess, text: string): Uint8Array | s
 }
 
 /** Core's DecodeHexTx: with witness first, then without; the transaction must have an input. */
-function decodeHexTx(hex: string): Transaction | undefined {
+export function decodeHexTx(hex: string): Transaction | undefined {
   if (!isHex(hex)) return undefined;
   const bytes = fromHex(hex);
   for (const allowWitness of [true, false]) {
@@ -105,9 +106,17 @@ function checkGenerateCount(nblocks: number): void {
   if (nblocks < 0) throw new RpcError(RPC_INVALID_PARAMETER, 'Invalid nblocks. Must be non-negative.');
 }
 
+/** BlockAssembler's choice from the mempool for the next block, when the node has a mempool. */
+export function mempoolSelector(access: ChainAccess): SelectTransactions | undefined {
+  const mempool = access.mempool?.();
+  if (!mempool) return undefined;
+  const minFee = (access.node ?? DEFAULT_NODE_FACTS).blockMinTxFee;
+  return () => mempool.selectForBlockLocked(minFee);
+}
+
 async function generate(access: ChainAccess, script: Uint8Array, nblocks: number, maxTries: number): Promise<string[]> {
   try {
-    return await generateBlocks(access.chain(), script, nblocks, maxTries);
+    return await generateBlocks(access.chain(), script, nblocks, maxTries, mempoolSelector(access));
   } catch (err) {
     if (err instanceof BlockNotAcceptedError) throw new RpcError(RPC_INTERNAL_ERROR, err.message);
     throw err;
@@ -260,7 +269,9 @@ export function miningMethods(access: ChainAccess): RpcMethod[] {
       const txs = args.array('transactions').map((item) => {
         if (typeof item !== 'string') throw new RpcError(RPC_TYPE_ERROR, typeMismatchMessage(item, 'string'));
         if (item.length === 64 && isHex(item)) {
-          throw new RpcError(RPC_INVALID_ADDRESS_OR_KEY, `Transaction ${item} not in mempool.`);
+          const pooled = access.mempool?.()?.pool.get(item.toLowerCase());
+          if (!pooled) throw new RpcError(RPC_INVALID_ADDRESS_OR_KEY, `Transaction ${item} not in mempool.`);
+          return { tx: pooled.tx, fee: pooled.fee };
         }
         const tx = decodeHexTx(item);
         if (!tx) throw new RpcError(RPC_DESERIALIZATION_ERROR, `Transaction decode failed for ${item}. Make sure the tx has at least one input.`);

@@ -56,6 +56,7 @@
  * | `havePruned`    | u8 0/1                        | some block files have been deleted             |
  * | `reindexing`    | u8 0/1                        | a -reindex is in progress (resume it)          |
  * | `bestHeader`    | block hash (32)               | most-work valid header known at the last flush |
+ * | `mempoolSequence` | u64 LE                      | the pool's mempool_sequence as of the `mempool` table |
  *
  * ## Environment `indexes`
  *
@@ -74,7 +75,7 @@
  * leaves room).
  */
 import type { OutPoint } from '../primitives/index.js';
-import { flagMeta, hashMeta, metaField, textMeta, u32Meta } from './meta-codec.js';
+import { flagMeta, hashMeta, metaField, textMeta, u32Meta, u64Meta } from './meta-codec.js';
 
 export const BLOCKS_DIR = 'blocks';
 export const CHAINSTATE_DIR = 'chainstate';
@@ -99,6 +100,7 @@ export const CHAINSTATE_META = {
   havePruned: metaField('havePruned', flagMeta),
   reindexing: metaField('reindexing', flagMeta),
   bestHeader: metaField('bestHeader', hashMeta),
+  mempoolSequence: metaField('mempoolSequence', u64Meta),
 } as const;
 
 export const INDEXES_META = {

@@ -1,9 +1,10 @@
 /**
  * A mempool entry as the coordinator mirrors it into LMDB, so front-ends answer mempool
- * queries from the same snapshot as chain queries. Fixed 32-byte prefix, then the raw
+ * queries from the same snapshot as chain queries. Fixed 33-byte prefix, then the raw
  * transaction (with witness) to the end of the value:
- * fee i64 LE (satoshis), vsize u32 LE, time u64 LE (unix seconds it entered),
- * height u32 LE (chain height when it entered), sequence u64 LE (entry order).
+ * fee i64 LE (satoshis), vsize u32 LE (sigop-adjusted), time u64 LE (unix seconds it
+ * entered), height u32 LE (chain height when it entered), sequence u64 LE (entry order),
+ * flags u8 (bit 0: unbroadcast).
  */
 import { DecodeError } from '../primitives/index.js';
 
@@ -14,9 +15,12 @@ export interface MempoolEntryRecord {
   readonly time: number;
   readonly height: number;
   readonly sequence: number;
+  /** Submitted locally and not yet announced to a peer. */
+  readonly unbroadcast: boolean;
 }
 
-const PREFIX = 32;
+const PREFIX = 33;
+const FLAG_UNBROADCAST = 1;
 
 function checkUint(value: number, max: number, field: string): void {
   if (!Number.isInteger(value) || value < 0 || value > max) throw new RangeError(`mempool entry ${field} out of range: ${value}`);
@@ -35,6 +39,7 @@ export function encodeMempoolEntry(entry: MempoolEntryRecord): Uint8Array {
   view.setBigUint64(12, BigInt(entry.time), true);
   view.setUint32(20, entry.height, true);
   view.setBigUint64(24, BigInt(entry.sequence), true);
+  out[32] = entry.unbroadcast ? FLAG_UNBROADCAST : 0;
   out.set(entry.tx, PREFIX);
   return out;
 }
@@ -48,12 +53,15 @@ export function decodeMempoolEntry(bytes: Uint8Array): MempoolEntryRecord {
   if (time > BigInt(Number.MAX_SAFE_INTEGER) || sequence > BigInt(Number.MAX_SAFE_INTEGER)) {
     throw new DecodeError('mempool entry time or sequence exceeds 2^53');
   }
+  const flags = bytes[32]!;
+  if ((flags & ~FLAG_UNBROADCAST) !== 0) throw new DecodeError(`mempool entry has unknown flags ${flags}`);
   return {
     fee: view.getBigInt64(0, true),
     vsize: view.getUint32(8, true),
     time: Number(time),
     height: view.getUint32(20, true),
     sequence: Number(sequence),
+    unbroadcast: (flags & FLAG_UNBROADCAST) !== 0,
     tx: bytes.subarray(PREFIX),
   };
 }

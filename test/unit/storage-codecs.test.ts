@@ -374,9 +374,10 @@ test('small records: file info, txindex entry, mempool entry, meta values', () =
   assert.deepEqual(decodeTxIndexEntry(encodeTxIndexEntry(entry)), entry);
   assert.throws(() => decodeTxIndexEntry(new Uint8Array(15)), DecodeError);
 
-  const mempool = { tx: fromHex('0100000000'), fee: -3n, vsize: 61, time: 1_700_000_000, height: 800_000, sequence: 2 ** 40 };
+  const mempool = { tx: fromHex('0100000000'), fee: -3n, vsize: 61, time: 1_700_000_000, height: 800_000, sequence: 2 ** 40, unbroadcast: true };
+  assert.deepEqual(decodeMempoolEntry(encodeMempoolEntry({ ...mempool, unbroadcast: false })), { ...mempool, unbroadcast: false });
   assert.deepEqual(decodeMempoolEntry(encodeMempoolEntry(mempool)), mempool);
-  assert.throws(() => decodeMempoolEntry(new Uint8Array(32)), DecodeError, 'no transaction');
+  assert.throws(() => decodeMempoolEntry(new Uint8Array(33)), DecodeError, 'no transaction');
 
   assert.equal(u32Meta.decode(u32Meta.encode(0xdeadbeef)), 0xdeadbeef);
   assert.equal(u64Meta.decode(u64Meta.encode(2n ** 64n - 1n)), 2n ** 64n - 1n);

@@ -1,0 +1,35 @@
+/**
+ * One transaction in the pool (Core's CTxMemPoolEntry): the transaction with what
+ * acceptance established about it, and its links to in-pool parents and children.
+ */
+import type { Transaction } from '../primitives/index.js';
+
+export interface MempoolEntry {
+  readonly tx: Transaction;
+  /** Display hex of the txid: the pool's key. */
+  readonly txid: string;
+  /** Base fee in satoshis. */
+  readonly fee: bigint;
+  /** Sigop-adjusted virtual size (Core's GetTxSize). */
+  readonly vsize: number;
+  /** Sigop-adjusted weight: what chunk feerates are measured against. */
+  readonly adjustedWeight: number;
+  readonly sigOpCost: number;
+  /** Unix seconds it entered. */
+  readonly time: number;
+  /** Chain height when it entered. */
+  readonly height: number;
+  /** Entry order (Core's entry sequence; 0 for transactions re-added from disconnected blocks). */
+  readonly sequence: number;
+  /** Spends a coinbase output: re-checked for maturity after a reorg. */
+  readonly spendsCoinbase: boolean;
+  /** Submitted locally and not yet announced to a peer (sendrawtransaction). */
+  readonly unbroadcast: boolean;
+  readonly parents: Set<MempoolEntry>;
+  readonly children: Set<MempoolEntry>;
+}
+
+/** The outpoint key the pool indexes spends by. */
+export function outpointId(txidHex: string, vout: number): string {
+  return `${txidHex}:${vout}`;
+}

@@ -1,0 +1,157 @@
+/**
+ * Clusters, linearizations and chunks (the vocabulary of Core v31's cluster mempool):
+ * transactions connected by spending are one cluster; a linearization orders a cluster
+ * topologically; its chunks are the runs that get mined together, each with a feerate no
+ * lower than the next. Here the linearization is greedy by ancestor-set feerate and the
+ * chunks come from merging each run with its predecessor while that raises the feerate,
+ * which is optimal for the small clusters (chains, parents with children) a regtest pool
+ * holds. Pure: works on any graph of fee, weight and in-graph parents.
+ */
+
+export interface GraphTx {
+  readonly id: string;
+  readonly fee: bigint;
+  /** Sigop-adjusted weight: what a chunk's feerate is measured against. */
+  readonly weight: number;
+  /** In-graph parents' ids. */
+  readonly parents: readonly string[];
+  /** Entry order, for deterministic ties. */
+  readonly order: number;
+}
+
+export interface Chunk {
+  readonly ids: string[];
+  fee: bigint;
+  weight: number;
+}
+
+/** a's feerate compared with b's: positive when a pays more per weight unit. */
+export function compareFeerate(a: { fee: bigint; weight: number }, b: { fee: bigint; weight: number }): number {
+  const lhs = a.fee * BigInt(b.weight);
+  const rhs = b.fee * BigInt(a.weight);
+  return lhs > rhs ? 1 : lhs < rhs ? -1 : 0;
+}
+
+/** The connected components of the graph (parents and children both connect). */
+export function clustersOf(graph: ReadonlyMap<string, GraphTx>): string[][] {
+  const neighbours = new Map<string, string[]>();
+  for (const tx of graph.values()) neighbours.set(tx.id, []);
+  for (const tx of graph.values()) {
+    for (const parent of tx.parents) {
+      if (!graph.has(parent)) continue;
+      neighbours.get(tx.id)!.push(parent);
+      neighbours.get(parent)!.push(tx.id);
+    }
+  }
+  const seen = new Set<string>();
+  const clusters: string[][] = [];
+  for (const start of graph.keys()) {
+    if (seen.has(start)) continue;
+    const cluster: string[] = [];
+    const todo = [start];
+    seen.add(start);
+    while (todo.length > 0) {
+      const id = todo.pop()!;
+      cluster.push(id);
+      for (const next of neighbours.get(id)!) {
+        if (!seen.has(next)) {
+          seen.add(next);
+          todo.push(next);
+        }
+      }
+    }
+    clusters.push(cluster);
+  }
+  return clusters;
+}
+
+/** Ancestors of `id` (itself included) among `remaining`. */
+function ancestorsWithin(graph: ReadonlyMap<string, GraphTx>, id: string, remaining: ReadonlySet<string>): Set<string> {
+  const found = new Set([id]);
+  const todo = [id];
+  while (todo.length > 0) {
+    for (const parent of graph.get(todo.pop()!)!.parents) {
+      if (remaining.has(parent) && !found.has(parent)) {
+        found.add(parent);
+        todo.push(parent);
+      }
+    }
+  }
+  return found;
+}
+
+/**
+ * A topological order of `ids` that repeatedly takes the remaining ancestor set with the
+ * highest feerate (ties: the smaller set, then the earlier entry), parents first.
+ */
+export function linearize(graph: ReadonlyMap<string, GraphTx>, ids: readonly string[]): string[] {
+  const remaining = new Set(ids);
+  const order: string[] = [];
+  while (remaining.size > 0) {
+    let best: { set: Set<string>; fee: bigint; weight: number; order: number } | undefined;
+    for (const id of remaining) {
+      const set = ancestorsWithin(graph, id, remaining);
+      let fee = 0n;
+      let weight = 0;
+      for (const member of set) {
+        fee += graph.get(member)!.fee;
+        weight += graph.get(member)!.weight;
+      }
+      const candidate = { set, fee, weight, order: graph.get(id)!.order };
+      if (!best) {
+        best = candidate;
+        continue;
+      }
+      const cmp = compareFeerate(candidate, best);
+      if (cmp > 0 || (cmp === 0 && (set.size < best.set.size || (set.size === best.set.size && candidate.order < best.order)))) best = candidate;
+    }
+    // Parents before children: an ancestor set sorted by its members' ancestor counts.
+    const members = [...best!.set].map((id) => ({ id, depth: ancestorsWithin(graph, id, best!.set).size, order: graph.get(id)!.order }));
+    members.sort((a, b) => a.depth - b.depth || a.order - b.order);
+    for (const m of members) {
+      order.push(m.id);
+      remaining.delete(m.id);
+    }
+  }
+  return order;
+}
+
+/** The chunks of a linearization: each run merged into its predecessor while it pays a higher feerate. */
+export function chunksOf(graph: ReadonlyMap<string, GraphTx>, order: readonly string[]): Chunk[] {
+  const chunks: Chunk[] = [];
+  for (const id of order) {
+    const tx = graph.get(id)!;
+    let chunk: Chunk = { ids: [id], fee: tx.fee, weight: tx.weight };
+    while (chunks.length > 0 && compareFeerate(chunk, chunks[chunks.length - 1]!) > 0) {
+      const prev = chunks.pop()!;
+      chunk = { ids: [...prev.ids, ...chunk.ids], fee: prev.fee + chunk.fee, weight: prev.weight + chunk.weight };
+    }
+    chunks.push(chunk);
+  }
+  return chunks;
+}
+
+/** Every cluster of the graph linearized and chunked. */
+export function chunkGraph(graph: ReadonlyMap<string, GraphTx>): Chunk[][] {
+  return clustersOf(graph).map((cluster) => chunksOf(graph, linearize(graph, cluster)));
+}
+
+/**
+ * Chunks across clusters in mining order: highest feerate first, a cluster's chunks
+ * always in their own order (a later chunk never pays more than an earlier one).
+ */
+export function miningOrder(clusters: readonly Chunk[][]): Chunk[] {
+  const next = clusters.map(() => 0);
+  const out: Chunk[] = [];
+  for (;;) {
+    let best = -1;
+    for (let c = 0; c < clusters.length; c++) {
+      const chunk = clusters[c]![next[c]!];
+      if (!chunk) continue;
+      if (best < 0 || compareFeerate(chunk, clusters[best]![next[best]!]!) > 0) best = c;
+    }
+    if (best < 0) return out;
+    out.push(clusters[best]![next[best]!]!);
+    next[best]!++;
+  }
+}

@@ -1,0 +1,215 @@
+/**
+ * The node's mempool: the pool, kept in step with the chainstate, and the operations
+ * the RPCs need. Every operation runs inside the chainstate's queue (Core's cs_main), so
+ * the UTXO set and tip cannot move while a transaction is checked; every change is
+ * journalled by the pool and committed into the LMDB mempool table — with the block
+ * commit for block-driven changes, on its own for submissions.
+ */
+import type { Chainstate, ChainMempoolSync, MempoolCommit } from '../chain/index.js';
+import { hashToHex, parseTransaction, type ParsedBlock, type Transaction } from '../primitives/index.js';
+import type { MempoolEntryRecord } from '../storage/index.js';
+import { selectForBlock, type BlockSelection } from './block-selection.js';
+import type { MempoolEntry } from './entry.js';
+import type { MempoolPolicyOptions } from './policy-options.js';
+import { TxMempool } from './pool.js';
+import { preChecks, type AcceptArgs, type AcceptFailure, type ChainContext } from './prechecks.js';
+import { minableAfterReorg } from './reorg-filter.js';
+import { packageFormError } from './package-form.js';
+import { policyScriptChecks } from './script-checks.js';
+
+export type AcceptResult = { readonly ok: true; readonly entry: MempoolEntry } | AcceptFailure;
+
+export interface PackageTestResult {
+  /** Core's package-error (a package that is not well formed): then no transaction has a result. */
+  readonly packageError?: string;
+  readonly results: readonly (AcceptResult | undefined)[];
+}
+
+export class NodeMempool implements ChainMempoolSync {
+  readonly pool = new TxMempool();
+  /** Transactions of disconnected blocks, earliest first (Core's DisconnectedBlockTransactions). */
+  private disconnected: Transaction[] = [];
+
+  constructor(
+    private readonly chain: Chainstate,
+    readonly policy: MempoolPolicyOptions,
+  ) {}
+
+  private context(): ChainContext {
+    const coins = this.chain.coins;
+    return { tip: this.chain.tip!, coin: (outpoint) => coins.getCoin(outpoint) };
+  }
+
+  private args(overrides: Partial<AcceptArgs> = {}): AcceptArgs {
+    return { policy: this.policy, now: this.chain.now(), bypassLimits: false, unbroadcast: false, allowReplacement: true, ...overrides };
+  }
+
+  /** MemPoolAccept for one transaction; `testOnly` stops before changing the pool. Caller holds the chain queue. */
+  private async acceptLocked(tx: Transaction, args: AcceptArgs, testOnly: boolean): Promise<AcceptResult> {
+    const pre = preChecks(this.pool, tx, this.context(), args);
+    if (!pre.ok) return pre;
+    const scripts = await policyScriptChecks(this.chain.scriptChecker, tx, pre.spentOutputs);
+    if (scripts) return scripts;
+    if (!testOnly) {
+      for (const e of pre.evicted) this.pool.remove(e);
+      this.pool.add(pre.entry);
+    }
+    return { ok: true, entry: pre.entry };
+  }
+
+  /**
+   * testmempoolaccept: one transaction is tested alone (replacements allowed); several are a
+   * package — well-formed, parents first, no conflicts — each tested with the earlier ones
+   * provisionally in the pool. As in Core, a failure reports only the failing transaction.
+   */
+  testAcceptPackage(txs: readonly Transaction[]): Promise<PackageTestResult> {
+    return this.chain.exclusive(async () => {
+      if (txs.length === 1) return { results: [await this.acceptLocked(txs[0]!, this.args(), true)] };
+      const packageError = packageFormError(txs);
+      if (packageError) return { packageError, results: [] };
+      const checkpoint = this.pool.checkpoint();
+      const added: MempoolEntry[] = [];
+      const results: (AcceptResult | undefined)[] = [];
+      try {
+        for (let i = 0; i < txs.length; i++) {
+          const result = await this.acceptLocked(txs[i]!, this.args({ allowReplacement: false }), false);
+          if (!result.ok) {
+            const only: (AcceptResult | undefined)[] = txs.map(() => undefined);
+            only[i] = result;
+            return { results: only };
+          }
+          added.push(result.entry);
+          results.push(result);
+        }
+        return { results };
+      } finally {
+        this.pool.rollback(added, checkpoint);
+      }
+    });
+  }
+
+  /**
+   * Core's BroadcastTransaction without peers: 'in-utxo-set' when an output of the
+   * transaction is unspent in the chain, the pool's copy when the txid is already there,
+   * otherwise acceptance — first as a test when `maxFee` is set, refusing a fee above it.
+   */
+  broadcast(tx: Transaction, maxFee: bigint): Promise<AcceptResult | { ok: false; alreadyInUtxoSet: true } | { ok: false; maxFeeExceeded: true }> {
+    return this.chain.exclusive(async () => {
+      const coins = this.chain.coins;
+      for (let vout = 0; vout < tx.outputs.length; vout++) {
+        if (coins.getCoin({ txid: tx.txid, vout })) return { ok: false as const, alreadyInUtxoSet: true as const };
+      }
+      const pooled = this.pool.get(tx.txidHex);
+      if (pooled) return { ok: true as const, entry: pooled };
+      const args = this.args({ unbroadcast: true });
+      if (maxFee > 0n) {
+        const test = await this.acceptLocked(tx, args, true);
+        if (!test.ok) return test;
+        if (test.entry.fee > maxFee) return { ok: false as const, maxFeeExceeded: true as const };
+      }
+      const result = await this.acceptLocked(tx, args, false);
+      this.chain.commitMempoolChanges();
+      return result;
+    });
+  }
+
+  /** Block template selection from the pool as it is now; call it inside the chain's queue. */
+  selectForBlockLocked(blockMinTxFee: bigint): BlockSelection {
+    return selectForBlock(this.pool, blockMinTxFee);
+  }
+
+  // ------------------------------------------------------------ chain sync (ChainMempoolSync)
+
+  /** Core's removeForBlock: confirmed transactions leave, and whatever spent their inputs with them. */
+  blockConnected(block: ParsedBlock): void {
+    const confirmed = new Set<string>();
+    for (const tx of block.transactions) {
+      confirmed.add(tx.txidHex);
+      const pooled = this.pool.get(tx.txidHex);
+      if (pooled) this.pool.remove(pooled);
+      if (tx.isCoinbase()) continue;
+      for (const input of tx.inputs) {
+        const spender = this.pool.spenderOf(input.prevout);
+        if (spender && spender.txid !== tx.txidHex) this.pool.removeWithDescendants(spender);
+      }
+    }
+    if (this.disconnected.length > 0) this.disconnected = this.disconnected.filter((tx) => !confirmed.has(tx.txidHex));
+  }
+
+  blockDisconnected(block: ParsedBlock): void {
+    // Blocks leave tip first: each one's transactions go before those of the blocks after it.
+    this.disconnected = [...block.transactions.filter((tx) => !tx.isCoinbase()), ...this.disconnected];
+  }
+
+  /** Core's MaybeUpdateMempoolForReorg(fAddToMempool=true). */
+  async reorgFinished(): Promise<void> {
+    const queued = this.disconnected;
+    this.disconnected = [];
+    for (const tx of queued) {
+      const result = await this.acceptLocked(tx, this.args({ bypassLimits: true }), false);
+      if (!result.ok) this.removeSpendersOf(tx);
+    }
+    const context = this.context();
+    for (const entry of [...this.pool.entries()]) {
+      if (this.pool.get(entry.txid) === entry && !minableAfterReorg(this.pool, entry, context)) this.pool.removeWithDescendants(entry);
+    }
+  }
+
+  /** A transaction that did not come back: pool transactions spending it are orphans now. */
+  private removeSpendersOf(tx: Transaction): void {
+    tx.outputs.forEach((_, vout) => {
+      const spender = this.pool.spenderOf({ txid: tx.txid, vout });
+      if (spender) this.pool.removeWithDescendants(spender);
+    });
+  }
+
+  takeChanges(): MempoolCommit | undefined {
+    return this.pool.dirty ? this.pool.takeChanges() : undefined;
+  }
+
+  // ------------------------------------------------------------ persistence
+
+  /**
+   * Start-up: the table's entries offered to the pool again (Core's LoadMempool), parents
+   * first, each re-checked against the chainstate with its original time; what fails is
+   * dropped from the table. With `load` false (-persistmempool=0) the table is emptied.
+   */
+  reload(saved: readonly { txid: Uint8Array; record: MempoolEntryRecord }[], load: boolean): Promise<{ accepted: number; failed: number }> {
+    return this.chain.exclusive(async () => {
+      let accepted = 0;
+      let failed = 0;
+      // The table is rewritten to exactly the reloaded pool: every saved entry goes unless it comes back.
+      this.pool.markDropped(saved.map((s) => hashToHex(s.txid)));
+      if (load) {
+        for (const { record } of parentsFirst(saved)) {
+          const tx = parseTransaction(record.tx);
+          const result = await this.acceptLocked(tx, this.args({ now: record.time, unbroadcast: record.unbroadcast }), false);
+          if (result.ok) accepted++;
+          else failed++;
+        }
+      }
+      this.chain.commitMempoolChanges();
+      return { accepted, failed };
+    });
+  }
+}
+
+/** Saved entries ordered so every in-set parent comes before its children (entry order otherwise). */
+function parentsFirst<T extends { txid: Uint8Array; record: MempoolEntryRecord }>(saved: readonly T[]): T[] {
+  const byId = new Map(saved.map((s) => [hashToHex(s.txid), s]));
+  const sorted = [...saved].sort((a, b) => a.record.sequence - b.record.sequence);
+  const out: T[] = [];
+  const done = new Set<string>();
+  const visit = (s: T): void => {
+    const id = hashToHex(s.txid);
+    if (done.has(id)) return;
+    done.add(id);
+    for (const input of parseTransaction(s.record.tx).inputs) {
+      const parent = byId.get(hashToHex(input.prevout.txid));
+      if (parent) visit(parent);
+    }
+    out.push(s);
+  };
+  for (const s of sorted) visit(s);
+  return out;
+}

@@ -1,0 +1,190 @@
+/**
+ * The pool itself (Core's CTxMemPool without the policy): entries by txid and wtxid, the
+ * outpoints they spend (mapNextTx), parent/child links, the mempool sequence counter, and
+ * a journal of additions and removals that the owner commits into the LMDB mempool table
+ * together with the chain change that caused them.
+ */
+import { hashToHex, hexToHash, type OutPoint } from '../primitives/index.js';
+import type { MempoolEntryRecord } from '../storage/index.js';
+import { outpointId, type MempoolEntry } from './entry.js';
+
+/** Changes to mirror into the mempool table. */
+export interface MempoolTableChanges {
+  readonly puts: { txid: Uint8Array; record: MempoolEntryRecord }[];
+  readonly deletes: Uint8Array[];
+  /** The pool's mempool_sequence after these changes. */
+  readonly sequence: number;
+}
+
+export function entryRecord(entry: MempoolEntry): MempoolEntryRecord {
+  return {
+    tx: entry.tx.toBytes(),
+    fee: entry.fee,
+    vsize: entry.vsize,
+    time: entry.time,
+    height: entry.height,
+    sequence: entry.sequence,
+    unbroadcast: entry.unbroadcast,
+  };
+}
+
+export class TxMempool {
+  private readonly byTxid = new Map<string, MempoolEntry>();
+  private readonly byWtxid = new Map<string, MempoolEntry>();
+  private readonly spenders = new Map<string, MempoolEntry>();
+  /** Core's m_sequence_number: starts at 1, one step per addition and per removal. */
+  private sequenceNumber = 1;
+  private readonly journal = new Map<string, MempoolEntry | null>();
+  /** Bumped on every change (Core's nTransactionsUpdated, for getblocktemplate long polls). */
+  transactionsUpdated = 0;
+
+  get size(): number {
+    return this.byTxid.size;
+  }
+
+  get sequence(): number {
+    return this.sequenceNumber;
+  }
+
+  entries(): IterableIterator<MempoolEntry> {
+    return this.byTxid.values();
+  }
+
+  get(txidHex: string): MempoolEntry | undefined {
+    return this.byTxid.get(txidHex);
+  }
+
+  hasWtxid(wtxidHex: string): boolean {
+    return this.byWtxid.has(wtxidHex);
+  }
+
+  /** The pool transaction spending `outpoint` (Core's GetConflictTx). */
+  spenderOf(outpoint: OutPoint): MempoolEntry | undefined {
+    return this.spenders.get(outpointId(hashToHex(outpoint.txid), outpoint.vout));
+  }
+
+  /** The in-pool parents a transaction spending these outpoints would have. */
+  parentsOf(prevouts: readonly OutPoint[]): Set<MempoolEntry> {
+    const parents = new Set<MempoolEntry>();
+    for (const prevout of prevouts) {
+      const parent = this.byTxid.get(hashToHex(prevout.txid));
+      if (parent) parents.add(parent);
+    }
+    return parents;
+  }
+
+  /** Adds an accepted entry (its parents already linked by the caller's `parents`). */
+  add(entry: MempoolEntry): void {
+    this.byTxid.set(entry.txid, entry);
+    this.byWtxid.set(entry.tx.wtxidHex, entry);
+    for (const input of entry.tx.inputs) this.spenders.set(outpointId(hashToHex(input.prevout.txid), input.prevout.vout), entry);
+    for (const parent of entry.parents) parent.children.add(entry);
+    // Children already in the pool (re-added parents after a reorg) link up too.
+    entry.tx.outputs.forEach((_, vout) => {
+      const child = this.spenders.get(outpointId(entry.txid, vout));
+      if (child && child !== entry) {
+        child.parents.add(entry);
+        entry.children.add(child);
+      }
+    });
+    this.sequenceNumber++;
+    this.transactionsUpdated++;
+    this.journal.set(entry.txid, entry);
+  }
+
+  /** Core's removeUnchecked: one entry, its links dropped both ways. */
+  remove(entry: MempoolEntry): void {
+    if (this.byTxid.get(entry.txid) !== entry) return;
+    this.byTxid.delete(entry.txid);
+    this.byWtxid.delete(entry.tx.wtxidHex);
+    for (const input of entry.tx.inputs) {
+      const key = outpointId(hashToHex(input.prevout.txid), input.prevout.vout);
+      if (this.spenders.get(key) === entry) this.spenders.delete(key);
+    }
+    for (const parent of entry.parents) parent.children.delete(entry);
+    for (const child of entry.children) child.parents.delete(entry);
+    this.sequenceNumber++;
+    this.transactionsUpdated++;
+    this.journal.set(entry.txid, null);
+  }
+
+  /** Core's removeRecursive: the entry and every in-pool descendant. */
+  removeWithDescendants(entry: MempoolEntry): void {
+    for (const e of this.descendants(entry)) this.remove(e);
+  }
+
+  /** The entry and everything reachable along `edge`, the entry first. */
+  closure(entry: MempoolEntry, edge: 'parents' | 'children'): MempoolEntry[] {
+    const seen = new Set<MempoolEntry>([entry]);
+    const todo = [entry];
+    while (todo.length > 0) {
+      for (const next of todo.pop()![edge]) {
+        if (!seen.has(next)) {
+          seen.add(next);
+          todo.push(next);
+        }
+      }
+    }
+    return [...seen];
+  }
+
+  descendants(entry: MempoolEntry): MempoolEntry[] {
+    return this.closure(entry, 'children');
+  }
+
+  ancestors(entry: MempoolEntry): MempoolEntry[] {
+    return this.closure(entry, 'parents');
+  }
+
+  /** The cluster of an entry: everything connected to it by spending in either direction. */
+  cluster(entry: MempoolEntry): Set<MempoolEntry> {
+    const seen = new Set<MempoolEntry>([entry]);
+    const todo = [entry];
+    while (todo.length > 0) {
+      const e = todo.pop()!;
+      for (const next of [...e.parents, ...e.children]) {
+        if (!seen.has(next)) {
+          seen.add(next);
+          todo.push(next);
+        }
+      }
+    }
+    return seen;
+  }
+
+  /** Whether the journal holds changes not yet committed to the table. */
+  get dirty(): boolean {
+    return this.journal.size > 0;
+  }
+
+  /** The journal as table changes; it is emptied (the caller commits them). */
+  takeChanges(): MempoolTableChanges {
+    const puts: MempoolTableChanges['puts'] = [];
+    const deletes: Uint8Array[] = [];
+    for (const [txid, entry] of this.journal) {
+      if (entry) puts.push({ txid: hexToHash(txid), record: entryRecord(entry) });
+      else deletes.push(hexToHash(txid));
+    }
+    this.journal.clear();
+    return { puts, deletes, sequence: this.sequenceNumber };
+  }
+
+  /** The counters and journal as they are, to undo trial additions (package test-accepts). */
+  checkpoint(): { sequence: number; updated: number; journal: Map<string, MempoolEntry | null> } {
+    return { sequence: this.sequenceNumber, updated: this.transactionsUpdated, journal: new Map(this.journal) };
+  }
+
+  /** Removes trial additions (last first) and puts counters and journal back as at `checkpoint`. */
+  rollback(added: readonly MempoolEntry[], checkpoint: ReturnType<TxMempool['checkpoint']>): void {
+    for (const entry of [...added].reverse()) this.remove(entry);
+    this.sequenceNumber = checkpoint.sequence;
+    this.transactionsUpdated = checkpoint.updated;
+    this.journal.clear();
+    for (const [k, v] of checkpoint.journal) this.journal.set(k, v);
+  }
+
+  /** Journals table deletions for transactions the pool never held (stale table entries at start-up). */
+  markDropped(txids: readonly string[]): void {
+    for (const txid of txids) if (!this.byTxid.has(txid)) this.journal.set(txid, null);
+  }
+}

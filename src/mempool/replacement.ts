@@ -1,0 +1,141 @@
+/**
+ * Core v31's replacement rules (full RBF, cluster mempool) and cluster limits: a
+ * conflicting transaction may evict what it conflicts with, and their descendants, when
+ * it touches at most 100 clusters, pays at least their fees plus its own relay at the
+ * incremental rate, keeps every cluster within -limitclustercount / -limitclustersize,
+ * and strictly improves the feerate diagram of the clusters involved.
+ */
+import { formatMoney } from '../consensus/index.js';
+import type { MempoolEntry } from './entry.js';
+import { feeForSize } from './fee-rate.js';
+import { chunkGraph, type Chunk, type GraphTx } from './linearize.js';
+import { MAX_REPLACEMENT_CANDIDATES } from './policy-limits.js';
+import type { MempoolPolicyOptions } from './policy-options.js';
+import type { TxMempool } from './pool.js';
+import type { AcceptFailure } from './prechecks.js';
+
+/** The entries connected to `starts` by spending, leaving out `excluded` (a cluster after removals). */
+function connected(starts: Iterable<MempoolEntry>, excluded: ReadonlySet<MempoolEntry>): Set<MempoolEntry> {
+  const seen = new Set<MempoolEntry>();
+  const todo: MempoolEntry[] = [];
+  for (const s of starts) {
+    if (!excluded.has(s) && !seen.has(s)) {
+      seen.add(s);
+      todo.push(s);
+    }
+  }
+  while (todo.length > 0) {
+    const e = todo.pop()!;
+    for (const next of [...e.parents, ...e.children]) {
+      if (!excluded.has(next) && !seen.has(next)) {
+        seen.add(next);
+        todo.push(next);
+      }
+    }
+  }
+  return seen;
+}
+
+/** Whether adding `entry` (after evicting `evicted`) makes its cluster too large. */
+export function clusterLimitsExceeded(entry: MempoolEntry, evicted: ReadonlySet<MempoolEntry>, policy: MempoolPolicyOptions): boolean {
+  const cluster = connected(entry.parents, evicted);
+  let vsize = entry.vsize;
+  for (const member of cluster) vsize += member.vsize;
+  return cluster.size + 1 > policy.limitClusterCount || vsize > policy.limitClusterSizeVbytes;
+}
+
+function graphOf(entries: Iterable<MempoolEntry>, extra?: MempoolEntry): Map<string, GraphTx> {
+  const graph = new Map<string, GraphTx>();
+  const add = (e: MempoolEntry) =>
+    graph.set(e.txid, { id: e.txid, fee: e.fee, weight: e.adjustedWeight, parents: [...e.parents].map((p) => p.txid), order: e.sequence });
+  for (const e of entries) add(e);
+  if (extra) add(extra);
+  for (const [id, tx] of graph) graph.set(id, { ...tx, parents: tx.parents.filter((p) => graph.has(p)) });
+  return graph;
+}
+
+/** A feerate diagram: cumulative (weight, fee) points from the origin, chunks by decreasing feerate. */
+function diagram(chunks: readonly Chunk[][]): { weight: bigint; fee: bigint }[] {
+  const all = chunks.flat().sort((a, b) => {
+    const lhs = b.fee * BigInt(a.weight);
+    const rhs = a.fee * BigInt(b.weight);
+    return lhs > rhs ? 1 : lhs < rhs ? -1 : 0;
+  });
+  const points = [{ weight: 0n, fee: 0n }];
+  for (const c of all) {
+    const last = points[points.length - 1]!;
+    points.push({ weight: last.weight + BigInt(c.weight), fee: last.fee + c.fee });
+  }
+  return points;
+}
+
+/** The diagram's fee at `x` as a fraction (num/den), flat past its end. */
+function feeAt(points: readonly { weight: bigint; fee: bigint }[], x: bigint): [bigint, bigint] {
+  for (let i = 1; i < points.length; i++) {
+    const a = points[i - 1]!;
+    const b = points[i]!;
+    if (x <= b.weight) {
+      const span = b.weight - a.weight;
+      if (span === 0n) return [b.fee, 1n];
+      return [a.fee * span + (x - a.weight) * (b.fee - a.fee), span];
+    }
+  }
+  return [points[points.length - 1]!.fee, 1n];
+}
+
+/** Core's CompareChunks: 1 when `next` is at least `old` everywhere and above it somewhere, else 0 or -1. */
+function improves(old: ReturnType<typeof diagram>, next: ReturnType<typeof diagram>): boolean {
+  let better = false;
+  for (const x of [...old, ...next].map((p) => p.weight)) {
+    const [on, od] = feeAt(old, x);
+    const [nn, nd] = feeAt(next, x);
+    const cmp = nn * od - on * nd;
+    if (cmp < 0n) return false;
+    if (cmp > 0n) better = true;
+  }
+  return better;
+}
+
+export function replacementChecks(
+  pool: TxMempool,
+  entry: MempoolEntry,
+  conflicts: ReadonlySet<MempoolEntry>,
+  policy: MempoolPolicyOptions,
+): AcceptFailure | { ok: true; evicted: MempoolEntry[] } {
+  const fail = (reason: string, debug: string): AcceptFailure => ({ ok: false, missingInputs: false, reason, debug });
+  // Rule 5: the clusters of the direct conflicts.
+  const clusters = new Set<Set<MempoolEntry>>();
+  const seen = new Set<MempoolEntry>();
+  for (const c of conflicts) {
+    if (seen.has(c)) continue;
+    const cluster = pool.cluster(c);
+    for (const m of cluster) seen.add(m);
+    clusters.add(cluster);
+  }
+  if (clusters.size > MAX_REPLACEMENT_CANDIDATES) {
+    return fail('too many potential replacements', `rejecting replacement ${entry.txid}; too many conflicting clusters (${clusters.size} > ${MAX_REPLACEMENT_CANDIDATES})`);
+  }
+  const evicted = new Set<MempoolEntry>();
+  for (const c of conflicts) for (const d of pool.descendants(c)) evicted.add(d);
+  // Rules 3 and 4: pay for what is evicted, and for its own relay.
+  let conflictingFees = 0n;
+  for (const e of evicted) conflictingFees += e.fee;
+  if (entry.fee < conflictingFees) {
+    return fail('insufficient fee', `rejecting replacement ${entry.txid}, less fees than conflicting txs; ${formatMoney(entry.fee)} < ${formatMoney(conflictingFees)}`);
+  }
+  const additional = entry.fee - conflictingFees;
+  const relayFee = feeForSize(policy.incrementalRelayFee, entry.vsize);
+  if (additional < relayFee) {
+    return fail('insufficient fee', `rejecting replacement ${entry.txid}, not enough additional fees to relay; ${formatMoney(additional)} < ${formatMoney(relayFee)}`);
+  }
+  if (clusterLimitsExceeded(entry, evicted, policy)) return fail('too-large-cluster', '');
+  // The clusters touched before and after, and their feerate diagrams.
+  const before = new Set<MempoolEntry>();
+  for (const cluster of clusters) for (const m of cluster) before.add(m);
+  for (const parent of entry.parents) for (const m of pool.cluster(parent)) before.add(m);
+  const after = [...before].filter((m) => !evicted.has(m));
+  const oldDiagram = diagram(chunkGraph(graphOf(before)));
+  const newDiagram = diagram(chunkGraph(graphOf(after, entry)));
+  if (!improves(oldDiagram, newDiagram)) return fail('insufficient fee', 'insufficient feerate: does not improve feerate diagram');
+  return { ok: true, evicted: [...evicted] };
+}

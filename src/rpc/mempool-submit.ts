@@ -1,0 +1,190 @@
+/**
+ * The mempool's write side (Core's rpc/mempool.cpp and node/transaction.cpp):
+ * sendrawtransaction (BroadcastTransaction without peers) and testmempoolaccept, with
+ * Core's arguments, results, error codes and texts. Coordinator-only: they change, or
+ * check against, the coordinator's in-memory pool.
+ */
+import { COIN } from '../consensus/index.js';
+import { feeForSize, feeRatePerKvB, type AcceptFailure, type NodeMempool } from '../mempool/index.js';
+import type { Transaction } from '../primitives/index.js';
+import { decodeScript, isUnspendable, MAX_OPCODE } from '../script/index.js';
+import {
+  RPC_DESERIALIZATION_ERROR,
+  RPC_INVALID_PARAMETER,
+  RPC_TRANSACTION_ERROR,
+  RPC_TRANSACTION_REJECTED,
+  RPC_TYPE_ERROR,
+  RPC_VERIFY_ALREADY_IN_UTXO_SET,
+  RpcError,
+} from './errors.js';
+import type { Json } from './json.js';
+import { decodeHexTx } from './mining.js';
+import { defineRpcMethod } from './registry.js';
+import { helpExampleCli, helpExampleRpc, type RpcMethod } from './spec.js';
+import { amountFromValue } from './value-parse.js';
+import { amountJson } from './values.js';
+import { typeMismatchMessage } from './json.js';
+
+/** Core's DEFAULT_MAX_RAW_TX_FEE_RATE: 0.10 BTC/kvB. */
+const DEFAULT_MAX_RAW_TX_FEE_RATE = '0.10';
+/** Core's MAX_PACKAGE_COUNT. */
+const MAX_PACKAGE_COUNT = 25;
+
+/** Core's ParseFeeRate: BTC/kvB to sat/kvB, below 1 BTC/kvB. */
+function parseFeeRate(value: Json | undefined): bigint {
+  const rate = amountFromValue(value ?? DEFAULT_MAX_RAW_TX_FEE_RATE);
+  if (rate >= COIN) throw new RpcError(RPC_INVALID_PARAMETER, 'Fee rates larger than or equal to 1BTC/kvB are not accepted');
+  return rate;
+}
+
+/** Core's TxValidationState::ToString(): the reason, then ", <debug>" when there is one. */
+function stateText(failure: AcceptFailure): string {
+  return failure.debug ? `${failure.reason}, ${failure.debug}` : failure.reason;
+}
+
+/** CScript::HasValidOps: every element parses and is a defined opcode. */
+function hasValidOps(script: Uint8Array): boolean {
+  const { ops, complete } = decodeScript(script);
+  return complete && ops.every((op) => op.opcode <= MAX_OPCODE);
+}
+
+/** The help examples both calls start with: making and signing the raw transaction. */
+const CREATE_AND_SIGN_EXAMPLES =
+  '\nCreate a transaction\n' +
+  helpExampleCli('createrawtransaction', '"[{\\"txid\\" : \\"mytxid\\",\\"vout\\":0}]" "{\\"myaddress\\":0.01}"') +
+  'Sign the transaction, and get back the hex\n' +
+  helpExampleCli('signrawtransactionwithwallet', '"myhex"');
+
+const MAXFEERATE_ARG = {
+  name: 'maxfeerate',
+  type: 'amount' as const,
+  default: DEFAULT_MAX_RAW_TX_FEE_RATE,
+  description: 'Reject transactions whose fee rate is higher than the specified value, expressed in BTC/kvB.\nFee rates larger than 1BTC/kvB are rejected.\nSet to 0 to accept any fee rate.',
+};
+
+export function mempoolSubmitMethods(mempool: () => NodeMempool): RpcMethod[] {
+  const sendrawtransaction = defineRpcMethod({
+    name: 'sendrawtransaction',
+    category: 'rawtransactions',
+    description:
+      'Submit a raw transaction (serialized, hex-encoded) to local node and network.\n\n' +
+      'The transaction will be sent unconditionally to all peers, so using sendrawtransaction\n' +
+      "for manual rebroadcast may degrade privacy by leaking the transaction's origin, as\n" +
+      'nodes will normally not rebroadcast non-wallet transactions already in their mempool.\n\n' +
+      'A specific exception, RPC_TRANSACTION_ALREADY_IN_UTXO_SET, may throw if the transaction cannot be added to the mempool.\n\n' +
+      'Related RPCs: createrawtransaction, signrawtransactionwithkey\n',
+    args: [
+      { name: 'hexstring', type: 'hex', description: 'The hex string of the raw transaction' },
+      MAXFEERATE_ARG,
+      {
+        name: 'maxburnamount',
+        type: 'amount',
+        default: '0.00',
+        description:
+          "Reject transactions with provably unspendable outputs (e.g. 'datacarrier' outputs that use the OP_RETURN opcode) greater than the specified value, expressed in BTC.\n" +
+          'If burning funds through unspendable outputs is desired, increase this value.\n' +
+          'This check is based on heuristics and does not guarantee spendability of outputs.\n',
+      },
+    ],
+    results: [{ type: 'str_hex', description: 'The transaction hash in hex' }],
+    examples:
+      CREATE_AND_SIGN_EXAMPLES +
+      '\nSend the transaction (signed hex)\n' +
+      helpExampleCli('sendrawtransaction', '"signedhex"') +
+      '\nAs a JSON-RPC call\n' +
+      helpExampleRpc('sendrawtransaction', '"signedhex"'),
+    handler: async (args) => {
+      const tx = decodeHexTx(args.string('hexstring'));
+      if (!tx) throw new RpcError(RPC_DESERIALIZATION_ERROR, 'TX decode failed. Make sure the tx has at least one input.');
+      const maxBurn = amountFromValue(args.value('maxburnamount') ?? '0');
+      for (const out of tx.outputs) {
+        if ((isUnspendable(out.scriptPubKey) || !hasValidOps(out.scriptPubKey)) && out.value > maxBurn) {
+          throw new RpcError(RPC_TRANSACTION_ERROR, 'Unspendable output exceeds maximum configured by user (maxburnamount)');
+        }
+      }
+      const maxFee = feeForSize(parseFeeRate(args.value('maxfeerate')), tx.vsize);
+      const result = await mempool().broadcast(tx, maxFee);
+      if ('alreadyInUtxoSet' in result) throw new RpcError(RPC_VERIFY_ALREADY_IN_UTXO_SET, 'Transaction outputs already in utxo set');
+      if ('maxFeeExceeded' in result) throw new RpcError(RPC_TRANSACTION_ERROR, 'Fee exceeds maximum configured by user (e.g. -maxtxfee, maxfeerate)');
+      if (!result.ok) throw new RpcError(result.missingInputs ? RPC_TRANSACTION_ERROR : RPC_TRANSACTION_REJECTED, stateText(result));
+      return tx.txidHex;
+    },
+  });
+
+  const testmempoolaccept = defineRpcMethod({
+    name: 'testmempoolaccept',
+    category: 'rawtransactions',
+    description:
+      '\nReturns result of mempool acceptance tests indicating if raw transaction(s) (serialized, hex-encoded) would be accepted by mempool.\n\n' +
+      'If multiple transactions are passed in, parents must come before children and package policies apply: the transactions cannot conflict with any mempool transactions or each other.\n\n' +
+      "If one transaction fails, other transactions may not be fully validated (the 'allowed' key will be blank).\n\n" +
+      `The maximum number of transactions allowed is ${MAX_PACKAGE_COUNT}.\n\n` +
+      'This checks if transactions violate the consensus or policy rules.\n\n' +
+      'See sendrawtransaction call.\n',
+    args: [
+      {
+        name: 'rawtxs',
+        type: 'arr',
+        description: 'An array of hex strings of raw transactions.',
+        inner: [{ name: 'rawtx', type: 'hex', optional: true, description: '' }],
+      },
+      MAXFEERATE_ARG,
+    ],
+    results: [{ type: 'arr', description: 'The result of the mempool acceptance test for each raw transaction in the input array.\nReturns results for each transaction in the same order they were passed in.\nTransactions that cannot be fully validated due to failures in other transactions will not contain an \'allowed\' result.\n' }],
+    examples:
+      CREATE_AND_SIGN_EXAMPLES +
+      '\nTest acceptance of the transaction (signed hex)\n' +
+      helpExampleCli('testmempoolaccept', '\'["signedhex"]\'') +
+      '\nAs a JSON-RPC call\n' +
+      helpExampleRpc('testmempoolaccept', '["signedhex"]'),
+    handler: async (args) => {
+      const raw = args.array('rawtxs');
+      if (raw.length < 1 || raw.length > MAX_PACKAGE_COUNT) {
+        throw new RpcError(RPC_INVALID_PARAMETER, `Array must contain between 1 and ${MAX_PACKAGE_COUNT} transactions.`);
+      }
+      const maxFeeRate = parseFeeRate(args.value('maxfeerate'));
+      const txs: Transaction[] = raw.map((item) => {
+        if (typeof item !== 'string') throw new RpcError(RPC_TYPE_ERROR, typeMismatchMessage(item, 'string'));
+        const tx = decodeHexTx(item);
+        if (!tx) throw new RpcError(RPC_DESERIALIZATION_ERROR, `TX decode failed: ${item} Make sure the tx has at least one input.`);
+        return tx;
+      });
+      const outcome = await mempool().testAcceptPackage(txs);
+      let exitEarly = false;
+      return txs.map((tx, i) => {
+        const result: Record<string, unknown> = { txid: tx.txidHex, wtxid: tx.wtxidHex };
+        if (outcome.packageError) result['package-error'] = outcome.packageError;
+        const verdict = outcome.results[i];
+        if (exitEarly || !verdict) return result;
+        if (verdict.ok) {
+          const vsize = verdict.entry.vsize;
+          const maxFee = feeForSize(maxFeeRate, vsize);
+          if (maxFee > 0n && verdict.entry.fee > maxFee) {
+            result.allowed = false;
+            result['reject-reason'] = 'max-fee-exceeded';
+            exitEarly = true;
+          } else {
+            result.allowed = true;
+            result.vsize = vsize;
+            result.fees = {
+              base: amountJson(verdict.entry.fee),
+              'effective-feerate': amountJson(feeRatePerKvB(verdict.entry.fee, vsize)),
+              'effective-includes': [tx.wtxidHex],
+            };
+          }
+        } else {
+          result.allowed = false;
+          if (verdict.missingInputs) {
+            result['reject-reason'] = 'missing-inputs';
+          } else {
+            result['reject-reason'] = verdict.reason;
+            result['reject-details'] = stateText(verdict);
+          }
+        }
+        return result;
+      });
+    },
+  });
+
+  return [sendrawtransaction, testmempoolaccept];
+}

@@ -1,0 +1,104 @@
+/**
+ * The mempool as one LMDB snapshot holds it (the table the coordinator mirrors): the
+ * entries with their in-pool parents and children, ancestor and descendant sets, chunks
+ * of each cluster, the mempool_sequence, and the pool's outputs and spends. Every
+ * read-only mempool answer — getrawmempool, getmempoolentry, ancestors/descendants,
+ * getmempoolinfo, gettxout, REST mempool and getutxos — is built from this view, so RPC
+ * served by any process and REST agree by construction.
+ */
+import type { SnapshotChainView } from '../chain/index.js';
+import { chunkGraph, MEMPOOL_HEIGHT, type Chunk, type GraphTx } from '../mempool/index.js';
+import { hashToHex, parseTransaction, type OutPoint, type Transaction, type TxOut } from '../primitives/index.js';
+import { CHAINSTATE_META, type MempoolEntryRecord } from '../storage/index.js';
+
+export interface ViewedEntry {
+  readonly txid: string;
+  readonly tx: Transaction;
+  readonly record: MempoolEntryRecord;
+  readonly parents: Set<string>;
+  readonly children: Set<string>;
+}
+
+/**
+ * The sigop-adjusted weight behind a stored (sigop-adjusted) vsize: the weight itself
+ * unless sigops dominated the virtual size.
+ */
+function adjustedWeightOf(tx: Transaction, vsize: number): number {
+  return Math.ceil(tx.weight / 4) === vsize ? tx.weight : vsize * 4;
+}
+
+export class MempoolView {
+  readonly entries = new Map<string, ViewedEntry>();
+  private chunks: Map<string, Chunk> | undefined;
+  private spent: Set<string> | undefined;
+
+  constructor(private readonly snapshot: SnapshotChainView) {
+    for (const { txid, entry } of snapshot.reader.mempoolEntries()) {
+      const hex = hashToHex(txid);
+      this.entries.set(hex, { txid: hex, tx: parseTransaction(entry.tx), record: entry, parents: new Set(), children: new Set() });
+    }
+    for (const e of this.entries.values()) {
+      for (const input of e.tx.inputs) {
+        const parent = this.entries.get(hashToHex(input.prevout.txid));
+        if (!parent) continue;
+        e.parents.add(parent.txid);
+        parent.children.add(e.txid);
+      }
+    }
+  }
+
+  /** Core's mempool sequence as of this snapshot (1 for a pool that never changed). */
+  get sequence(): number {
+    return Number(this.snapshot.reader.meta(CHAINSTATE_META.mempoolSequence) ?? 1n);
+  }
+
+  get(txid: string): ViewedEntry | undefined {
+    return this.entries.get(txid);
+  }
+
+  /** The entry and everything reachable along `edge` (itself included). */
+  closure(start: ViewedEntry, edge: 'parents' | 'children'): ViewedEntry[] {
+    const seen = new Map<string, ViewedEntry>([[start.txid, start]]);
+    const todo = [start];
+    while (todo.length > 0) {
+      for (const next of todo.pop()![edge]) {
+        if (seen.has(next)) continue;
+        const e = this.entries.get(next)!;
+        seen.set(next, e);
+        todo.push(e);
+      }
+    }
+    return [...seen.values()];
+  }
+
+  /** The chunk each transaction belongs to in its cluster's linearization. */
+  chunkOf(txid: string): Chunk {
+    if (!this.chunks) {
+      const graph = new Map<string, GraphTx>();
+      for (const e of this.entries.values()) {
+        graph.set(e.txid, { id: e.txid, fee: e.record.fee, weight: adjustedWeightOf(e.tx, e.record.vsize), parents: [...e.parents], order: e.record.sequence });
+      }
+      this.chunks = new Map();
+      for (const cluster of chunkGraph(graph)) for (const chunk of cluster) for (const id of chunk.ids) this.chunks.set(id, chunk);
+    }
+    return this.chunks.get(txid)!;
+  }
+
+  /** Whether a pool transaction spends the outpoint (Core's mempool.isSpent). */
+  isSpent(outpoint: OutPoint): boolean {
+    const key = (txid: string, vout: number) => `${txid}:${vout}`;
+    if (!this.spent) {
+      this.spent = new Set();
+      for (const e of this.entries.values()) for (const input of e.tx.inputs) this.spent.add(key(hashToHex(input.prevout.txid), input.prevout.vout));
+    }
+    return this.spent.has(key(hashToHex(outpoint.txid), outpoint.vout));
+  }
+
+  /** A pool transaction's output (null: the transaction is pooled, the output does not exist), undefined when not pooled. */
+  output(outpoint: OutPoint): { output: TxOut; height: number } | null | undefined {
+    const e = this.entries.get(hashToHex(outpoint.txid));
+    if (!e) return undefined;
+    const output = e.tx.outputs[outpoint.vout];
+    return output ? { output, height: MEMPOOL_HEIGHT } : null;
+  }
+}
