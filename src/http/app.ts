@@ -35,8 +35,11 @@ export interface AppDeps {
   readonly settings: FrontendSettings;
   readonly state: FrontendState;
   readonly rest: RestRouter;
-  call(method: string, params: RpcParams, wallet: string | undefined, user: string): Promise<CallOutcome>;
+  /** Synchronous for calls answered from this process's snapshot; a promise for the rest. */
+  call(method: string, params: RpcParams, wallet: string | undefined, user: string): CallOutcome | Promise<CallOutcome>;
   log(level: 'debug' | 'info' | 'warning', category: string | null, msg: string): void;
+  /** Whether -debug=<category> is on, so per-request debug lines are only built when logged. */
+  logsDebug(category: string): boolean;
 }
 
 /** Core's UrlDecode: %XX escapes only ('+' stays '+'); malformed escapes are kept as text. */
@@ -60,7 +63,8 @@ interface Incoming {
   /** undefined when the request has no Authorization header. */
   readonly authorization: string | undefined;
   readonly wantsClose: boolean;
-  readonly peer: string;
+  /** The client's address bytes (IPv4-mapped IPv6 folded to IPv4). */
+  readonly address: ArrayLike<number>;
 }
 
 function readAuthorization(req: HttpRequest): string | undefined {
@@ -80,15 +84,18 @@ export function createApp(uws: UwsModule, deps: AppDeps): TemplatedApp {
   const whitelist = new Whitelist(settings);
   const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-  async function jsonRpc(req: Incoming, body: Uint8Array): Promise<Reply> {
+  async function refuseLogin(req: Incoming): Promise<Reply> {
+    deps.log('warning', null, `ThreadRPCServer incorrect password attempt from ${formatAddress(req.address)}`);
+    await sleep(FAILED_LOGIN_DELAY_MS);
+    return emptyReply(401, false, [WWW_AUTHENTICATE]);
+  }
+
+  /** Synchronous unless the call or a refused login has to wait. */
+  function jsonRpc(req: Incoming, body: Uint8Array): Reply | Promise<Reply> {
     if (req.method !== 'POST') return { status: 405, body: 'JSONRPC server handles only POST requests' };
     if (req.authorization === undefined) return emptyReply(401, false, [WWW_AUTHENTICATE]);
     const user = auth.authenticate(req.authorization);
-    if (user === undefined) {
-      deps.log('warning', null, `ThreadRPCServer incorrect password attempt from ${req.peer}`);
-      await sleep(FAILED_LOGIN_DELAY_MS);
-      return emptyReply(401, false, [WWW_AUTHENTICATE]);
-    }
+    if (user === undefined) return refuseLogin(req);
     const wallet = req.uri.startsWith('/wallet/') ? urlDecode(req.uri.slice('/wallet/'.length)) : undefined;
     return handleJsonRpc(body, {
       user,
@@ -98,8 +105,8 @@ export function createApp(uws: UwsModule, deps: AppDeps): TemplatedApp {
     });
   }
 
-  async function route(req: Incoming, body: Uint8Array): Promise<Reply> {
-    deps.log('debug', 'http', `Received a ${req.method} request for ${req.uri} from ${req.peer}`);
+  function route(req: Incoming, body: Uint8Array): Reply | Promise<Reply> {
+    if (deps.logsDebug('http')) deps.log('debug', 'http', `Received a ${req.method} request for ${req.uri} from ${formatAddress(req.address)}`);
     // DELETE is known to libevent but not to Core.
     if (req.method === 'DELETE') return emptyReply(405);
     if (req.uri === '/' || req.uri.startsWith('/wallet/')) return jsonRpc(req, body);
@@ -113,8 +120,7 @@ export function createApp(uws: UwsModule, deps: AppDeps): TemplatedApp {
   const app = uws.App();
   app.any('/*', (res: HttpResponse, request: HttpRequest) => {
     const method = request.getCaseSensitiveMethod();
-    const address = canonicalAddress(Array.from(new Uint8Array(res.getRemoteAddress())));
-    const peer = formatAddress(address);
+    const address = canonicalAddress(new Uint8Array(res.getRemoteAddress()));
     if (state.shuttingDown) {
       // Core's HTTP server refuses new work once shutdown has begun.
       sendReply(res, libeventErrorPage(503));
@@ -125,7 +131,7 @@ export function createApp(uws: UwsModule, deps: AppDeps): TemplatedApp {
       return;
     }
     if (!settings.allowSubnets.some((s) => subnetMatches(s, address))) {
-      deps.log('warning', null, `HTTP request from ${peer} rejected: Client network is not allowed RPC access`);
+      deps.log('warning', null, `HTTP request from ${formatAddress(address)} rejected: Client network is not allowed RPC access`);
       sendReply(res, emptyReply(403, true));
       return;
     }
@@ -140,7 +146,7 @@ export function createApp(uws: UwsModule, deps: AppDeps): TemplatedApp {
       uri: request.getUrl() + (query ? `?${query}` : ''),
       authorization: readAuthorization(request),
       wantsClose: request.getHeader('connection').toLowerCase() === 'close',
-      peer,
+      address,
     };
 
     state.inflight++;
@@ -177,14 +183,25 @@ export function createApp(uws: UwsModule, deps: AppDeps): TemplatedApp {
         finish(libeventErrorPage(413));
         return;
       }
-      // uWS reuses the chunk's memory after this callback: copy it.
-      chunks.push(Buffer.from(chunk.slice(0)));
+      // uWS reuses the chunk's memory after this callback: copy it (into Node's pooled
+      // memory for small bodies, rather than a fresh ArrayBuffer per request).
+      chunks.push(Buffer.from(new Uint8Array(chunk)));
       if (!isLast) return;
       const body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
-      route(incoming, body).then(finish, (err: unknown) => {
+      const failed = (err: unknown): void => {
         deps.log('warning', null, `HTTP request ${incoming.uri} failed: ${(err as Error).stack ?? String(err)}`);
         finish({ status: 500, body: (err as Error).message, close: true });
-      });
+      };
+      // Most replies are ready now (snapshot reads): answered in this callback, no promise.
+      let reply: Reply | Promise<Reply>;
+      try {
+        reply = route(incoming, body);
+      } catch (err) {
+        failed(err);
+        return;
+      }
+      if (reply instanceof Promise) reply.then(finish, failed);
+      else finish(reply);
     });
   });
   return app;

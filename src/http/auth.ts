@@ -22,7 +22,20 @@ function decodeBase64Strict(text: string): Buffer | undefined {
   return Buffer.from(text, 'base64');
 }
 
+/** Verified headers remembered per process; a full cache is emptied, never grown. */
+const VERIFIED_CACHE_LIMIT = 1024;
+
 export class Authenticator {
+  /**
+   * Authorization header values that verified, and their user. A keep-alive client sends
+   * the same header with every request; hashing it again (a SHA-256 HMAC and two SHA-256
+   * digests per credential) was a tenth of a getblockhash. Only exact values that passed
+   * the full check are kept, and credentials never change while a front-end runs, so a hit
+   * reveals nothing a guesser could use. Failures are not cached: each pays the full check
+   * and Core's delay.
+   */
+  readonly #verified = new Map<string, string>();
+
   constructor(private readonly credentials: readonly Credential[]) {}
 
   /**
@@ -30,6 +43,17 @@ export class Authenticator {
    * must be exactly "Basic " (case and single space, as Core checks).
    */
   authenticate(header: string): string | undefined {
+    const known = this.#verified.get(header);
+    if (known !== undefined) return known;
+    const user = this.#check(header);
+    if (user !== undefined) {
+      if (this.#verified.size >= VERIFIED_CACHE_LIMIT) this.#verified.clear();
+      this.#verified.set(header, user);
+    }
+    return user;
+  }
+
+  #check(header: string): string | undefined {
     if (!header.startsWith('Basic ')) return undefined;
     const decoded = decodeBase64Strict(header.slice(6).trim());
     if (!decoded) return undefined;

@@ -10,7 +10,7 @@ import type { us_listen_socket } from '@trufflesuite/uws-js-unofficial';
 import { IpcChannel, type BindAddress, type FrontendSettings, type NodeState, type ToCoordinator, type ToFrontend } from '../ipc/index.js';
 import { ChainSnapshotSource } from '../chain/index.js';
 import { readChainArgs, selectParams } from '../consensus/index.js';
-import { blockchainBlockMethods, blockchainReadMethods, blockFilterMethods, mempoolMethods, RPC_MISC_ERROR, RpcError, RpcRegistry, RpcServer, TipWaiters, waitMethods, writeJson, type RpcParams } from '../rpc/index.js';
+import { blockchainBlockMethods, blockchainReadMethods, blockFilterMethods, mempoolMethods, RPC_MISC_ERROR, RpcError, RpcRegistry, RpcServer, TipWaiters, waitMethods, writeJson, type RpcOutcome, type RpcParams } from '../rpc/index.js';
 import { pureRpcMethods } from '../rpc/index.js';
 import { createApp, type FrontendState } from './app.js';
 import type { CallOutcome } from './jsonrpc.js';
@@ -78,14 +78,17 @@ function setUpLocalCalls(settings: FrontendSettings): void {
   });
 }
 
-async function callLocally(server: RpcServer, method: string, params: RpcParams, wallet: string | undefined, user: string): Promise<CallOutcome> {
-  const outcome = await server.execute({ method, params, wallet, user });
-  return 'error' in outcome ? outcome : { result: writeJson(outcome.result) };
+const serialized = (outcome: RpcOutcome): CallOutcome => ('error' in outcome ? outcome : { result: writeJson(outcome.result) });
+
+/** Synchronous for snapshot reads, which is nearly every local call. */
+function callLocally(server: RpcServer, method: string, params: RpcParams, wallet: string | undefined, user: string): CallOutcome | Promise<CallOutcome> {
+  const outcome = server.dispatch({ method, params, wallet, user });
+  return outcome instanceof Promise ? outcome.then(serialized) : serialized(outcome);
 }
 
-function call(method: string, params: RpcParams, wallet: string | undefined, user: string): Promise<CallOutcome> {
+function call(method: string, params: RpcParams, wallet: string | undefined, user: string): CallOutcome | Promise<CallOutcome> {
   // Warm-up is answered here: Core checks it before even looking the method up.
-  if (state.warmup !== null) return Promise.resolve({ error: { code: -28, message: state.warmup } });
+  if (state.warmup !== null) return { error: { code: -28, message: state.warmup } };
   if (localServer?.registry.get(method)) return callLocally(localServer, method, params, wallet, user);
   const id = nextId++;
   return new Promise((resolve) => {
@@ -119,7 +122,7 @@ function start(settings: FrontendSettings): void {
       },
     });
   }
-  const app = createApp(uws, { settings, state, rest, call, log });
+  const app = createApp(uws, { settings, state, rest, call, log, logsDebug: (category) => debugCategories.has(category) });
   const bound: BindAddress[] = [];
   const failed: (BindAddress & { error: string })[] = [];
   for (const bind of settings.binds) {

@@ -26,7 +26,8 @@ export type CallOutcome = { readonly result: string } | { readonly error: RpcErr
 export interface JsonRpcContext {
   readonly user: string;
   readonly whitelist: Whitelist;
-  execute(method: string, params: RpcParams): Promise<CallOutcome>;
+  /** Synchronous for calls answered from a snapshot; a promise for the rest. */
+  execute(method: string, params: RpcParams): CallOutcome | Promise<CallOutcome>;
   log(message: string): void;
 }
 
@@ -83,17 +84,13 @@ function isNotification(state: RequestState): boolean {
 
 /** JSONRPCReplyObj: key order and which keys appear depend on the version. */
 function envelope(state: RequestState, outcome: CallOutcome): string {
-  const parts: string[] = [];
-  if (state.version === 'v2') parts.push('"jsonrpc":"2.0"');
-  if ('error' in outcome) {
-    if (state.version === 'legacy') parts.push('"result":null');
-    parts.push(`"error":${writeJson(outcome.error)}`);
-  } else {
-    parts.push(`"result":${outcome.result}`);
-    if (state.version === 'legacy') parts.push('"error":null');
-  }
-  if (state.id !== undefined) parts.push(`"id":${writeJson(state.id)}`);
-  return `{${parts.join(',')}}`;
+  const legacy = state.version === 'legacy';
+  const body =
+    'error' in outcome
+      ? `${legacy ? '"result":null,' : ''}"error":${writeJson(outcome.error)}`
+      : `"result":${outcome.result}${legacy ? ',"error":null' : ''}`;
+  const id = state.id === undefined ? '' : `,"id":${writeJson(state.id)}`;
+  return legacy ? `{${body}${id}}` : `{"jsonrpc":"2.0",${body}${id}}`;
 }
 
 /** Status of a single failed legacy request (and of request-object errors in any version). */
@@ -109,8 +106,11 @@ function errorReply(state: RequestState, error: RpcErrorObject): Reply {
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
-/** The whole body: any JSON-RPC outcome becomes a Reply; nothing is thrown. */
-export async function handleJsonRpc(body: Uint8Array, ctx: JsonRpcContext): Promise<Reply> {
+/**
+ * The whole body: any JSON-RPC outcome becomes a Reply; nothing is thrown. A single
+ * request whose call completes synchronously is answered synchronously.
+ */
+export function handleJsonRpc(body: Uint8Array, ctx: JsonRpcContext): Reply | Promise<Reply> {
   const state: RequestState = { id: null, version: 'legacy' };
   let text: string;
   let value: Json;
@@ -148,7 +148,7 @@ function hasNamedParams(value: Json): boolean {
   return Array.isArray(value) ? value.some(named) : named(value);
 }
 
-async function single(value: Json, state: RequestState, ctx: JsonRpcContext): Promise<Reply> {
+function single(value: Json, state: RequestState, ctx: JsonRpcContext): Reply | Promise<Reply> {
   let req: ParsedRequest;
   try {
     req = parseRequest(value, state);
@@ -159,7 +159,12 @@ async function single(value: Json, state: RequestState, ctx: JsonRpcContext): Pr
     ctx.log(`RPC User ${ctx.user} not allowed to call method ${req.method}`);
     return emptyReply(403);
   }
-  const outcome = await ctx.execute(req.method, req.params);
+  const outcome = ctx.execute(req.method, req.params);
+  if (outcome instanceof Promise) return outcome.then((settled) => singleReply(state, settled));
+  return singleReply(state, outcome);
+}
+
+function singleReply(state: RequestState, outcome: CallOutcome): Reply {
   if (isNotification(state)) return emptyReply(204);
   // 2.0 reports method errors inside a 200 reply; legacy maps them to HTTP statuses.
   if ('error' in outcome && state.version === 'legacy') return errorReply(state, outcome.error);

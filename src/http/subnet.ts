@@ -82,14 +82,13 @@ export const LOOPBACK_SUBNETS: readonly SubnetSpec[] = [
 ];
 
 /** Folds an IPv4-mapped IPv6 address (::ffff:a.b.c.d) to its IPv4 bytes. */
-export function canonicalAddress(bytes: readonly number[]): readonly number[] {
-  if (bytes.length === 16 && bytes.slice(0, 10).every((b) => b === 0) && bytes[10] === 0xff && bytes[11] === 0xff) {
-    return bytes.slice(12);
-  }
-  return bytes;
+export function canonicalAddress(bytes: ArrayLike<number>): ArrayLike<number> {
+  if (bytes.length !== 16 || bytes[10] !== 0xff || bytes[11] !== 0xff) return bytes;
+  for (let i = 0; i < 10; i++) if (bytes[i] !== 0) return bytes;
+  return [bytes[12]!, bytes[13]!, bytes[14]!, bytes[15]!];
 }
 
-export function subnetMatches(subnet: SubnetSpec, address: readonly number[]): boolean {
+export function subnetMatches(subnet: SubnetSpec, address: ArrayLike<number>): boolean {
   if (subnet.bytes.length !== address.length) return false;
   let bits = subnet.prefix;
   for (let i = 0; i < address.length && bits > 0; i++, bits -= 8) {
@@ -100,8 +99,8 @@ export function subnetMatches(subnet: SubnetSpec, address: readonly number[]): b
 }
 
 /** Text form of a client address for log lines (IPv6 in brackets). */
-export function formatAddress(bytes: readonly number[]): string {
-  if (bytes.length === 4) return bytes.join('.');
+export function formatAddress(bytes: ArrayLike<number>): string {
+  if (bytes.length === 4) return Array.from(bytes).join('.');
   const groups: string[] = [];
   for (let i = 0; i < 16; i += 2) groups.push(((bytes[i]! << 8) | bytes[i + 1]!).toString(16));
   // Compress the longest run of zero groups, as RFC 5952 prints it.

@@ -9,7 +9,6 @@ import { RPC_IN_WARMUP, RPC_METHOD_NOT_FOUND, RPC_MISC_ERROR, RpcError, toRpcErr
 import type { SnapshotChainView } from '../chain/index.js';
 import { prepareArgs, type RpcParams } from './params.js';
 import type { RpcRegistry } from './registry.js';
-import type { RpcCallContext } from './spec.js';
 
 export interface RpcCall {
   readonly method: string;
@@ -22,13 +21,22 @@ export type RpcOutcome = { readonly result: unknown } | { readonly error: RpcErr
 
 interface ActiveCommand {
   readonly method: string;
-  readonly startNs: bigint;
+  /** performance.now() at the start, in milliseconds. */
+  readonly startMs: number;
 }
 
 /** Where snapshot-reading methods get their view of the chain. */
 export interface SnapshotSource {
   withSnapshot<T>(fn: (view: SnapshotChainView) => T): T;
 }
+
+function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
+  return typeof (value as PromiseLike<unknown> | null)?.then === 'function';
+}
+
+// A handler's result is JSON-encoded by the front-end: undefined would vanish.
+const succeeded = (result: unknown): RpcOutcome => ({ result: result === undefined ? null : result });
+const failed = (err: unknown): RpcOutcome => ({ error: toRpcErrorObject(err) });
 
 export class RpcServer {
   /** Current init message while warming up; undefined once start-up is done. */
@@ -57,41 +65,50 @@ export class RpcServer {
 
   /** getrpcinfo's active_commands: method and running time in microseconds. */
   activeCommands(): { method: string; duration: number }[] {
-    const now = process.hrtime.bigint();
-    return [...this.active].map((c) => ({ method: c.method, duration: Number((now - c.startNs) / 1000n) }));
+    const now = performance.now();
+    return [...this.active].map((c) => ({ method: c.method, duration: Math.floor((now - c.startMs) * 1000) }));
   }
 
   async execute(call: RpcCall): Promise<RpcOutcome> {
-    try {
-      return { result: await this.run(call) };
-    } catch (err) {
-      return { error: toRpcErrorObject(err) };
-    }
+    return this.dispatch(call);
   }
 
-  private async run(call: RpcCall): Promise<unknown> {
-    if (this.warmup !== undefined) throw new RpcError(RPC_IN_WARMUP, this.warmup);
-    const method = this.registry.get(call.method);
-    if (!method) throw new RpcError(RPC_METHOD_NOT_FOUND, 'Method not found');
-    const entry: ActiveCommand = { method: call.method, startNs: process.hrtime.bigint() };
-    this.active.add(entry);
+  /**
+   * Runs a call; the outcome is returned synchronously when the handler is synchronous
+   * (every snapshot read), so a front-end answers those without a promise or a microtask
+   * turn per request, and as a promise otherwise.
+   */
+  dispatch(call: RpcCall): RpcOutcome | Promise<RpcOutcome> {
+    let entry: ActiveCommand | undefined;
     try {
+      if (this.warmup !== undefined) throw new RpcError(RPC_IN_WARMUP, this.warmup);
+      const method = this.registry.get(call.method);
+      if (!method) throw new RpcError(RPC_METHOD_NOT_FOUND, 'Method not found');
+      entry = { method: call.method, startMs: performance.now() };
+      this.active.add(entry);
       const positional = prepareArgs(method.args, call.params, () => this.registry.fullHelp(method.name));
-      const ctx: RpcCallContext = { method: call.method, user: call.user, wallet: call.wallet };
       const args = new RpcArgs(method.args, positional);
       let result: unknown;
       if (method.readsSnapshot) {
         const source = this.snapshots;
         if (!source) throw new RpcError(RPC_MISC_ERROR, 'Chainstate not available');
         // The snapshot stays open until the handler's promise settles.
-        result = await source.withSnapshot((snapshot) => method.handler(args, { ...ctx, snapshot }));
+        result = source.withSnapshot((snapshot) => method.handler(args, { method: call.method, user: call.user, wallet: call.wallet, snapshot }));
       } else {
-        result = await method.handler(args, ctx);
+        result = method.handler(args, { method: call.method, user: call.user, wallet: call.wallet });
       }
-      // A handler's result is JSON-encoded by the front-end: undefined would vanish.
-      return result === undefined ? null : result;
+      if (isPromiseLike(result)) {
+        const running = entry;
+        entry = undefined;
+        return Promise.resolve(result)
+          .then(succeeded, failed)
+          .finally(() => this.active.delete(running));
+      }
+      return succeeded(result);
+    } catch (err) {
+      return failed(err);
     } finally {
-      this.active.delete(entry);
+      if (entry) this.active.delete(entry);
     }
   }
 }

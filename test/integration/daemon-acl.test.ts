@@ -52,6 +52,7 @@ async function serve(overrides: Partial<FrontendSettings>): Promise<number> {
     state,
     rest,
     log: () => undefined,
+    logsDebug: () => false,
     call: async (method, _params, wallet) => {
       wallets.push(wallet);
       return { result: JSON.stringify(method) };
