@@ -8,7 +8,7 @@ import { bytesEqual } from '../primitives/index.js';
 import { INDEXES_META, type IndexesEnv } from '../storage/index.js';
 import { BlockStatus } from './block-status.js';
 import { blockFilterHash } from './blockfilter.js';
-import type { IndexInfo } from './txindex.js';
+import type { IndexInfo } from './base-index.js';
 
 export interface BlockFilterIndexView {
   /**

@@ -154,14 +154,17 @@ export class ChainstateService implements NodeService {
     this.pushNodeState();
     ctx.notifyTip({ hash: tip.hashHex, height: tip.height });
     this.tipWaiters.update({ hash: tip.hashHex, height: tip.height });
-    if (config.txindex) {
-      this.txindex = TxIndex.open(config.netDir, chain, (m) => ctx.log.info(m));
-      void this.txindex.start().catch((err: Error) => ctx.log.error(`txindex: ${err.message}`));
-    }
+    if (config.txindex) this.txindex = TxIndex.open(config.netDir, chain, (m) => ctx.log.info(m), { logError: (m) => ctx.log.error(m) });
     if (config.blockFilterIndex) {
       this.blockfilter = BlockFilterIndex.open(config.netDir, chain, (m) => ctx.log.info(m), { wipe: config.reindex, logError: (m) => ctx.log.error(m) });
-      const violation = this.blockfilter.pruneViolation();
+    }
+    // Core's StartIndexBackgroundSync: no index starts while one cannot catch up over pruned blocks.
+    for (const index of [this.txindex, this.blockfilter]) {
+      const violation = index?.pruneViolation();
       if (violation) throw new InitError([violation, 'A fatal internal error occurred, see debug.log for details: Failed to start indexes, shutting down..']);
+    }
+    void this.txindex?.start();
+    if (this.blockfilter) {
       ctx.log.info(`${BASIC_FILTER_INDEX_NAME} thread start`);
       void this.blockfilter.start();
     }
