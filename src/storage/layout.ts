@@ -119,9 +119,9 @@ function checkHash(hash: Uint8Array, what: string): Uint8Array {
 
 function u32BE(value: number, what: string): Uint8Array {
   if (!Number.isInteger(value) || value < 0 || value > 0xffffffff) throw new RangeError(`${what} out of range: ${value}`);
-  const out = new Uint8Array(4);
-  new DataView(out.buffer).setUint32(0, value, false);
-  return out;
+  // Byte stores, not a DataView: reading `.buffer` of a small on-heap typed array makes
+  // V8 move it to a malloc'd backing store, which this key (one per lookup) does not need.
+  return Uint8Array.of(value >>> 24, (value >>> 16) & 0xff, (value >>> 8) & 0xff, value & 0xff);
 }
 
 function readU32BE(key: Uint8Array, offset: number): number {
