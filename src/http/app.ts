@@ -193,6 +193,9 @@ export function createApp(uws: UwsModule, deps: AppDeps): TemplatedApp {
         finish({ status: 500, body: (err as Error).message, close: true });
       };
       // Most replies are ready now (snapshot reads): answered in this callback, no promise.
+      // They must be: uWS closes a connection whose next pipelined request arrives while a
+      // reply is pending ("async pipelining" is refused), so deferring ready replies, even
+      // to batch their writes, would break pipelining clients.
       let reply: Reply | Promise<Reply>;
       try {
         reply = route(incoming, body);
