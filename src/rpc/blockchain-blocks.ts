@@ -470,7 +470,8 @@ export function blockchainBlockMethods(): RpcMethod[] {
       const block = blockEntry
         ? {
             hash: blockEntry.hashHex,
-            ...(snapshot.isActive(blockEntry) ? { index: { confirmations: snapshot.height - blockEntry.height + 1, time: blockEntry.time } } : {}),
+            // Core's TxToJSON: a block off the active chain gives confirmations 0 and no time.
+            index: snapshot.isActive(blockEntry) ? { confirmations: snapshot.height - blockEntry.height + 1, time: blockEntry.time } : { confirmations: 0 },
           }
         : undefined;
       let undo;

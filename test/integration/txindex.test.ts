@@ -86,6 +86,10 @@ test('a reorg: getrawtransaction finds the new branch’s transactions in their 
   assert.ok(!where.has(staleCoinbase.txid));
   const stale = await d.call('getrawtransaction', [staleCoinbase.txid, 1]);
   assert.equal(stale.blockhash, staleHashes[0]);
+  // Core's TxToJSON for a block off the active chain: confirmations 0, no time or blocktime.
+  assert.equal(stale.confirmations, 0);
+  assert.equal(stale.time, undefined);
+  assert.equal(stale.blocktime, undefined);
   assert.equal(stale.hex, staleCoinbase.hex);
 
   // The rewound, re-followed index survives a restart where it was.
