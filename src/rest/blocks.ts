@@ -220,7 +220,7 @@ export function restHeaders(req: RestRequest, ctx: RestContext): Reply {
       case 'hex': {
         // The stored 80-byte headers as they are: no entry objects for a 2,000-header walk.
         const out = new Uint8Array(hashes.length * HEADER_SIZE);
-        hashes.forEach((h, i) => out.set(snapshot.reader.blockIndex(h)!.header, i * HEADER_SIZE));
+        hashes.forEach((h, i) => out.set(snapshot.reader.blockHeaderBytes(h)!, i * HEADER_SIZE));
         return format === 'bin' ? binReply(out) : hexReply(out);
       }
       case 'json':

@@ -7,7 +7,7 @@ import type { Coin } from '../consensus/index.js';
 import type { OutPoint } from '../primitives/index.js';
 import { decodeBlockFileInfo, encodeBlockFileInfo, type BlockFileInfo, type FileInfoSource } from './block-file-info.js';
 import { decodeCoin, encodeCoin } from './coin-codec.js';
-import { decodeBlockIndexRecord, encodeBlockIndexRecord, type BlockIndexRecord } from './index-record.js';
+import { blockIndexRecordHeader, decodeBlockIndexRecord, encodeBlockIndexRecord, type BlockIndexRecord } from './index-record.js';
 import {
   blockHashKey,
   checkCoinKey,
@@ -60,6 +60,11 @@ export class ChainstateReader {
 
   blockIndex(hash: Uint8Array): BlockIndexRecord | undefined {
     return readStored(this.tables, 'index', blockHashKey(hash), decodeBlockIndexRecord);
+  }
+
+  /** The 80 header bytes of a block's index record, without decoding the rest (header walks). */
+  blockHeaderBytes(hash: Uint8Array): Uint8Array | undefined {
+    return readStored(this.tables, 'index', blockHashKey(hash), blockIndexRecordHeader);
   }
 
   /** Every block index record, in hash order: what the chain loads at start-up. */
