@@ -13,7 +13,7 @@ import { Authenticator, Whitelist } from './auth.js';
 import { handleJsonRpc, type CallOutcome } from './jsonrpc.js';
 import { emptyReply, libeventErrorPage, sendReply, type Reply } from './reply.js';
 import type { RestRouter } from './rest.js';
-import { canonicalAddress, formatAddress, subnetMatches } from './subnet.js';
+import { allowsEveryPeer, canonicalAddress, formatAddress, subnetMatches } from './subnet.js';
 import type { UwsModule } from './uws.js';
 
 /** libevent's limit on a request body (MAX_SIZE, 0x02000000 bytes). */
@@ -63,8 +63,11 @@ interface Incoming {
   /** undefined when the request has no Authorization header. */
   readonly authorization: string | undefined;
   readonly wantsClose: boolean;
-  /** The client's address bytes (IPv4-mapped IPv6 folded to IPv4). */
-  readonly address: ArrayLike<number>;
+  /**
+   * The client's address bytes (IPv4-mapped IPv6 folded to IPv4), read on first use: only
+   * while the request's callbacks run (uWS discards the response object after them).
+   */
+  readonly peer: () => ArrayLike<number>;
 }
 
 function readAuthorization(req: HttpRequest): string | undefined {
@@ -85,7 +88,7 @@ export function createApp(uws: UwsModule, deps: AppDeps): TemplatedApp {
   const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
   async function refuseLogin(req: Incoming): Promise<Reply> {
-    deps.log('warning', null, `ThreadRPCServer incorrect password attempt from ${formatAddress(req.address)}`);
+    deps.log('warning', null, `ThreadRPCServer incorrect password attempt from ${formatAddress(req.peer())}`);
     await sleep(FAILED_LOGIN_DELAY_MS);
     return emptyReply(401, false, [WWW_AUTHENTICATE]);
   }
@@ -106,7 +109,7 @@ export function createApp(uws: UwsModule, deps: AppDeps): TemplatedApp {
   }
 
   function route(req: Incoming, body: Uint8Array): Reply | Promise<Reply> {
-    if (deps.logsDebug('http')) deps.log('debug', 'http', `Received a ${req.method} request for ${req.uri} from ${formatAddress(req.address)}`);
+    if (deps.logsDebug('http')) deps.log('debug', 'http', `Received a ${req.method} request for ${req.uri} from ${formatAddress(req.peer())}`);
     // DELETE is known to libevent but not to Core.
     if (req.method === 'DELETE') return emptyReply(405);
     if (req.uri === '/' || req.uri.startsWith('/wallet/')) return jsonRpc(req, body);
@@ -117,10 +120,18 @@ export function createApp(uws: UwsModule, deps: AppDeps): TemplatedApp {
     return emptyReply(404);
   }
 
+  // uWS asks the kernel (getpeername) each time it is asked for a peer: a tenth of a small
+  // call. When -rpcallowip admits every peer, only log lines need it.
+  const everyPeerAllowed = allowsEveryPeer(
+    settings.allowSubnets,
+    settings.binds.map((b) => b.host),
+  );
+
   const app = uws.App();
   app.any('/*', (res: HttpResponse, request: HttpRequest) => {
     const method = request.getCaseSensitiveMethod();
-    const address = canonicalAddress(new Uint8Array(res.getRemoteAddress()));
+    let address: ArrayLike<number> | undefined;
+    const peer = (): ArrayLike<number> => (address ??= canonicalAddress(new Uint8Array(res.getRemoteAddress())));
     if (state.shuttingDown) {
       // Core's HTTP server refuses new work once shutdown has begun.
       sendReply(res, libeventErrorPage(503));
@@ -130,8 +141,8 @@ export function createApp(uws: UwsModule, deps: AppDeps): TemplatedApp {
       sendReply(res, libeventErrorPage(501));
       return;
     }
-    if (!settings.allowSubnets.some((s) => subnetMatches(s, address))) {
-      deps.log('warning', null, `HTTP request from ${formatAddress(address)} rejected: Client network is not allowed RPC access`);
+    if (!everyPeerAllowed && !settings.allowSubnets.some((s) => subnetMatches(s, peer()))) {
+      deps.log('warning', null, `HTTP request from ${formatAddress(peer())} rejected: Client network is not allowed RPC access`);
       sendReply(res, emptyReply(403, true));
       return;
     }
@@ -146,7 +157,7 @@ export function createApp(uws: UwsModule, deps: AppDeps): TemplatedApp {
       uri: request.getUrl() + (query ? `?${query}` : ''),
       authorization: readAuthorization(request),
       wantsClose: request.getHeader('connection').toLowerCase() === 'close',
-      address,
+      peer,
     };
 
     state.inflight++;

@@ -88,6 +88,18 @@ export function canonicalAddress(bytes: ArrayLike<number>): ArrayLike<number> {
   return [bytes[12]!, bytes[13]!, bytes[14]!, bytes[15]!];
 }
 
+/**
+ * True when -rpcallowip lets in every peer the listening sockets can see: a /0 of IPv4
+ * when every bind address is IPv4 (such sockets only see IPv4 peers), and of IPv6 too
+ * otherwise (IPv4-mapped peers fold to IPv4). Then the check cannot refuse anyone, and
+ * the front-end need not ask the kernel for each request's peer.
+ */
+export function allowsEveryPeer(subnets: readonly SubnetSpec[], bindHosts: readonly string[]): boolean {
+  const allowsAll = (family: 4 | 16) => subnets.some((s) => s.bytes.length === family && s.prefix === 0);
+  if (!allowsAll(4)) return false;
+  return bindHosts.every((host) => addressBytes(host)?.length === 4) || allowsAll(16);
+}
+
 export function subnetMatches(subnet: SubnetSpec, address: ArrayLike<number>): boolean {
   if (subnet.bytes.length !== address.length) return false;
   let bits = subnet.prefix;

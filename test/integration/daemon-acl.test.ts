@@ -10,7 +10,7 @@ import { createHmac } from 'node:crypto';
 import * as net from 'node:net';
 import { after, before, test } from 'node:test';
 import type { us_listen_socket } from '@trufflesuite/uws-js-unofficial';
-import { LOOPBACK_SUBNETS, RestRouter, canonicalAddress, createApp, formatAddress, loadUws, parseSubnet, subnetMatches, urlDecode, type FrontendState } from '../../src/http/index.js';
+import { LOOPBACK_SUBNETS, RestRouter, allowsEveryPeer, canonicalAddress, createApp, type AppDeps, formatAddress, loadUws, parseSubnet, subnetMatches, urlDecode, type FrontendState } from '../../src/http/index.js';
 import type { FrontendSettings } from '../../src/ipc/index.js';
 import { freePort, httpRequest } from './daemon-harness.js';
 
@@ -21,7 +21,7 @@ const CREDENTIALS = [{ user: 'u', salt: 's', hash: createHmac('sha256', 's').upd
 const sockets: us_listen_socket[] = [];
 const wallets: (string | undefined)[] = [];
 
-async function serve(overrides: Partial<FrontendSettings>): Promise<number> {
+async function serve(overrides: Partial<FrontendSettings>, deps: Partial<Pick<AppDeps, 'log' | 'logsDebug'>> = {}): Promise<number> {
   const port = await freePort();
   const settings: FrontendSettings = {
     index: 0,
@@ -51,8 +51,8 @@ async function serve(overrides: Partial<FrontendSettings>): Promise<number> {
     settings,
     state,
     rest,
-    log: () => undefined,
-    logsDebug: () => false,
+    log: deps.log ?? (() => undefined),
+    logsDebug: deps.logsDebug ?? (() => false),
     call: async (method, _params, wallet) => {
       wallets.push(wallet);
       return { result: JSON.stringify(method) };
@@ -103,6 +103,30 @@ test('-rpcallowip forms: address, CIDR, netmask, IPv6, IPv4-mapped clients', () 
   for (const bad of ['not-an-ip', '1.2.3.4/33', '1.2.3.4/255.0.255.0', 'localhost', '*', '1.2.3.4/']) assert.equal(parseSubnet(bad), undefined, bad);
   assert.equal(formatAddress([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1]), '[::1]');
   assert.equal(formatAddress([0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 1]), '[2001:db8::1:0:0:1]');
+});
+
+test('every peer allowed only with a /0 for each family the binds can see', () => {
+  const v4all = parseSubnet('0.0.0.0/0')!;
+  const v6all = parseSubnet('::/0')!;
+  assert.ok(allowsEveryPeer([...LOOPBACK_SUBNETS, v4all], ['0.0.0.0', '127.0.0.1']), 'IPv4 binds see only IPv4 peers');
+  assert.ok(!allowsEveryPeer([...LOOPBACK_SUBNETS, v4all], ['0.0.0.0', '::']), 'an IPv6 bind sees IPv6 peers');
+  assert.ok(allowsEveryPeer([v4all, v6all], ['::']));
+  assert.ok(!allowsEveryPeer([v6all], ['::']), 'IPv4-mapped peers fold to IPv4');
+  assert.ok(!allowsEveryPeer([...LOOPBACK_SUBNETS, parseSubnet('0.0.0.0/1')!, parseSubnet('128.0.0.0/1')!], ['127.0.0.1']), 'only a /0 counts');
+  assert.ok(!allowsEveryPeer(LOOPBACK_SUBNETS, ['127.0.0.1']), 'the default admits loopback only: each peer is checked');
+  assert.ok(!allowsEveryPeer([v4all], ['localhost']), 'a bind name may resolve to IPv6');
+});
+
+test('with every peer allowed, requests are served and the debug line still names the peer', async () => {
+  const logged: string[] = [];
+  const port = await serve({ allowSubnets: [...LOOPBACK_SUBNETS, parseSubnet('0.0.0.0/0')!] }, { log: (_l, _c, msg) => logged.push(msg), logsDebug: () => true });
+  const r = await httpRequest(port, { body: '{"method":"uptime","id":1}', auth: `u:${PASSWORD}` });
+  assert.equal(r.status, 200);
+  assert.ok(logged.some((line) => line === 'Received a POST request for / from 127.0.0.1'), logged.join('\n'));
+  // A wrong password is logged with the peer too (read while the request's callback runs).
+  const denied = await httpRequest(port, { body: '{"method":"uptime","id":1}', auth: 'u:wrong' });
+  assert.equal(denied.status, 401);
+  assert.ok(logged.some((line) => line === 'ThreadRPCServer incorrect password attempt from 127.0.0.1'), logged.join('\n'));
 });
 
 test('wallet names: everything after /wallet/, %XX decoded, + kept', async () => {
