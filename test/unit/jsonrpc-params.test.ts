@@ -96,6 +96,30 @@ test('the server: warm-up before lookup, method not found, arg count → help te
   assert.ok(new RpcError(-5, 'x') instanceof Error);
 });
 
+test('dispatch answers synchronously when the handler is synchronous, else with a promise; running commands are cleared either way', async () => {
+  const registry = new RpcRegistry();
+  const server = new RpcServer(registry);
+  server.setWarmupFinished();
+  let release: (v: string) => void = () => undefined;
+  registry.register(
+    method('now', [], { handler: () => 'sync' }),
+    method('later', [], { handler: () => new Promise<string>((resolve) => (release = resolve)) }),
+    method('fails', [], { handler: async () => { throw new RpcError(-8, 'late'); } }),
+  );
+  const call = (name: string) => server.dispatch({ method: name, params: [], user: 'u', wallet: undefined });
+  assert.deepEqual(call('now'), { result: 'sync' });
+  assert.deepEqual(call('nosuch'), { error: { code: -32601, message: 'Method not found' } });
+  assert.deepEqual(server.activeCommands(), []);
+  const pending = call('later');
+  assert.ok(pending instanceof Promise);
+  assert.deepEqual(server.activeCommands().map((c) => c.method), ['later'], 'an async call is running until it settles');
+  release('done');
+  assert.deepEqual(await pending, { result: 'done' });
+  assert.deepEqual(server.activeCommands(), []);
+  assert.deepEqual(await call('fails'), { error: { code: -8, message: 'late' } });
+  assert.deepEqual(server.activeCommands(), []);
+});
+
 test('synopses as in Core\'s help listing', () => {
   assert.equal(synopsis(method('getblock', getblock)), 'getblock "blockhash" ( verbosity )');
   assert.equal(synopsis(method('getblockhash', [{ name: 'height', type: 'num', description: '' }])), 'getblockhash height');
