@@ -13,9 +13,25 @@
  * CustomRemove, the filter index keys by block hash), so a rewind only moves the marker.
  */
 import type { ParsedBlock } from '../primitives/index.js';
-import type { IndexesEnv, IndexesWriter, MetaField } from '../storage/index.js';
+import { openIndexesEnv, type IndexesEnv, type IndexesWriter, type MetaField } from '../storage/index.js';
 import type { BlockIndexEntry } from './block-index-entry.js';
 import type { Chainstate } from './chainstate.js';
+
+/**
+ * Opens the indexes environment for one index. With `wipe` (-reindex, Core's f_wipe),
+ * `clear` first empties the index's tables and best-block marker in one write, so the
+ * index starts over from genesis. The environment is closed again if creation fails.
+ */
+export function openIndex<T>(netdir: string, wipe: boolean | undefined, clear: (w: IndexesWriter) => void, create: (env: IndexesEnv) => T): T {
+  const env = openIndexesEnv(netdir);
+  try {
+    if (wipe) env.writeBatch(clear);
+    return create(env);
+  } catch (err) {
+    void env.close();
+    throw err;
+  }
+}
 
 /** getindexinfo's entry for one index; Core reports height 0 before anything is indexed. */
 export interface IndexInfo {

@@ -9,8 +9,8 @@
  * wipes the index (Core's f_wipe).
  */
 import type { ParsedBlock } from '../primitives/index.js';
-import { INDEXES_META, openIndexesEnv, type IndexesEnv, type IndexesWriter } from '../storage/index.js';
-import { BaseIndex } from './base-index.js';
+import { INDEXES_META, type IndexesEnv, type IndexesWriter } from '../storage/index.js';
+import { BaseIndex, openIndex } from './base-index.js';
 import type { BlockIndexEntry } from './block-index-entry.js';
 import type { BlockUndo } from './block-undo.js';
 import { basicBlockFilter, blockFilterHash, blockFilterHeader, spentScripts, ZERO_FILTER_HEADER } from './blockfilter.js';
@@ -38,20 +38,12 @@ export class BlockFilterIndex extends BaseIndex<Uint8Array> {
 
   /** Opens the index in `<netdir>/indexes`; `wipe` (-reindex) starts it over. */
   static open(netdir: string, chain: Chainstate, log: (m: string) => void, options: { wipe?: boolean; logError?: (m: string) => void } = {}): BlockFilterIndex {
-    const env = openIndexesEnv(netdir);
-    try {
-      if (options.wipe) {
-        env.writeBatch((w) => {
-          w.clear('filter.basic');
-          w.clear('filterheader.basic');
-          w.deleteMeta(INDEXES_META.blockFilterBest);
-        });
-      }
-      return new BlockFilterIndex(env, chain, log, options.logError ?? log);
-    } catch (err) {
-      void env.close();
-      throw err;
-    }
+    const clear = (w: IndexesWriter) => {
+      w.clear('filter.basic');
+      w.clear('filterheader.basic');
+      w.deleteMeta(INDEXES_META.blockFilterBest);
+    };
+    return openIndex(netdir, options.wipe, clear, (env) => new BlockFilterIndex(env, chain, log, options.logError ?? log));
   }
 
   /** Core's ReadFilterHeader of the best block: the header chain continues from it. */

@@ -7,8 +7,8 @@
  * block; the new branch's blocks overwrite the entries of transactions they carry too.
  */
 import type { ParsedBlock } from '../primitives/index.js';
-import { INDEXES_META, openIndexesEnv, type IndexesEnv, type IndexesWriter, type TxIndexEntry } from '../storage/index.js';
-import { BaseIndex } from './base-index.js';
+import { INDEXES_META, type IndexesEnv, type IndexesWriter, type TxIndexEntry } from '../storage/index.js';
+import { BaseIndex, openIndex } from './base-index.js';
 import type { BlockIndexEntry } from './block-index-entry.js';
 import type { Chainstate } from './chainstate.js';
 
@@ -21,9 +21,16 @@ export class TxIndex extends BaseIndex<undefined> {
     this.loadBest();
   }
 
-  /** Opens the index in `<netdir>/indexes`; failures while indexing go to `logError` (default `log`). */
-  static open(netdir: string, chain: Chainstate, log: (m: string) => void, options: { logError?: (m: string) => void } = {}): TxIndex {
-    return new TxIndex(openIndexesEnv(netdir), chain, log, options.logError ?? log);
+  /**
+   * Opens the index in `<netdir>/indexes`; `wipe` (-reindex, Core's f_wipe) starts it over;
+   * failures while indexing go to `logError` (default `log`).
+   */
+  static open(netdir: string, chain: Chainstate, log: (m: string) => void, options: { wipe?: boolean; logError?: (m: string) => void } = {}): TxIndex {
+    const clear = (w: IndexesWriter) => {
+      w.clear('txindex');
+      w.deleteMeta(INDEXES_META.txindexBest);
+    };
+    return openIndex(netdir, options.wipe, clear, (env) => new TxIndex(env, chain, log, options.logError ?? log));
   }
 
   /** The position of a confirmed transaction, if indexed. */

@@ -154,7 +154,8 @@ export class ChainstateService implements NodeService {
     this.pushNodeState();
     ctx.notifyTip({ hash: tip.hashHex, height: tip.height });
     this.tipWaiters.update({ hash: tip.hashHex, height: tip.height });
-    if (config.txindex) this.txindex = TxIndex.open(config.netDir, chain, (m) => ctx.log.info(m), { logError: (m) => ctx.log.error(m) });
+    // -reindex wipes both indexes (Core's f_wipe); -reindex-chainstate keeps them.
+    if (config.txindex) this.txindex = TxIndex.open(config.netDir, chain, (m) => ctx.log.info(m), { wipe: config.reindex, logError: (m) => ctx.log.error(m) });
     if (config.blockFilterIndex) {
       this.blockfilter = BlockFilterIndex.open(config.netDir, chain, (m) => ctx.log.info(m), { wipe: config.reindex, logError: (m) => ctx.log.error(m) });
     }

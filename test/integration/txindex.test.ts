@@ -99,6 +99,17 @@ test('a reorg: getrawtransaction finds the new branch’s transactions in their 
   assert.deepEqual(await waitFor('the txindex to sync', async () => ((await txindexInfo(restarted))?.synced ? txindexInfo(restarted) : undefined)), { synced: true, best_block_height: 112 });
   assert.match(restarted.debugLog(), /txindex is enabled at height 112\n/);
   assert.equal((await restarted.call('getrawtransaction', [branchBlocks[7]!.tx[0]!.txid, 1])).blockhash, branch[7]);
+
+  // -reindex wipes the index (Core's f_wipe) and rebuilds it from the active chain: the
+  // stale-only coinbase is gone, the new branch's transactions are found again.
+  assert.equal((await restarted.stop()).code, 0);
+  const reindexed = await restarted.restart({ args: ['-txindex', '-rpcfrontends=2', '-reindex'] });
+  daemons.push(reindexed);
+  assert.deepEqual(await waitFor('the rebuilt txindex to sync', async () => ((await txindexInfo(reindexed))?.synced ? txindexInfo(reindexed) : undefined)), { synced: true, best_block_height: 112 });
+  const gone = await reindexed.rpc('getrawtransaction', [staleCoinbase.txid, 1]);
+  assert.equal(gone.json.error?.code, -5, JSON.stringify(gone.json));
+  assert.equal((await reindexed.call('getrawtransaction', [branchBlocks[7]!.tx[0]!.txid, 1])).blockhash, branch[7]);
+  for (const tx of reMined) assert.ok((await reindexed.call('getrawtransaction', [tx.txid, 1])).confirmations >= 1, `${tx.txid} found after -reindex`);
 });
 
 test('SIGKILL in the middle of catch-up: all blocks up to the stored marker are indexed, none after it; the restart resumes and ends synced', { timeout: 300_000 }, async () => {
