@@ -55,26 +55,30 @@ export class RawJsonNumber {
     if (!/^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/.test(text)) throw new Error(`not a JSON number: ${text}`);
   }
 
-  /** What JSON.stringify writes for it: the marked text writeJson unwraps (see RAW_MARK). */
+  /** What JSON.stringify writes for it: the marked text writeJson unwraps (see markRaw). */
   toJSON(): string {
-    return `${RAW_MARK}${this.text}\u0000`;
+    return markRaw(this.text);
   }
 }
 
+/** 128 random bits drawn per process: no string a client or a block supplies carries them. */
+const RAW_NONCE = randomBytes(16).toString('hex');
+
 /**
- * Values the native serializer cannot write (bigints, RawJsonNumbers) go through it as
- * strings wrapped in this marker and are unwrapped afterwards. The marker holds NUL
- * characters (escaped as \u0000 by JSON.stringify) and 128 random bits drawn per process,
- * so no string a client or a block can supply collides with it.
+ * Number text the native serializer cannot write as such (bigints, RawJsonNumbers) goes
+ * through it as a string between NUL characters and the nonce, and is unwrapped after.
  */
-const RAW_MARK = `\u0000${randomBytes(16).toString('hex')}:`;
-const RAW_MARK_WRITTEN = JSON.stringify(RAW_MARK).slice(1, -1);
-const RAW_END_WRITTEN = '\\u0000';
-const RAW_WRITTEN = new RegExp(`"${RAW_MARK_WRITTEN.replace(/\\/g, '\\\\')}([^"\\\\]*)${RAW_END_WRITTEN.replace(/\\/g, '\\\\')}"`, 'g');
+function markRaw(text: string): string {
+  return `\u0000${RAW_NONCE}:${text}\u0000`;
+}
+
+/** A marked string as JSON.stringify writes it (NUL as \u0000), quotes included. */
+const RAW_WRITTEN_START = `"\\u0000${RAW_NONCE}:`;
+const RAW_WRITTEN = new RegExp(`"\\\\u0000${RAW_NONCE}:([^"\\\\]*)\\\\u0000"`, 'g');
 
 /** Bigints, which JSON.stringify refuses, as marked integers (RawJsonNumbers mark themselves). */
 function bigintAware(_key: string, value: unknown): unknown {
-  return typeof value === 'bigint' ? `${RAW_MARK}${value.toString()}\u0000` : value;
+  return typeof value === 'bigint' ? markRaw(value.toString()) : value;
 }
 
 function stringify(value: unknown): string | undefined {
@@ -97,7 +101,7 @@ function stringify(value: unknown): string | undefined {
  */
 export function writeJson(value: unknown): string {
   let out = stringify(value) ?? 'null';
-  if (out.includes(RAW_MARK_WRITTEN)) out = out.replace(RAW_WRITTEN, '$1');
+  if (out.includes(RAW_WRITTEN_START)) out = out.replace(RAW_WRITTEN, '$1');
   // DEL can only occur inside strings (keys included): escaping it everywhere is exact.
   return out.includes('\x7f') ? out.replace(/\x7f/g, '\\u007f') : out;
 }

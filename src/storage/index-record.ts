@@ -76,18 +76,20 @@ export function encodeBlockIndexRecord(record: BlockIndexRecord): Uint8Array {
   return out;
 }
 
-/** The header bytes (a view) of an index record, its size checked as decodeBlockIndexRecord checks it. */
-export function blockIndexRecordHeader(bytes: Uint8Array): Uint8Array {
+function checkRecordSize(bytes: Uint8Array): void {
   if (bytes.length !== BLOCK_INDEX_RECORD_SIZE) {
     throw new DecodeError(`block index record must be ${BLOCK_INDEX_RECORD_SIZE} bytes, got ${bytes.length}`);
   }
+}
+
+/** The header bytes (a view) of an index record, its size checked as decodeBlockIndexRecord checks it. */
+export function blockIndexRecordHeader(bytes: Uint8Array): Uint8Array {
+  checkRecordSize(bytes);
   return bytes.subarray(0, HEADER_SIZE);
 }
 
 export function decodeBlockIndexRecord(bytes: Uint8Array): BlockIndexRecord {
-  if (bytes.length !== BLOCK_INDEX_RECORD_SIZE) {
-    throw new DecodeError(`block index record must be ${BLOCK_INDEX_RECORD_SIZE} bytes, got ${bytes.length}`);
-  }
+  checkRecordSize(bytes);
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   // One BigInt from hex, not 32 shift-and-or steps that each allocate a BigInt: every
   // snapshot entry lookup decodes a record.
