@@ -26,23 +26,23 @@
  * - No `cache`: a per-process object cache would go stale against another process's
  *   commits, which is exactly the situation of the front-ends.
  *
- * ## Snapshots and lmdb-js's per-turn read transaction
+ * ## Snapshots: transactions of our own
  *
  * A plain `db.get(key)` in lmdb-js reads from a read transaction that is renewed only on
  * the next event-loop turn (or after this process commits). A front-end answering
  * several requests in one turn would answer later ones from an older state, and two gets
- * of one request are not guaranteed to share a snapshot. `read` therefore calls
- * `resetReadTxn()` (drop the cached transaction; one still held by an unfinished async
- * request stays valid for it) and `useReadTransaction()` (renew to the newest committed
- * state across processes, count a reference) and passes that transaction explicitly to
- * every get and range, then `done()` when the callback — or its promise — finishes.
- * Inside a `write`, lmdb-js routes reads to the write transaction, so a batch sees its
- * own changes.
+ * of one request are not guaranteed to share a snapshot. `read` therefore takes a reset
+ * read transaction of its own (lmdb-read-txns.ts: lmdb-js's way to the same end costs
+ * about four times as much per call) and passes it explicitly to every get and range: the
+ * first read renews it to the newest state committed by any process, and it is reset
+ * again when the callback — or its promise — finishes. Inside a `write`, lmdb-js routes
+ * reads to the write transaction, so a batch sees its own changes.
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { open, type Database, type RangeOptions, type RootDatabase, type Transaction } from 'lmdb';
 import { StorageError } from './errors.js';
+import { ReadTxnPool, type NativeReadTxn } from './lmdb-read-txns.js';
 
 export interface LmdbEnvOptions {
   /** Open without write access: HTTP front-ends. The environment must already exist. */
@@ -88,10 +88,21 @@ export interface TableWriter<T extends string> extends TableReader<T> {
 const DEFAULT_MAX_READERS = 1024;
 const MAX_DBS = 16;
 
-/** lmdb-js hands out Buffers; the codebase deals in plain Uint8Arrays (Buffer's slice is a view, not a copy). */
+/** V8 keeps typed arrays up to this many bytes inside the JS heap (typed_array_max_size_in_heap). */
+const ON_HEAP_BYTES = 64;
+
+/**
+ * lmdb-js hands out Buffers; the codebase deals in plain Uint8Arrays (Buffer's slice is a
+ * view, not a copy). A small one is copied: asking an on-heap Buffer for its `.buffer`
+ * makes V8 move it off the heap first, which costs more than copying a hash.
+ */
 function plain(bytes: Uint8Array): Uint8Array {
-  return bytes.constructor === Uint8Array ? bytes : new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (bytes.constructor === Uint8Array) return bytes;
+  return bytes.byteLength <= ON_HEAP_BYTES ? new Uint8Array(bytes) : new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
+
+/** lmdb-js's getBinaryFast takes get's options too; its typings leave them out. */
+type FastGetter = { getBinaryFast(key: Uint8Array, options?: { transaction: Transaction }): Uint8Array | undefined };
 
 function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
   return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
@@ -99,13 +110,17 @@ function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
 
 class LmdbTableReader<T extends string> implements TableReader<T> {
   private released = false;
+  /** lmdb-js's get options, made once per reader rather than per get. */
+  private readonly getOptions: { transaction: Transaction } | undefined;
 
   constructor(
     protected readonly dbs: Readonly<Record<T, Database<Uint8Array, Uint8Array>>>,
     /** The snapshot; undefined inside a write, where lmdb-js reads the write transaction. */
     private readonly txn: Transaction | undefined,
     private readonly what: string,
-  ) {}
+  ) {
+    this.getOptions = txn ? { transaction: txn } : undefined;
+  }
 
   protected checkOpen(): void {
     if (this.released) throw new StorageError(`${this.what} used after its callback returned`);
@@ -113,10 +128,6 @@ class LmdbTableReader<T extends string> implements TableReader<T> {
 
   release(): void {
     this.released = true;
-  }
-
-  private options(): { transaction: Transaction } | undefined {
-    return this.txn ? { transaction: this.txn } : undefined;
   }
 
   /** lmdb-js tests `'start' in options`, so absent bounds must be absent keys, not undefined values. */
@@ -132,12 +143,15 @@ class LmdbTableReader<T extends string> implements TableReader<T> {
 
   get(table: T, key: Uint8Array): Uint8Array | undefined {
     this.checkOpen();
-    const value = this.dbs[table].get(key, this.options());
-    return value === undefined ? undefined : plain(value);
+    // getBinaryFast: lmdb-js's reusable buffer (or a view of the map), valid until its next
+    // read; its `length` is the value's, which may be shorter than the memory behind it.
+    const value = (this.dbs[table] as FastGetter).getBinaryFast(key, this.getOptions);
+    return value === undefined ? undefined : new Uint8Array(value.buffer, value.byteOffset, value.length).slice();
   }
 
   has(table: T, key: Uint8Array): boolean {
-    return this.get(table, key) !== undefined;
+    this.checkOpen();
+    return (this.dbs[table] as FastGetter).getBinaryFast(key, this.getOptions) !== undefined;
   }
 
   range(table: T, query: RangeQuery = {}): Iterable<Entry> {
@@ -191,6 +205,7 @@ export class LmdbEnv<T extends string> {
   readonly readOnly: boolean;
   private readonly root: RootDatabase<Uint8Array, Uint8Array>;
   private readonly dbs: Readonly<Record<T, Database<Uint8Array, Uint8Array>>>;
+  private readonly readTxns: ReadTxnPool;
   private writing = false;
   private closed = false;
 
@@ -199,6 +214,8 @@ export class LmdbEnv<T extends string> {
     this.readOnly = readOnly;
     this.root = root;
     this.dbs = dbs;
+    // lmdb-js keeps its native environment on the root database as `env`.
+    this.readTxns = new ReadTxnPool((root as unknown as { env: unknown }).env);
   }
 
   /** Opens (a writer creates) the environment in directory `path` with the given tables. */
@@ -238,6 +255,8 @@ export class LmdbEnv<T extends string> {
   tableSizeOnDisk(table: T): number {
     this.checkUsable();
     const stats = this.dbs[table].getStats() as { pageSize: number; treeBranchPageCount: number; treeLeafPageCount: number; overflowPages: number };
+    // The statistics were read through lmdb-js's newest transaction, possibly an idle one of ours.
+    this.readTxns.resetIdle();
     return stats.pageSize * (stats.treeBranchPageCount + stats.treeLeafPageCount + stats.overflowPages);
   }
 
@@ -253,12 +272,11 @@ export class LmdbEnv<T extends string> {
   read<R>(fn: (reader: TableReader<T>) => R): R {
     this.checkUsable();
     if (this.writing) throw new StorageError('a snapshot cannot be taken inside a write: reads there see the uncommitted batch');
-    this.root.resetReadTxn();
-    const txn = this.root.useReadTransaction();
-    const reader = new LmdbTableReader(this.dbs, txn, 'snapshot');
+    const txn = this.readTxns.acquire();
+    const reader = new LmdbTableReader(this.dbs, txn as NativeReadTxn & Transaction, 'snapshot');
     const finish = (): void => {
       reader.release();
-      txn.done();
+      this.readTxns.release(txn);
     };
     let result: R;
     try {
@@ -303,6 +321,7 @@ export class LmdbEnv<T extends string> {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.readTxns.close();
     await this.root.close();
   }
 }

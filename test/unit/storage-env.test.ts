@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { open } from 'lmdb';
 import {
   CHAINSTATE_META,
   coinKey,
@@ -214,6 +215,55 @@ test('snapshots: a held one keeps its view, a new one sees every commit, even in
     });
     assert.throws(() => [...escaped!], StorageError);
     await env.close();
+  });
+});
+
+/** The transaction ids LMDB's reader table shows as pinned ('-' is a reset, idle slot). */
+function pinnedTxnIds(readerList: string): string[] {
+  return readerList
+    .split('\n')
+    .slice(1)
+    .map((line) => line.trim().split(/\s+/)[2])
+    .filter((id): id is string => id !== undefined && id !== '-');
+}
+
+test('a finished snapshot pins nothing; values read are copies that outlive it', async () => {
+  await withTempDir(async (dir) => {
+    const env = openChainstateEnv(dir);
+    env.writeBatch((w) => {
+      for (let h = 0; h < 3; h++) w.putActive(h, filledHash(h + 1));
+    });
+    // A second handle on the same files, only to look at LMDB's reader table.
+    const probe = open({ path: join(dir, 'chainstate'), readOnly: true, maxDbs: 16 });
+    try {
+      const hashes = env.withSnapshot((r) => [r.activeHash(0)!, r.activeHash(1)!, r.activeHash(2)!]);
+      assert.deepEqual(pinnedTxnIds(probe.readerList()), [], 'a synchronous snapshot is reset when it returns');
+      // Each get is its own copy, not lmdb-js's reusable buffer.
+      assert.deepEqual(hashes, [filledHash(1), filledHash(2), filledHash(3)]);
+      assert.equal(hashes[0]!.constructor, Uint8Array);
+
+      let during: string[] = [];
+      await env.withSnapshot(async (r) => {
+        r.activeHash(0);
+        during = pinnedTxnIds(probe.readerList());
+        await sleep(5);
+      });
+      assert.equal(during.length, 1, 'an open snapshot shows as one pinned reader');
+      assert.deepEqual(pinnedTxnIds(probe.readerList()), [], 'an async snapshot is reset when its promise settles');
+
+      // lmdb-js reads table statistics through the newest read transaction the process
+      // created, if it has one of its own: make it have one, then make ours newer.
+      assert.ok(env.lmdb.tableSizeOnDisk('active') > 0);
+      await sleep(1);
+      await Promise.all(Array.from({ length: 10 }, (_, i) => env.withSnapshot(async (r) => (await sleep(i), r.activeHash(i % 3)))));
+      assert.deepEqual(pinnedTxnIds(probe.readerList()), [], 'overlapping snapshots, all released');
+      assert.ok(env.lmdb.tableSizeOnDisk('active') > 0);
+      await sleep(1);
+      assert.deepEqual(pinnedTxnIds(probe.readerList()), [], 'statistics leave no snapshot pinned');
+    } finally {
+      await probe.close();
+      await env.close();
+    }
   });
 });
 
