@@ -37,7 +37,12 @@ function indexesTxView(env: IndexesEnv, tipHeight: () => number, heightOf: (hash
 }
 
 export class ChainSnapshotSource {
-  constructor(private readonly parts: SnapshotSourceParts) {}
+  /** Estimated bytes of the coins table, for every view (one function, not one per snapshot). */
+  private readonly coinsDiskSize: () => number;
+
+  constructor(private readonly parts: SnapshotSourceParts) {
+    this.coinsDiskSize = () => parts.env.lmdb.tableSizeOnDisk('coins');
+  }
 
   get params(): ChainParams {
     return this.parts.params;
@@ -91,7 +96,7 @@ export class ChainSnapshotSource {
   /** `fn` sees one committed state throughout, even if it is async. */
   withSnapshot<T>(fn: (view: SnapshotChainView) => T): T {
     const { params, env, blocks, node, txindex, blockfilter } = this.parts;
-    return env.withSnapshot((reader) => fn(new SnapshotChainView(params, reader, blocks, () => env.lmdb.tableSizeOnDisk('coins'), node(), txindex(), blockfilter?.())));
+    return env.withSnapshot((reader) => fn(new SnapshotChainView(params, reader, blocks, this.coinsDiskSize, node(), txindex(), blockfilter?.())));
   }
 
   async close(): Promise<void> {

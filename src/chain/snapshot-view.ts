@@ -143,7 +143,8 @@ export interface TxIndexView {
 }
 
 export class SnapshotChainView {
-  private readonly entries = new Map<string, ViewEntry | null>();
+  /** Entries read so far, by hex hash (made on first use: most calls read none). */
+  private entriesRead: Map<string, ViewEntry | null> | undefined;
   private tipEntry: ViewEntry | null | undefined;
 
   constructor(
@@ -167,6 +168,10 @@ export class SnapshotChainView {
   /** A transaction's bytes from the block files, by its txindex position. */
   readTxBytes(position: TxIndexEntry): Uint8Array {
     return this.blocks.readRange(position, position.offset, position.length);
+  }
+
+  private get entries(): Map<string, ViewEntry | null> {
+    return (this.entriesRead ??= new Map());
   }
 
   entry(hash: Uint8Array): ViewEntry | undefined {

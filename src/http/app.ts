@@ -10,7 +10,7 @@ import type { HttpRequest, HttpResponse, TemplatedApp } from '@trufflesuite/uws-
 import type { FrontendSettings } from '../ipc/index.js';
 import type { RpcParams } from '../rpc/index.js';
 import { Authenticator, Whitelist } from './auth.js';
-import { handleJsonRpc, type CallOutcome } from './jsonrpc.js';
+import { handleJsonRpc, type CallOutcome, type JsonRpcContext } from './jsonrpc.js';
 import { emptyReply, libeventErrorPage, sendReply, type Reply } from './reply.js';
 import type { RestRouter } from './rest.js';
 import { allowsEveryPeer, canonicalAddress, formatAddress, subnetMatches } from './subnet.js';
@@ -99,14 +99,25 @@ export function createApp(uws: UwsModule, deps: AppDeps): TemplatedApp {
     if (req.authorization === undefined) return emptyReply(401, false, [WWW_AUTHENTICATE]);
     const user = auth.authenticate(req.authorization);
     if (user === undefined) return refuseLogin(req);
-    const wallet = req.uri.startsWith('/wallet/') ? urlDecode(req.uri.slice('/wallet/'.length)) : undefined;
-    return handleJsonRpc(body, {
-      user,
-      whitelist,
-      execute: (method, params) => deps.call(method, params, wallet, user),
-      log: (msg) => deps.log('info', null, msg),
-    });
+    if (!req.uri.startsWith('/wallet/')) return handleJsonRpc(body, contextFor(user));
+    const wallet = urlDecode(req.uri.slice('/wallet/'.length));
+    return handleJsonRpc(body, newContext(user, wallet));
   }
+
+  const logInfo = (msg: string): void => deps.log('info', null, msg);
+  const newContext = (user: string, wallet: string | undefined): JsonRpcContext => ({
+    user,
+    whitelist,
+    execute: (method, params) => deps.call(method, params, wallet, user),
+    log: logInfo,
+  });
+  /** Calls on `/` need no per-request context: one per user, made on first use. */
+  const contexts = new Map<string, JsonRpcContext>();
+  const contextFor = (user: string): JsonRpcContext => {
+    let ctx = contexts.get(user);
+    if (ctx === undefined) contexts.set(user, (ctx = newContext(user, undefined)));
+    return ctx;
+  };
 
   function route(req: Incoming, body: Uint8Array): Reply | Promise<Reply> {
     if (deps.logsDebug('http')) deps.log('debug', 'http', `Received a ${req.method} request for ${req.uri} from ${formatAddress(req.peer())}`);
@@ -162,6 +173,8 @@ export function createApp(uws: UwsModule, deps: AppDeps): TemplatedApp {
 
     state.inflight++;
     let done = false;
+    /** True while uWS runs the data callback: the socket is corked then, so replies need no cork() of their own. */
+    let inDataCallback = false;
     /** A body still being streamed: the request stays in flight until it is out. */
     let streaming: Reply['writer'];
     const finish = (reply: Reply) => {
@@ -171,12 +184,13 @@ export function createApp(uws: UwsModule, deps: AppDeps): TemplatedApp {
       const closing = state.shuttingDown && !reply.close ? { ...reply, close: true } : reply;
       if (!reply.writer) state.inflight--;
       streaming = reply.writer;
-      res.cork(() =>
+      const send = (): void =>
         sendReply(res, closing, incoming.wantsClose, () => {
           streaming = undefined;
           state.inflight--;
-        }),
-      );
+        });
+      if (inDataCallback) send();
+      else res.cork(send);
     };
     res.onAborted(() => {
       if (!done) state.inflight--;
@@ -208,14 +222,16 @@ export function createApp(uws: UwsModule, deps: AppDeps): TemplatedApp {
       // reply is pending ("async pipelining" is refused), so deferring ready replies, even
       // to batch their writes, would break pipelining clients.
       let reply: Reply | Promise<Reply>;
+      inDataCallback = true;
       try {
         reply = route(incoming, body);
+        if (reply instanceof Promise) reply.then(finish, failed);
+        else finish(reply);
       } catch (err) {
         failed(err);
-        return;
+      } finally {
+        inDataCallback = false;
       }
-      if (reply instanceof Promise) reply.then(finish, failed);
-      else finish(reply);
     });
   });
   return app;

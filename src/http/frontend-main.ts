@@ -8,7 +8,7 @@
 import * as net from 'node:net';
 import type { us_listen_socket } from '@trufflesuite/uws-js-unofficial';
 import { IpcChannel, type BindAddress, type FrontendSettings, type NodeState, type ToCoordinator, type ToFrontend } from '../ipc/index.js';
-import { ChainSnapshotSource } from '../chain/index.js';
+import { ChainSnapshotSource, type NodeView } from '../chain/index.js';
 import { readChainArgs, selectParams } from '../consensus/index.js';
 import { blockchainBlockMethods, blockchainReadMethods, blockFilterMethods, mempoolMethods, RPC_MISC_ERROR, RpcError, RpcRegistry, RpcServer, TipWaiters, waitMethods, writeJson, type RpcOutcome, type RpcParams } from '../rpc/index.js';
 import { pureRpcMethods } from '../rpc/index.js';
@@ -50,23 +50,28 @@ let openSnapshots: () => ChainSnapshotSource | undefined = () => undefined;
 const tipWaiters = new TipWaiters();
 /** The coordinator's IBD state and mock time, pushed with its changes. */
 let nodeState: NodeState = { ibd: true, mocktime: 0 };
+/** What snapshot views see of nodeState; remade after each change. */
+let nodeView: NodeView | undefined;
 
 function setUpLocalCalls(settings: FrontendSettings): void {
   if (settings.netDir === '') return;
   const registry = new RpcRegistry();
   registry.register(...blockchainReadMethods(), ...blockchainBlockMethods(), ...blockFilterMethods(), ...mempoolMethods(), ...waitMethods(() => tipWaiters));
   registry.register(...pureRpcMethods(settings.chain));
-  localServer = new RpcServer(registry);
+  // getrpcinfo runs on the coordinator: it cannot list this process's commands.
+  localServer = new RpcServer(registry, { tracksActiveCommands: false });
   // Warm-up is checked before dispatch (below), as Core checks it before method lookup.
   localServer.setWarmupFinished();
   const params = selectParams(settings.chain, readChainArgs(settings.chain, settings.chainArgs));
-  const node = () => ({
-    ibd: nodeState.ibd,
-    now: () => nodeState.mocktime || Math.floor(Date.now() / 1000),
-    deprecatedRpc: settings.deprecatedRpc,
-    pruneTarget: settings.pruneTarget,
-    mempoolPolicy: settings.mempoolPolicy,
-  });
+  // One object per pushed node state, not one per snapshot.
+  const node = () =>
+    (nodeView ??= {
+      ibd: nodeState.ibd,
+      now: () => nodeState.mocktime || Math.floor(Date.now() / 1000),
+      deprecatedRpc: settings.deprecatedRpc,
+      pruneTarget: settings.pruneTarget,
+      mempoolPolicy: settings.mempoolPolicy,
+    });
   const open = (openSnapshots = (): ChainSnapshotSource | undefined =>
     (snapshots ??= ChainSnapshotSource.openReadOnly(settings.netDir, params, node, settings.txindex, settings.blockfilterindex ?? false)));
   localServer.setSnapshotSource({
@@ -100,6 +105,7 @@ function call(method: string, params: RpcParams, wallet: string | undefined, use
 function start(settings: FrontendSettings): void {
   state.warmup = settings.warmup;
   nodeState = settings.nodeState;
+  nodeView = undefined;
   if (settings.tip) tipWaiters.update(settings.tip);
   setUpLocalCalls(settings);
   debugCategories = new Set(settings.debugCategories);
@@ -177,6 +183,7 @@ function onMessage(msg: ToFrontend): void {
       return;
     case 'nodestate':
       nodeState = msg.state;
+      nodeView = undefined;
       return;
     case 'logconfig':
       debugCategories = new Set(msg.debugCategories);

@@ -137,15 +137,17 @@ export function handleJsonRpc(body: Uint8Array, ctx: JsonRpcContext): Reply | Pr
   return errorReply(state, { code: RPC_PARSE_ERROR, message: 'Top-level object parse error' });
 }
 
+const holdsObject = (p: Json): boolean => isObject(p) || (Array.isArray(p) && p.some(isObject));
+const positionalHoldObjects = (v: Json): boolean => isObject(v) && Array.isArray(v['params']) && v['params'].some(holdsObject);
+const namedParams = (v: Json): boolean => isObject(v) && isObject(v['params']);
+
 /** Positional params holding objects (createrawtransaction's outputs): their repeated keys matter too. */
 function hasObjectParams(value: Json): boolean {
-  const holds = (v: Json) => isObject(v) && Array.isArray(v['params']) && v['params'].some((p) => isObject(p) || (Array.isArray(p) && p.some(isObject)));
-  return Array.isArray(value) ? value.some(holds) : holds(value);
+  return Array.isArray(value) ? value.some(positionalHoldObjects) : positionalHoldObjects(value);
 }
 
 function hasNamedParams(value: Json): boolean {
-  const named = (v: Json) => isObject(v) && isObject(v['params']);
-  return Array.isArray(value) ? value.some(named) : named(value);
+  return Array.isArray(value) ? value.some(namedParams) : namedParams(value);
 }
 
 function single(value: Json, state: RequestState, ctx: JsonRpcContext): Reply | Promise<Reply> {

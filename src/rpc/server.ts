@@ -44,7 +44,14 @@ export class RpcServer {
   private readonly active = new Set<ActiveCommand>();
   private snapshots: SnapshotSource | undefined;
 
-  constructor(readonly registry: RpcRegistry) {}
+  /**
+   * `tracksActiveCommands: false` for a server whose commands getrpcinfo cannot see (an
+   * HTTP front-end's: getrpcinfo runs on the coordinator), so none pays for the tracking.
+   */
+  constructor(
+    readonly registry: RpcRegistry,
+    private readonly options: { readonly tracksActiveCommands: boolean } = { tracksActiveCommands: true },
+  ) {}
 
   /** Set once the chainstate exists; snapshot-reading methods fail with -1 before that. */
   setSnapshotSource(source: SnapshotSource | undefined): void {
@@ -84,8 +91,10 @@ export class RpcServer {
       if (this.warmup !== undefined) throw new RpcError(RPC_IN_WARMUP, this.warmup);
       const method = this.registry.get(call.method);
       if (!method) throw new RpcError(RPC_METHOD_NOT_FOUND, 'Method not found');
-      entry = { method: call.method, startMs: performance.now() };
-      this.active.add(entry);
+      if (this.options.tracksActiveCommands) {
+        entry = { method: call.method, startMs: performance.now() };
+        this.active.add(entry);
+      }
       const positional = prepareArgs(method.args, call.params, () => this.registry.fullHelp(method.name));
       const args = new RpcArgs(method.args, positional);
       let result: unknown;
@@ -100,9 +109,8 @@ export class RpcServer {
       if (isPromiseLike(result)) {
         const running = entry;
         entry = undefined;
-        return Promise.resolve(result)
-          .then(succeeded, failed)
-          .finally(() => this.active.delete(running));
+        const settled = Promise.resolve(result).then(succeeded, failed);
+        return running ? settled.finally(() => this.active.delete(running)) : settled;
       }
       return succeeded(result);
     } catch (err) {
