@@ -10,6 +10,7 @@ import { decodeCoin, encodeCoin } from './coin-codec.js';
 import { blockIndexRecordHeader, decodeBlockIndexRecord, encodeBlockIndexRecord, type BlockIndexRecord } from './index-record.js';
 import {
   blockHashKey,
+  CHAINSTATE_META,
   checkCoinKey,
   coinKey,
   decodeCoinKey,
@@ -154,8 +155,17 @@ export class ChainstateReader {
     }
   }
 
-  /** Bytes of block files as of this snapshot (getblockchaininfo's size_on_disk). */
+  /**
+   * Bytes of block files as of this snapshot (getblockchaininfo's size_on_disk): the
+   * running total the writer keeps, so a call costs one read rather than one per file
+   * (a mainnet node has thousands); summed when a directory predates the total.
+   */
   blockFilesSize(): number {
+    const kept = this.meta(CHAINSTATE_META.blockFilesSize);
+    return kept !== undefined ? Number(kept) : this.sumFileInfoSizes();
+  }
+
+  private sumFileInfoSizes(): number {
     let total = 0;
     for (const [, info] of this.fileInfos()) total += info.size;
     return total;
@@ -224,11 +234,19 @@ export class ChainstateWriter extends ChainstateReader {
   }
 
   putFileInfo(file: number, info: BlockFileInfo): void {
+    this.moveBlockFilesSize(info.size - (this.fileInfo(file)?.size ?? 0));
     this.tables.put('fileinfo', fileKey(file), encodeBlockFileInfo(info));
   }
 
   deleteFileInfo(file: number): boolean {
+    this.moveBlockFilesSize(-(this.fileInfo(file)?.size ?? 0));
     return this.tables.del('fileinfo', fileKey(file));
+  }
+
+  /** Keeps the `blockFilesSize` total with the table it sums; call before the table changes. */
+  private moveBlockFilesSize(delta: number): void {
+    if (delta === 0 && this.meta(CHAINSTATE_META.blockFilesSize) !== undefined) return;
+    this.putMeta(CHAINSTATE_META.blockFilesSize, BigInt(this.blockFilesSize() + delta));
   }
 
   /**

@@ -57,6 +57,7 @@
  * | `reindexing`    | u8 0/1                        | a -reindex is in progress (resume it)          |
  * | `bestHeader`    | block hash (32)               | most-work valid header known at the last flush |
  * | `mempoolSequence` | u64 LE                      | the pool's mempool_sequence as of the `mempool` table |
+ * | `blockFilesSize` | u64 LE                       | sum of `fileinfo` sizes, kept in the same batches (absent in older directories: summed then) |
  *
  * ## Environment `indexes`
  *
@@ -101,6 +102,7 @@ export const CHAINSTATE_META = {
   reindexing: metaField('reindexing', flagMeta),
   bestHeader: metaField('bestHeader', hashMeta),
   mempoolSequence: metaField('mempoolSequence', u64Meta),
+  blockFilesSize: metaField('blockFilesSize', u64Meta),
 } as const;
 
 export const INDEXES_META = {

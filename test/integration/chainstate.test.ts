@@ -266,6 +266,10 @@ test('pruneblockchain (prune=1, fastprune) deletes whole block files below the h
     assert.equal(opened.chain.chain.at(pruned! + 1)!.hasData, true);
     const remaining = opened.store.blockFiles().map((f) => f.file);
     for (const f of files) if (f.heightLast <= 500) assert.ok(!remaining.includes(f.file), `file ${f.file} should be gone`);
+    // size_on_disk's running total followed the deletions.
+    const keptSize = opened.store.env.withSnapshot((r) => r.blockFilesSize());
+    assert.equal(keptSize, opened.store.blockFiles().reduce((total, f) => total + f.size, 0));
+    assert.ok(keptSize < files.reduce((total, f) => total + f.size, 0));
     await opened.close();
     // The pruned state survives a restart and the chain keeps growing.
     opened = await fixture.open();

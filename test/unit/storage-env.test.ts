@@ -142,6 +142,36 @@ test('chainstate tables round-trip through a batch and persist across reopening'
   });
 });
 
+test('block-file bytes: a running total kept with fileinfo, summed where a directory predates it', async () => {
+  await withTempDir(async (dir) => {
+    const env = openChainstateEnv(dir);
+    const info = (size: number) => ({ blocks: 1, size, heightFirst: 0, heightLast: 0, timeFirst: 1, timeLast: 1 });
+    const summed = (): number => env.withSnapshot((r) => [...r.fileInfos()].reduce((total, [, i]) => total + i.size, 0));
+    const kept = (): bigint | undefined => env.withSnapshot((r) => r.meta(CHAINSTATE_META.blockFilesSize));
+    env.writeBatch((w) => {
+      w.putFileInfo(0, info(3008));
+      w.putFileInfo(1, info(500));
+    });
+    assert.equal(kept(), 3508n);
+    // A file grows, another is pruned, a new one starts: all in one batch.
+    env.writeBatch((w) => {
+      w.putFileInfo(0, info(4000));
+      assert.equal(w.deleteFileInfo(1), true);
+      w.putFileInfo(2, info(77));
+      assert.equal(w.blockFilesSize(), 4077, 'the batch sees its own total');
+    });
+    assert.equal(kept(), 4077n);
+    assert.equal(env.withSnapshot((r) => r.blockFilesSize()), summed());
+    // A directory written before the total existed: summed on read, kept from the next write.
+    env.lmdb.write((t) => t.del('meta', CHAINSTATE_META.blockFilesSize.key));
+    assert.equal(env.withSnapshot((r) => r.blockFilesSize()), 4077);
+    env.writeBatch((w) => w.putFileInfo(2, info(100)));
+    assert.equal(kept(), 4100n);
+    assert.equal(summed(), 4100);
+    await env.close();
+  });
+});
+
 test('a batch that throws, returns a promise or nests leaves nothing behind', async () => {
   await withTempDir(async (dir) => {
     const env = openChainstateEnv(dir);
