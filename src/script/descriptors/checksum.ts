@@ -17,6 +17,18 @@ for (let i = 0; i < INPUT_CHARSET.length; i++) POSITIONS[INPUT_CHARSET.charCodeA
 const GENERATOR_HIGH = [0xf5, 0xa9, 0x1b, 0x37, 0x64];
 const GENERATOR_LOW = [0xdee51989, 0xfdca3312, 0xab10e32d, 0x06b1677a, 0x4d626ffd];
 
+/** The XOR of those multiples for each 5-bit value shifted out: one lookup per step instead of five tests. */
+const REDUCE_HIGH = new Uint8Array(32);
+const REDUCE_LOW = new Uint32Array(32);
+for (let top = 0; top < 32; top++) {
+  for (let bit = 0; bit < 5; bit++) {
+    if ((top >>> bit) & 1) {
+      REDUCE_HIGH[top]! ^= GENERATOR_HIGH[bit]!;
+      REDUCE_LOW[top] = (REDUCE_LOW[top]! ^ GENERATOR_LOW[bit]!) >>> 0;
+    }
+  }
+}
+
 class PolyMod {
   high = 0;
   low = 1;
@@ -24,14 +36,8 @@ class PolyMod {
   /** Multiply by x modulo the generator, then add `value` (0..31). */
   feed(value: number): void {
     const top = this.high >>> 3;
-    this.high = ((this.high & 7) << 5) | (this.low >>> 27);
-    this.low = ((this.low << 5) | value) >>> 0;
-    for (let bit = 0; bit < 5; bit++) {
-      if ((top >>> bit) & 1) {
-        this.high ^= GENERATOR_HIGH[bit]!;
-        this.low = (this.low ^ GENERATOR_LOW[bit]!) >>> 0;
-      }
-    }
+    this.high = (((this.high & 7) << 5) | (this.low >>> 27)) ^ REDUCE_HIGH[top]!;
+    this.low = (((this.low << 5) | value) ^ REDUCE_LOW[top]!) >>> 0;
   }
 }
 
