@@ -45,21 +45,23 @@ export interface ScriptSigJson extends ResultObject {
 /**
  * Core's ScriptToUniv(include_hex, include_address): the address only where a standard
  * destination exists and the script is not bare P2PK. `desc` may be precomputed by the
- * caller (decodescript's P2WSH needs the wrapped script known).
+ * caller (decodescript's P2WSH needs the wrapped script known); otherwise it is inferred
+ * from the same template match and address as the other fields.
  */
-function scriptObject(script: Uint8Array, chain: ChainName, includeHex: boolean, desc: string): ResultObject {
-  const out: ResultObject = { asm: scriptToAsm(script), desc };
-  if (includeHex) out.hex = toHex(script);
+function scriptObject(script: Uint8Array, chain: ChainName, includeHex: boolean, desc?: string): ResultObject {
+  const solution = solve(script);
   // encodeAddress already answers null for pubkey, multisig, nulldata and nonstandard.
   const address = encodeAddress(script, chain);
+  const out: ResultObject = { asm: scriptToAsm(script), desc: desc ?? scriptPubKeyDescriptor(script, chain, { solution, address }) };
+  if (includeHex) out.hex = toHex(script);
   if (address !== null) out.address = address;
-  out.type = solve(script).type;
+  out.type = solution.type;
   return out;
 }
 
 /** The scriptPubKey object of outputs, prevouts, gettxout and REST (rpc-results.md §0.8). */
 export function scriptPubKeyJson(script: Uint8Array, chain: ChainName): ScriptPubKeyJson {
-  return scriptObject(script, chain, true, scriptPubKeyDescriptor(script, chain)) as ScriptPubKeyJson;
+  return scriptObject(script, chain, true) as ScriptPubKeyJson;
 }
 
 /** The scriptSig object of a non-coinbase input: asm with sighash decoding, and hex. */
@@ -154,7 +156,7 @@ function segwitJson(script: Uint8Array, solution: Solution, chain: ChainName): R
  * segwit where the rules of rpc-results.md §7 allow them.
  */
 export function decodeScriptJson(script: Uint8Array, chain: ChainName): ResultObject {
-  const out = scriptObject(script, chain, false, scriptPubKeyDescriptor(script, chain));
+  const out = scriptObject(script, chain, false);
   const solution = solve(script);
   if (canWrapInP2sh(script, solution.type)) {
     out.p2sh = p2shAddress(script, chain);

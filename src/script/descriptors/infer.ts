@@ -12,7 +12,7 @@ import { MAX_PUBKEYS_PER_MULTISIG } from '../limits.js';
 import { OP } from '../opcodes.js';
 import { isMinimalPush, readOp } from '../parse.js';
 import { decodeScriptNum, ScriptNumError } from '../scriptnum.js';
-import { solve } from '../standard.js';
+import { solve, type Solution } from '../standard.js';
 import { addChecksum } from './checksum.js';
 import { ConstKey } from './keys.js';
 import { isValidXOnlyKey } from './xonly.js';
@@ -187,12 +187,19 @@ export function inferScriptInContext(
   return inferScript(script, ctx, knowledge, chain);
 }
 
+/** What a caller may already know of a script, so it is not worked out twice. */
+export interface ScriptFacts {
+  readonly solution: Solution;
+  /** encodeAddress(script, chain). */
+  readonly address: string | null;
+}
+
 /**
  * The "desc" field of an RPC scriptPubKey object: InferDescriptor with no knowledge, with
  * checksum, computed straight from the template match.
  */
-export function scriptPubKeyDescriptor(script: Uint8Array, chain: ChainName): string {
-  const solution = solve(script);
+export function scriptPubKeyDescriptor(script: Uint8Array, chain: ChainName, facts?: ScriptFacts): string {
+  const solution = facts?.solution ?? solve(script);
   let body: string | null = null;
   if (solution.type === 'pubkey') {
     if (isNonHybrid(solution.pubkey)) body = `pk(${toHex(solution.pubkey)})`;
@@ -205,7 +212,7 @@ export function scriptPubKeyDescriptor(script: Uint8Array, chain: ChainName): st
     body = `rawtr(${toHex(solution.program)})`;
   }
   if (body === null) {
-    const address = encodeAddress(script, chain);
+    const address = facts ? facts.address : encodeAddress(script, chain);
     body = address !== null ? `addr(${address})` : `raw(${toHex(script)})`;
   }
   return addChecksum(body);
