@@ -119,6 +119,7 @@ export function createApp(uws: UwsModule, deps: AppDeps): TemplatedApp {
     return ctx;
   };
 
+  /** `body` may be uWS's memory, valid only until this returns: keep a copy to use it later. */
   function route(req: Incoming, body: Uint8Array): Reply | Promise<Reply> {
     if (deps.logsDebug('http')) deps.log('debug', 'http', `Received a ${req.method} request for ${req.uri} from ${formatAddress(req.peer())}`);
     // DELETE is known to libevent but not to Core.
@@ -126,7 +127,7 @@ export function createApp(uws: UwsModule, deps: AppDeps): TemplatedApp {
     if (req.uri === '/' || req.uri.startsWith('/wallet/')) return jsonRpc(req, body);
     if (settings.rest && req.uri.startsWith('/rest/')) {
       const found = deps.rest.match(req.uri);
-      if (found) return found.handler({ method: req.method, rest: found.rest, uri: req.uri, warmup: state.warmup, body });
+      if (found) return found.handler({ method: req.method, rest: found.rest, uri: req.uri, warmup: state.warmup, body: new Uint8Array(body) });
     }
     return emptyReply(404);
   }
@@ -208,11 +209,15 @@ export function createApp(uws: UwsModule, deps: AppDeps): TemplatedApp {
         finish(libeventErrorPage(413));
         return;
       }
-      // uWS reuses the chunk's memory after this callback: copy it (into Node's pooled
-      // memory for small bodies, rather than a fresh ArrayBuffer per request).
-      chunks.push(Buffer.from(new Uint8Array(chunk)));
-      if (!isLast) return;
-      const body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+      // uWS detaches the chunk's memory after this callback. A body that came in one chunk
+      // is used in place: JSON-RPC parses it before returning, and route() copies it for
+      // REST, whose handlers may read it later. Earlier chunks are copied (into Node's
+      // pooled memory for small ones).
+      if (!isLast) {
+        chunks.push(Buffer.from(new Uint8Array(chunk)));
+        return;
+      }
+      const body = chunks.length === 0 ? new Uint8Array(chunk) : Buffer.concat([...chunks, new Uint8Array(chunk)]);
       const failed = (err: unknown): void => {
         deps.log('warning', null, `HTTP request ${incoming.uri} failed: ${(err as Error).stack ?? String(err)}`);
         finish({ status: 500, body: (err as Error).message, close: true });

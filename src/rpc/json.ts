@@ -100,8 +100,14 @@ function stringify(value: unknown): string | undefined {
  * piece took a fifth of a 3 MB getblock verbosity 2.
  */
 export function writeJson(value: unknown): string {
+  // A lone string (getblockhash's result, most ids) cannot hold the raw marker's nonce.
+  if (typeof value === 'string') return escapeDel(JSON.stringify(value));
   let out = stringify(value) ?? 'null';
   if (out.includes(RAW_WRITTEN_START)) out = out.replace(RAW_WRITTEN, '$1');
-  // DEL can only occur inside strings (keys included): escaping it everywhere is exact.
-  return out.includes('\x7f') ? out.replace(/\x7f/g, '\\u007f') : out;
+  return escapeDel(out);
+}
+
+/** DEL can only occur inside strings (keys included): escaping it everywhere is exact. */
+function escapeDel(json: string): string {
+  return json.includes('\x7f') ? json.replace(/\x7f/g, '\\u007f') : json;
 }

@@ -117,6 +117,22 @@ describe('tsbtcd JSON-RPC over HTTP', () => {
     assert.equal(single.status, 204, 'a 2.0 notification gets 204 even when it fails');
   });
 
+  test('a body that arrives in many chunks is read whole; one in a single chunk is answered in place', async () => {
+    // About 720 KB, more than uSockets reads at once (512 KiB): several data callbacks.
+    const padding = 'x'.repeat(1000);
+    const calls = Array.from({ length: 700 }, (_, i) => `{"method":"echo","params":["${padding}",${i}],"id":${i}}`);
+    const r = await d.post(`[${calls.join(',')}]`);
+    assert.equal(r.status, 200);
+    const replies = JSON.parse(r.body) as { result: [string, number]; id: number }[];
+    assert.equal(replies.length, 700);
+    replies.forEach((reply, i) => {
+      assert.equal(reply.id, i);
+      assert.deepEqual(reply.result, [padding, i]);
+    });
+    // And one in a single chunk, answered in place, right after.
+    assert.equal((await d.post('{"method":"echo","params":["one"],"id":"s"}')).body, '{"result":["one"],"error":null,"id":"s"}\n');
+  });
+
   test('named, positional and mixed parameters map as Core maps them', async () => {
     const call = async (params: unknown) => JSON.parse((await d.post(`{"method":"echo","params":${JSON.stringify(params)},"id":1}`)).body);
     assert.deepEqual((await call({ arg1: 1 })).result, [null, 1]);
