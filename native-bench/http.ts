@@ -14,8 +14,12 @@
  * - Chain: a fresh regtest node; getblock runs on a block of 2,000 transactions plus its
  *   coinbase (anyone-can-spend P2WSH(OP_TRUE) spends, see http-block.ts: no signatures).
  *
- * hello-world, getblockhash and getblockchaininfo are run in 3 interleaved rounds and the best
- * run of each is kept (a shared machine only ever makes a run slower).
+ * Beside hello-world run four skeleton servers (http-skeleton.ts) that add, one at a time,
+ * the steps a JSON-RPC server on uWS.js cannot skip: reading the body, the client's address
+ * (-rpcallowip), JSON in and out, the request line and headers. They do no RPC work, so
+ * the last one's rate is a ceiling for any such server on this machine.
+ * hello-world, the skeletons, getblockhash and getblockchaininfo are run in 3 interleaved
+ * rounds and the best run of each is kept (a shared machine only ever makes a run slower).
  * Prints a table (req/s, p50, p99, reply size, rate relative to hello-world), the ratio
  * getblockhash / hello-world against the target of 0.5, and the latency of a single
  * getblock verbosity 2 call on the big block on an idle connection.
@@ -31,7 +35,7 @@ import { Daemon } from '../test/integration/daemon-harness.js';
 import { KeepAliveConnection } from '../test/integration/load-http-client.js';
 import { buildBigBlock, type BigBlock } from './http-block.js';
 import { fmt, pad } from './measure.js';
-import { cpuSplit, run, runWrk, startHello, type WrkResult } from './wrk.js';
+import { cpuSplit, run, runWrk, SKELETON_MODES, SKELETON_RESULT, startHello, startSkeleton, type SkeletonMode, type WrkResult } from './wrk.js';
 
 const CONNECTIONS = 64;
 const SECONDS = Number(process.env['HTTP_BENCH_SECONDS'] ?? 5);
@@ -41,8 +45,14 @@ const MIN_REQUESTS = 3 * CONNECTIONS;
 const MAX_SECONDS = 60;
 const TARGET_RATIO = 0.5;
 const SINGLE_CALLS = 30;
-/** Rounds of the fast cases (hello-world, getblockhash, getblockchaininfo), interleaved so that a busy moment of the machine does not favour one of them. */
+/** Rounds of the fast cases (hello-world, skeletons, getblockhash, getblockchaininfo), interleaved so that a busy moment of the machine does not favour one of them. */
 const ROUNDS = 3;
+const SKELETON_NAMES: Record<SkeletonMode, string> = {
+  body: 'skeleton: read body',
+  peer: '  + client address',
+  json: '  + JSON in and out',
+  request: '  + request line, headers',
+};
 class Bench {
   private readonly dir = fs.mkdtempSync(path.join(tmpdir(), 'tsbtcd-bench-http-'));
   private scripts = 0;
@@ -135,6 +145,7 @@ async function main(): Promise<void> {
 
   const d = await Daemon.start({ args: [`-rpcfrontends=${serverCores}`], readyTimeoutMs: 30_000 });
   let hello: { port: number; procs: ChildProcess[] } | undefined;
+  const skeletons = new Map<SkeletonMode, { port: number; procs: ChildProcess[] }>();
   try {
     const started = performance.now();
     const big: BigBlock = await buildBigBlock(d);
@@ -146,12 +157,20 @@ async function main(): Promise<void> {
       for (const pid of [d.proc.pid!, ...d.frontendPids()]) await run('taskset', ['-a', '-cp', serverCpus, String(pid)]);
     }
     hello = await startHello(serverCores, serverCpus);
+    for (const mode of SKELETON_MODES) skeletons.set(mode, await startSkeleton(mode, serverCores, serverCpus));
     const hashAt100 = await d.call<string>('getblockhash', [100]);
     const auth = d.cookie();
     const rpcBody = (method: string, params: unknown[]) => JSON.stringify({ jsonrpc: '1.0', id: 'bench', method, params });
     const cases: Case[] = [
       // The same request as getblockhash's, which the server ignores.
       { name: 'uWS.js hello world (bare)', port: hello.port, body: rpcBody('getblockhash', [100]), rounds: ROUNDS, check: (reply) => reply === 'Hello World!' },
+      ...SKELETON_MODES.map((mode) => ({
+        name: SKELETON_NAMES[mode],
+        port: skeletons.get(mode)!.port,
+        body: rpcBody('getblockhash', [100]),
+        rounds: ROUNDS,
+        check: (reply: string) => (mode === 'body' || mode === 'peer' ? reply === 'Hello World!' : result(reply) === SKELETON_RESULT),
+      })),
       { name: 'getblockhash', port: d.port, body: rpcBody('getblockhash', [100]), rounds: ROUNDS, check: (reply) => result(reply) === hashAt100 },
       { name: 'getblockchaininfo', port: d.port, body: rpcBody('getblockchaininfo', []), rounds: ROUNDS, check: (reply) => result(reply).blocks === big.height },
       {
@@ -217,8 +236,13 @@ async function main(): Promise<void> {
     for (const { name, r, bytes } of rows) {
       console.log(`${name.padEnd(34)}${pad(fmt(r.rps), 11)}${pad(ms(r.p50), 9)}${pad(ms(r.p99), 9)}${pad(fmt(bytes), 11)}${pad(String(r.seconds), 7)}${pad(fmt(r.rps / helloResult.rps, 3), 10)}`);
     }
-    const ratio = rows[1]!.r.rps / helloResult.rps;
+    const rate = (name: string): number => rows.find((row) => row.name === name)!.r.rps;
+    const ratio = rate('getblockhash') / helloResult.rps;
     console.log(`\ngetblockhash / hello-world: ${fmt(ratio, 3)} (target ≥ ${TARGET_RATIO}: ${ratio >= TARGET_RATIO ? 'met' : 'NOT met'})`);
+    console.log(
+      `skeleton with every unskippable step / hello-world: ${fmt(rate(SKELETON_NAMES.request) / helloResult.rps, 3)} ` +
+        '(no authentication, dispatch or storage: a ceiling for a JSON-RPC server on this uWS.js and machine)',
+    );
     const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))]!;
     console.log(
       `getblock verbosity 2 on the ${fmt(big.txCount)}-transaction block, one call at a time (${SINGLE_CALLS} calls, ${fmt(size / 1e6, 2)} MB reply): ` +
@@ -229,7 +253,7 @@ async function main(): Promise<void> {
     for (const row of failed) console.error(`${row.name}: ${row.r.errors.join(', ')}`);
     if (failed.length > 0) process.exitCode = 1;
   } finally {
-    for (const p of hello?.procs ?? []) p.kill('SIGTERM');
+    for (const p of [...(hello?.procs ?? []), ...[...skeletons.values()].flatMap((s) => s.procs)]) p.kill('SIGTERM');
     bench.cleanup();
     await d.cleanup();
   }

@@ -1,7 +1,7 @@
 /**
- * wrk and the bare uWS.js baseline for the HTTP benchmarks: running wrk (pinned with
+ * wrk and the bare uWS.js baselines for the HTTP benchmarks: running wrk (pinned with
  * taskset when given CPUs) and reading its throughput, p50/p99 latency and errors, and
- * starting hello-world servers sharing a port. http-rest.ts uses these; http.ts has its
+ * starting hello-world or skeleton servers (http-skeleton.ts) sharing a port. http-rest.ts uses these; http.ts has its
  * own copies for now (its owner may switch to this module).
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
@@ -10,6 +10,13 @@ import { promisify } from 'node:util';
 import { freePort } from '../test/integration/daemon-harness.js';
 
 const HELLO = fileURLToPath(new URL('./http-hello.js', import.meta.url));
+const SKELETON = fileURLToPath(new URL('./http-skeleton.js', import.meta.url));
+
+/** http-skeleton.ts's modes, each adding one step to the one before. */
+export const SKELETON_MODES = ['body', 'peer', 'json', 'request'] as const;
+export type SkeletonMode = (typeof SKELETON_MODES)[number];
+/** The `result` every JSON skeleton answers: a block hash's length of zeros. */
+export const SKELETON_RESULT = '0'.repeat(64);
 export const run = promisify(execFile);
 
 export interface WrkResult {
@@ -52,18 +59,27 @@ export async function runWrk(opts: { url: string; seconds: number; connections: 
 }
 
 /** `count` hello-world processes sharing a port, pinned to `cpus`. */
-export async function startHello(count: number, cpus: string | undefined): Promise<{ port: number; procs: ChildProcess[] }> {
+export function startHello(count: number, cpus: string | undefined): Promise<{ port: number; procs: ChildProcess[] }> {
+  return startServers(HELLO, [], count, cpus);
+}
+
+/** `count` skeleton servers of `mode` sharing a port, pinned to `cpus`. */
+export function startSkeleton(mode: SkeletonMode, count: number, cpus: string | undefined): Promise<{ port: number; procs: ChildProcess[] }> {
+  return startServers(SKELETON, [mode], count, cpus);
+}
+
+async function startServers(script: string, extra: readonly string[], count: number, cpus: string | undefined): Promise<{ port: number; procs: ChildProcess[] }> {
   const port = await freePort();
   const procs: ChildProcess[] = [];
   for (let i = 0; i < count; i++) {
-    const argv = [process.execPath, HELLO, String(port)];
+    const argv = [process.execPath, script, String(port), ...extra];
     const proc = cpus === undefined ? spawn(argv[0]!, argv.slice(1)) : spawn('taskset', ['-c', cpus, ...argv]);
     procs.push(proc);
     let stderr = '';
     proc.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     await new Promise<void>((resolve, reject) => {
       proc.stdout!.once('data', () => resolve());
-      proc.once('exit', (code) => reject(new Error(`hello-world server exited (${code}): ${stderr}`)));
+      proc.once('exit', (code) => reject(new Error(`${script} exited (${code}): ${stderr}`)));
     });
   }
   return { port, procs };
