@@ -85,10 +85,20 @@ function setUpLocalCalls(settings: FrontendSettings): void {
 
 const serialized = (outcome: RpcOutcome): CallOutcome => ('error' in outcome ? outcome : { result: writeJson(outcome.result) });
 
-/** Synchronous for snapshot reads, which is nearly every local call. */
+let nextRunningId = 1;
+
+/**
+ * Synchronous for snapshot reads, which is nearly every local call. A call that outlives
+ * its first turn (the waitfor long polls) is reported to the coordinator while it runs,
+ * so getrpcinfo there lists it as Core's lists every running command; a synchronous one
+ * ends before any other request could ask.
+ */
 function callLocally(server: RpcServer, method: string, params: RpcParams, wallet: string | undefined, user: string): CallOutcome | Promise<CallOutcome> {
   const outcome = server.dispatch({ method, params, wallet, user });
-  return outcome instanceof Promise ? outcome.then(serialized) : serialized(outcome);
+  if (!(outcome instanceof Promise)) return serialized(outcome);
+  const id = nextRunningId++;
+  channel.send({ t: 'running', id, method });
+  return outcome.then(serialized).finally(() => channel.send({ t: 'finished', id }));
 }
 
 function call(method: string, params: RpcParams, wallet: string | undefined, user: string): CallOutcome | Promise<CallOutcome> {

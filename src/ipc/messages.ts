@@ -91,4 +91,7 @@ export type ToCoordinator =
       readonly wallet: string | null;
       readonly user: string;
     }
-  | { readonly t: 'log'; readonly level: LogLevelName; readonly category: string | null; readonly msg: string };
+  | { readonly t: 'log'; readonly level: LogLevelName; readonly category: string | null; readonly msg: string }
+  /** A call this front-end answers itself is still running after its first turn (a long poll): getrpcinfo lists it. */
+  | { readonly t: 'running'; readonly id: number; readonly method: string }
+  | { readonly t: 'finished'; readonly id: number };

@@ -1,7 +1,8 @@
 /**
  * The HTTP front-end processes: spawns K of them with a private pipe (fd 3) for IPC
- * frames, answers their forwarded calls through the RPC server, pushes warm-up, tip and
- * log-category changes, restarts one that dies (logged), and stops them at shutdown.
+ * frames, answers their forwarded calls through the RPC server, lists their running long
+ * polls among its active commands, pushes warm-up, tip and log-category changes, restarts
+ * one that dies (logged), and stops them at shutdown.
  * Their stdout/stderr go to debug.log, never to the node's own stderr.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -27,6 +28,8 @@ interface Frontend {
   channel: IpcChannel<ToCoordinator, ToFrontend>;
   startedAt: number;
   exited: Promise<void>;
+  /** Its long polls now running, listed by getrpcinfo: id → the function that unlists it. */
+  readonly running: Map<number, () => void>;
 }
 
 export interface FrontendPoolOptions {
@@ -108,6 +111,7 @@ export class FrontendPool {
         child,
         startedAt: Date.now(),
         exited,
+        running: new Map(),
         channel: new IpcChannel<ToCoordinator, ToFrontend>(
           child.stdio[3] as Duplex,
           (msg) => {
@@ -132,6 +136,9 @@ export class FrontendPool {
       child.on('exit', (code, signal) => {
         resolveExit();
         fe.channel.close();
+        // Its long polls ended with it.
+        for (const unlist of fe.running.values()) unlist();
+        fe.running.clear();
         if (!ready) {
           reject(new FrontendStartError(`HTTP front-end ${index} exited during start-up (${signal ?? `code ${code}`})`));
           return;
@@ -183,6 +190,13 @@ export class FrontendPool {
             return fe.channel.send({ t: 'reply', id: msg.id, result: json });
           })
           .finally(() => this.inflight--);
+        return;
+      case 'running':
+        fe.running.set(msg.id, this.opts.server.trackExternalCommand(msg.method));
+        return;
+      case 'finished':
+        fe.running.get(msg.id)?.();
+        fe.running.delete(msg.id);
         return;
       case 'log':
         this.opts.log.log(msg.category ?? undefined, msg.level, msg.msg, thread);

@@ -70,6 +70,16 @@ export class RpcServer {
     this.warmup = undefined;
   }
 
+  /**
+   * Lists a command another process runs (an HTTP front-end's long poll) among this
+   * server's active commands, from now until the returned function is called.
+   */
+  trackExternalCommand(method: string): () => void {
+    const entry: ActiveCommand = { method, startMs: performance.now() };
+    this.active.add(entry);
+    return () => this.active.delete(entry);
+  }
+
   /** getrpcinfo's active_commands: method and running time in microseconds. */
   activeCommands(): { method: string; duration: number }[] {
     const now = performance.now();

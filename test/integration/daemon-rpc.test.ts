@@ -171,4 +171,24 @@ describe('tsbtcd JSON-RPC over HTTP', () => {
     const bad = (await d.rpc('logging', [['nosuch']])).json;
     assert.deepEqual(bad.error, { code: -8, message: 'unknown logging category nosuch' });
   });
+
+  test("getrpcinfo lists a front-end's long poll while it runs, in start order, and not after", async () => {
+    const waiting = d.rpc('waitfornewblock', [1500]);
+    let listed: { method: string; duration: number }[] = [];
+    for (let i = 0; i < 50 && listed.length < 2; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      listed = (await d.rpc('getrpcinfo')).json.result.active_commands;
+    }
+    assert.deepEqual(
+      listed.map((c) => c.method),
+      ['waitfornewblock', 'getrpcinfo'],
+    );
+    assert.ok(listed[0]!.duration > listed[1]!.duration, 'the long poll has been running longer');
+    assert.equal((await waiting).json.error, null);
+    const after = (await d.rpc('getrpcinfo')).json.result.active_commands;
+    assert.deepEqual(
+      after.map((c: { method: string }) => c.method),
+      ['getrpcinfo'],
+    );
+  });
 });
