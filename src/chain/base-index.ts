@@ -12,7 +12,7 @@
  * entries on a rewind (Core's TxIndex and BlockFilterIndex keep them: the txindex has no
  * CustomRemove, the filter index keys by block hash), so a rewind only moves the marker.
  */
-import type { ParsedBlock } from '../primitives/index.js';
+import { bytesEqual, type ParsedBlock } from '../primitives/index.js';
 import { openIndexesEnv, type IndexesEnv, type IndexesWriter, type MetaField } from '../storage/index.js';
 import type { BlockIndexEntry } from './block-index-entry.js';
 import type { Chainstate } from './chainstate.js';
@@ -37,6 +37,18 @@ export function openIndex<T>(netdir: string, wipe: boolean | undefined, clear: (
 export interface IndexInfo {
   synced: boolean;
   best_block_height: number;
+}
+
+/**
+ * How a reader without the coordinator's memory (an HTTP front-end) judges an index:
+ * synced when the block stored in `bestField` is the active tip, compared by hash (a block
+ * at the tip's height on a stale branch is not synced). `heightOf` and `tipHash` read the
+ * caller's chain snapshot.
+ */
+export function storedIndexInfo(env: IndexesEnv, bestField: MetaField<Uint8Array>, heightOf: (hash: Uint8Array) => number | undefined, tipHash: () => Uint8Array): IndexInfo {
+  const best = env.withSnapshot((r) => r.meta(bestField));
+  if (!best) return { synced: false, best_block_height: 0 };
+  return { synced: bytesEqual(best, tipHash()), best_block_height: heightOf(best) ?? 0 };
 }
 
 export interface BaseIndexOptions {

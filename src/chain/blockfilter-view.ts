@@ -5,7 +5,7 @@
  * texts Core gives when a filter is missing, shared by RPC and REST.
  */
 import { bytesEqual } from '../primitives/index.js';
-import { INDEXES_META, type IndexesEnv } from '../storage/index.js';
+import type { IndexesEnv } from '../storage/index.js';
 import { BlockStatus } from './block-status.js';
 import { blockFilterHash } from './blockfilter.js';
 import type { IndexInfo } from './base-index.js';
@@ -38,16 +38,6 @@ export function blockFilterIndexView(env: IndexesEnv, info: () => IndexInfo): Bl
     headers: (blockHashes) => env.withSnapshot((r) => blockHashes.map((hash) => r.filterHeader(hash)?.header)),
     info,
   };
-}
-
-/**
- * How a reader without the coordinator's memory judges the index: synced when the block it
- * has reached is the active tip. `heightOf` and `tipHash` read the caller's chain snapshot.
- */
-export function storedBlockFilterInfo(env: IndexesEnv, heightOf: (hash: Uint8Array) => number | undefined, tipHash: () => Uint8Array): IndexInfo {
-  const best = env.withSnapshot((r) => r.meta(INDEXES_META.blockFilterBest));
-  if (!best) return { synced: false, best_block_height: 0 };
-  return { synced: bytesEqual(best, tipHash()), best_block_height: heightOf(best) ?? 0 };
 }
 
 /** Why a block's filter (or filter header) was not found, in Core's order of checks. */

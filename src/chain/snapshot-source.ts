@@ -7,7 +7,8 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ChainParams } from '../consensus/index.js';
 import { BlockFileStore, INDEXES_META, openChainstateEnv, openIndexesEnv, type ChainstateEnv, type IndexesEnv } from '../storage/index.js';
-import { blockFilterIndexView, storedBlockFilterInfo, type BlockFilterIndexView } from './blockfilter-view.js';
+import { blockFilterIndexView, type BlockFilterIndexView } from './blockfilter-view.js';
+import { storedIndexInfo, type IndexInfo } from './base-index.js';
 import { SnapshotChainView, type NodeView, type TxIndexView } from './snapshot-view.js';
 
 export interface SnapshotSourceParts {
@@ -24,16 +25,8 @@ export interface SnapshotSourceParts {
 }
 
 /** A txindex read from a read-only indexes environment (front-ends). */
-function indexesTxView(env: IndexesEnv, tipHeight: () => number, heightOf: (hash: Uint8Array) => number | undefined): TxIndexView {
-  return {
-    lookup: (txid) => env.withSnapshot((r) => r.txIndexEntry(txid)),
-    info: () => {
-      const best = env.withSnapshot((r) => r.meta(INDEXES_META.txindexBest));
-      // Core's BaseIndex summary reports height 0 before anything is indexed.
-      const height = best ? (heightOf(best) ?? 0) : 0;
-      return { synced: best !== undefined && height === tipHeight(), best_block_height: height };
-    },
-  };
+function indexesTxView(env: IndexesEnv, info: () => IndexInfo): TxIndexView {
+  return { lookup: (txid) => env.withSnapshot((r) => r.txIndexEntry(txid)), info };
 }
 
 export class ChainSnapshotSource {
@@ -63,6 +56,8 @@ export class ChainSnapshotSource {
       if (indexes) source.parts.indexes = indexes;
       return indexes;
     };
+    const heightOf = (hash: Uint8Array): number | undefined => source.withSnapshot((v) => v.entry(hash)?.height);
+    const tipHash = (): Uint8Array => source.withSnapshot((v) => v.tip().hash);
     const source: ChainSnapshotSource = new ChainSnapshotSource({
       params,
       env,
@@ -72,22 +67,12 @@ export class ChainSnapshotSource {
       txindex: () => {
         const opened = txindexEnabled ? openIndexes() : undefined;
         if (!opened) return undefined;
-        return indexesTxView(
-          opened,
-          () => source.withSnapshot((v) => v.height),
-          (hash) => source.withSnapshot((v) => v.entry(hash)?.height),
-        );
+        return indexesTxView(opened, () => storedIndexInfo(opened, INDEXES_META.txindexBest, heightOf, tipHash));
       },
       blockfilter: () => {
         const env = blockfilterEnabled ? openIndexes() : undefined;
         if (!env) return undefined;
-        return blockFilterIndexView(env, () =>
-          storedBlockFilterInfo(
-            env,
-            (hash) => source.withSnapshot((v) => v.entry(hash)?.height),
-            () => source.withSnapshot((v) => v.tip().hash),
-          ),
-        );
+        return blockFilterIndexView(env, () => storedIndexInfo(env, INDEXES_META.blockFilterBest, heightOf, tipHash));
       },
     });
     return source;
