@@ -80,6 +80,8 @@ export abstract class BaseIndex<TipState> {
   private stopped = false;
   /** Core's m_synced: the background catch-up has reached the tip and blocks are indexed as they connect. */
   synced = false;
+  /** The stored marker names a block the block index does not know (loadBest). */
+  private bestUnknown = false;
 
   protected constructor(
     protected readonly env: IndexesEnv,
@@ -90,7 +92,18 @@ export abstract class BaseIndex<TipState> {
   /** Core's Init: starts from the stored marker. Subclasses call it once their own fields are set. */
   protected loadBest(): void {
     const bestHash = this.env.withSnapshot((r) => r.meta(this.options.bestBlockField));
-    this.moveTo(bestHash ? this.chain.tree.getByHash(bestHash) : undefined);
+    const entry = bestHash ? this.chain.tree.getByHash(bestHash) : undefined;
+    this.bestUnknown = bestHash !== undefined && entry === undefined;
+    this.moveTo(entry);
+  }
+
+  /**
+   * Core's Init error for a stored best block the block index does not know (an index
+   * directory from another node, or a chainstate rebuilt without it): the index must not
+   * start from genesis over its old entries. Undefined when the index can start.
+   */
+  initError(): string | undefined {
+    return this.bestUnknown ? `${this.options.name}: best block of the index not found. Please rebuild the index.` : undefined;
   }
 
   /** Core's CustomInit: the index's state at `entry` (undefined: nothing indexed yet); throws if it cannot be read. */

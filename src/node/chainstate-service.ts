@@ -159,8 +159,14 @@ export class ChainstateService implements NodeService {
     if (config.blockFilterIndex) {
       this.blockfilter = BlockFilterIndex.open(config.netDir, chain, (m) => ctx.log.info(m), { wipe: config.reindex, logError: (m) => ctx.log.error(m) });
     }
+    const indexes = [this.txindex, this.blockfilter];
+    // Core's index Init (step 8): a best block the block index does not know stops start-up.
+    for (const index of indexes) {
+      const error = index?.initError();
+      if (error) throw new InitError(error);
+    }
     // Core's StartIndexBackgroundSync: no index starts while one cannot catch up over pruned blocks.
-    for (const index of [this.txindex, this.blockfilter]) {
+    for (const index of indexes) {
       const violation = index?.pruneViolation();
       if (violation) throw new InitError([violation, 'A fatal internal error occurred, see debug.log for details: Failed to start indexes, shutting down..']);
     }

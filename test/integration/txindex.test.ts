@@ -12,7 +12,7 @@ import { hashToHex, hexToHash } from '../../src/primitives/index.js';
 import { INDEXES_META, openIndexesEnv } from '../../src/storage/index.js';
 import { FOREIGN_ADDRESS, mineWithSpends } from '../support/regtest-mining.js';
 import { TestWallet } from '../support/wallet.js';
-import { Daemon, sleep, waitFor } from './daemon-harness.js';
+import { Daemon, runToExit, sleep, waitFor } from './daemon-harness.js';
 
 const daemons: Daemon[] = [];
 after(async () => {
@@ -172,4 +172,28 @@ test('SIGKILL in the middle of catch-up: all blocks up to the stored marker are 
     assert.equal(found.blockhash, hashes[height - 1], `coinbase of block ${height}`);
     assert.equal(found.txid, coinbases[height - 1]);
   }
+});
+
+test('a stored best block the block index does not know stops start-up with Core’s error; -reindex rebuilds', { timeout: 120_000 }, async () => {
+  const first = await Daemon.start({ args: ['-txindex', '-rpcfrontends=1'] });
+  daemons.push(first);
+  await first.call('generatetoaddress', [5, FOREIGN_ADDRESS]);
+  await waitFor('the txindex to sync', async () => ((await txindexInfo(first))?.synced ? true : undefined), 30_000);
+  assert.equal((await first.stop()).code, 0);
+
+  // An index directory from another node: its marker names a block this node never saw.
+  const env = openIndexesEnv(first.netdir);
+  try {
+    env.writeBatch((w) => w.putMeta(INDEXES_META.txindexBest, new Uint8Array(32).fill(0xab)));
+  } finally {
+    await env.close();
+  }
+  const refused = await runToExit(['-regtest', `-datadir=${first.datadir}`, '-printtoconsole=0', '-txindex']);
+  assert.equal(refused.code, 1);
+  assert.equal(refused.stderr, 'Error: txindex: best block of the index not found. Please rebuild the index.\n');
+
+  const rebuilt = await first.restart({ args: ['-txindex', '-reindex', '-rpcfrontends=1'] });
+  daemons.push(rebuilt);
+  const info = await waitFor('the rebuilt txindex to sync', async () => ((await txindexInfo(rebuilt))?.synced ? txindexInfo(rebuilt) : undefined), 60_000);
+  assert.deepEqual(info, { synced: true, best_block_height: 5 });
 });
