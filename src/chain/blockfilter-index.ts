@@ -67,7 +67,8 @@ export class BlockFilterIndex extends BaseIndex<Uint8Array> {
   private undoOf(entry: BlockIndexEntry): BlockUndo {
     if (entry.height === 0) return [];
     const undo = this.chain.readUndo(entry);
-    if (!undo) throw new BlockFilterIndexError(`${BASIC_FILTER_INDEX_NAME}: no undo data for block ${entry.hashHex}`);
+    // BaseIndex prefixes the index name when it logs the failure.
+    if (!undo) throw new BlockFilterIndexError(`no undo data for block ${entry.hashHex}`);
     return undo;
   }
 }
