@@ -1,8 +1,8 @@
 /**
  * wrk and the bare uWS.js baselines for the HTTP benchmarks: running wrk (pinned with
  * taskset when given CPUs) and reading its throughput, p50/p99 latency and errors, and
- * starting hello-world or skeleton servers (http-skeleton.ts) sharing a port. http-rest.ts uses these; http.ts has its
- * own copies for now (its owner may switch to this module).
+ * starting hello-world or skeleton servers (http-skeleton.ts) sharing a port. http.ts and
+ * http-rest.ts use these.
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';

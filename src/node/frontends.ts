@@ -192,7 +192,7 @@ export class FrontendPool {
           .finally(() => this.inflight--);
         return;
       case 'running':
-        fe.running.set(msg.id, this.opts.server.trackExternalCommand(msg.method));
+        fe.running.set(msg.id, this.opts.server.trackCommand(msg.method));
         return;
       case 'finished':
         fe.running.get(msg.id)?.();

@@ -71,10 +71,11 @@ export class RpcServer {
   }
 
   /**
-   * Lists a command another process runs (an HTTP front-end's long poll) among this
-   * server's active commands, from now until the returned function is called.
+   * Lists a command among this server's active commands from now until the returned
+   * function is called: its own calls (dispatch) and those another process runs for it
+   * (an HTTP front-end's long poll).
    */
-  trackExternalCommand(method: string): () => void {
+  trackCommand(method: string): () => void {
     const entry: ActiveCommand = { method, startMs: performance.now() };
     this.active.add(entry);
     return () => this.active.delete(entry);
@@ -96,15 +97,13 @@ export class RpcServer {
    * turn per request, and as a promise otherwise.
    */
   dispatch(call: RpcCall): RpcOutcome | Promise<RpcOutcome> {
-    let entry: ActiveCommand | undefined;
+    /** Unlists the call; set while this function still owns that duty. */
+    let untrack: (() => void) | undefined;
     try {
       if (this.warmup !== undefined) throw new RpcError(RPC_IN_WARMUP, this.warmup);
       const method = this.registry.get(call.method);
       if (!method) throw new RpcError(RPC_METHOD_NOT_FOUND, 'Method not found');
-      if (this.options.tracksActiveCommands) {
-        entry = { method: call.method, startMs: performance.now() };
-        this.active.add(entry);
-      }
+      if (this.options.tracksActiveCommands) untrack = this.trackCommand(call.method);
       const positional = prepareArgs(method.args, call.params, () => this.registry.fullHelp(method.name));
       const args = new RpcArgs(method.args, positional);
       let result: unknown;
@@ -117,16 +116,17 @@ export class RpcServer {
         result = method.handler(args, { method: call.method, user: call.user, wallet: call.wallet });
       }
       if (isPromiseLike(result)) {
-        const running = entry;
-        entry = undefined;
+        // The call is listed until its promise settles, not until this returns.
         const settled = Promise.resolve(result).then(succeeded, failed);
-        return running ? settled.finally(() => this.active.delete(running)) : settled;
+        const done = untrack;
+        untrack = undefined;
+        return done ? settled.finally(done) : settled;
       }
       return succeeded(result);
     } catch (err) {
       return failed(err);
     } finally {
-      if (entry) this.active.delete(entry);
+      untrack?.();
     }
   }
 }

@@ -31,10 +31,10 @@
  * A plain `db.get(key)` in lmdb-js reads from a read transaction that is renewed only on
  * the next event-loop turn (or after this process commits). A front-end answering
  * several requests in one turn would answer later ones from an older state, and two gets
- * of one request are not guaranteed to share a snapshot. `read` therefore takes a reset
- * read transaction of its own (lmdb-read-txns.ts: lmdb-js's way to the same end costs
- * about four times as much per call) and passes it explicitly to every get and range: the
- * first read renews it to the newest state committed by any process, and it is reset
+ * of one request are not guaranteed to share a snapshot. `read` therefore takes a read
+ * transaction of its own (lmdb-read-txns.ts: lmdb-js's way to the same end costs about
+ * four times as much per call), renewed when the snapshot begins to the newest state
+ * committed by any process, and passes it explicitly to every get and range; it is reset
  * again when the callback — or its promise — finishes. Inside a `write`, lmdb-js routes
  * reads to the write transaction, so a batch sees its own changes.
  */
