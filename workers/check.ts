@@ -5,7 +5,7 @@
  * prevouts, sequences and outputs once, not once per input.
  */
 import type { Transaction, TxOut } from '../src/primitives/index.js';
-import { PrecomputedTransactionData, ScriptError, verifyInput } from '../src/script/index.js';
+import { PrecomputedTransactionData, ScriptError, verifyInput, type SignatureCheckOptions } from '../src/script/index.js';
 import type { ScriptCheckFailure } from './types.js';
 
 function describe(err: unknown): string {
@@ -24,7 +24,8 @@ export function defaultInputs(tx: Transaction): number[] {
 /**
  * Verifies `inputs` of `tx` in order and returns the first failure, or null when all pass.
  * An exception is caught and reported against the input that raised it, so one bad input
- * never loses the verdicts of a whole task.
+ * never loses the verdicts of a whole task. `signatures` carries the signature cache and
+ * the counters of this thread's work.
  */
 export function checkTransaction(
   txIndex: number,
@@ -32,6 +33,7 @@ export function checkTransaction(
   spentOutputs: readonly TxOut[],
   flags: number,
   inputs: readonly number[],
+  signatures: SignatureCheckOptions = {},
 ): ScriptCheckFailure | null {
   if (inputs.length === 0) return null;
   let txdata: PrecomputedTransactionData;
@@ -43,7 +45,7 @@ export function checkTransaction(
   for (const inputIndex of inputs) {
     let error: ScriptError;
     try {
-      error = verifyInput(tx, inputIndex, spentOutputs, flags, txdata);
+      error = verifyInput(tx, inputIndex, spentOutputs, flags, txdata, signatures);
     } catch (err) {
       return exceptionFailure(txIndex, inputIndex, err);
     }

@@ -6,12 +6,15 @@
  */
 export { ScriptCheckPool, VERIFY_WORKER_FILE, type ScriptCheckPoolOptions } from './pool.js';
 export { verifyJobsInline } from './inline.js';
+export type { VerifyWorkerData } from './verify-worker.js';
 export { blockJobs } from './jobs.js';
 export { DEFAULT_SPLIT, type SplitOptions } from './split.js';
 export {
   ScriptCheckJobError,
   ScriptCheckPoolBrokenError,
   ScriptCheckPoolClosedError,
+  READ_SIGNATURE_CACHE,
+  type ScriptCheckCaching,
   type ScriptCheckFailure,
   type ScriptCheckFailureReason,
   type ScriptCheckJob,

@@ -8,7 +8,8 @@
  *
  * | field | type | meaning |
  * |---|---|---|
- * | magic | u32 | `TASK_MAGIC` ("TSV1"), so a stray message fails loudly |
+ * | magic | u32 | `TASK_MAGIC` ("TSV2"), so a stray message fails loudly |
+ * | options | u32 | `STORE_SIGNATURES` when valid signatures go into the signature cache |
  * | itemCount | u32 | number of transaction items that follow |
  * | per item: txIndex | u32 | the item's index in the caller's job list, echoed back in verdicts |
  * | flags | u32 | script verification flags (VerifyFlags bits) |
@@ -26,8 +27,17 @@
  */
 import { ByteReader, ByteWriter, DecodeError, type TxOut } from '../src/primitives/index.js';
 
-/** "TSV1" read as a little-endian u32. */
-export const TASK_MAGIC = 0x31565354;
+/** "TSV2" read as a little-endian u32. */
+export const TASK_MAGIC = 0x32565354;
+/** Task option bit: add the signatures found valid to the shared signature cache (mempool checks). */
+export const STORE_SIGNATURES = 1;
+
+/** What applies to every item of a task. */
+export interface TaskOptions {
+  readonly storeSignatures: boolean;
+}
+
+const NO_STORE: TaskOptions = { storeSignatures: false };
 /** checkCount value meaning "every input of the transaction". */
 export const ALL_INPUTS = 0xffffffff;
 
@@ -53,7 +63,7 @@ function checkU32(value: number, what: string): void {
 
 /** Exact encoded size, so the buffer is allocated once and transferred without slack. */
 export function encodedTaskSize(items: readonly TaskItem[]): number {
-  let size = 8;
+  let size = 12;
   for (const item of items) {
     // txIndex, flags, txLength, spentCount and checkCount: five u32s.
     size += 20 + item.txBytes.length;
@@ -63,11 +73,11 @@ export function encodedTaskSize(items: readonly TaskItem[]): number {
   return size;
 }
 
-export function encodeTask(items: readonly TaskItem[]): ArrayBuffer {
+export function encodeTask(items: readonly TaskItem[], options: TaskOptions = NO_STORE): ArrayBuffer {
   const size = encodedTaskSize(items);
   const writer = new ByteWriter(size);
   checkU32(items.length, 'item count');
-  writer.u32(TASK_MAGIC).u32(items.length);
+  writer.u32(TASK_MAGIC).u32(options.storeSignatures ? STORE_SIGNATURES : 0).u32(items.length);
   for (const item of items) {
     checkU32(item.txIndex, 'txIndex');
     checkU32(item.flags, 'flags');
@@ -94,11 +104,19 @@ export function encodeTask(items: readonly TaskItem[]): ArrayBuffer {
   return bytes.buffer as ArrayBuffer;
 }
 
-/** Decodes a task buffer; the returned byte arrays are views into it. */
+/** Decodes a task buffer's items; the returned byte arrays are views into it. */
 export function decodeTask(buffer: ArrayBuffer): TaskItem[] {
+  return decodeTaskMessage(buffer).items;
+}
+
+/** Decodes a whole task: its options and its items (views into the buffer). */
+export function decodeTaskMessage(buffer: ArrayBuffer): { options: TaskOptions; items: TaskItem[] } {
   const reader = new ByteReader(new Uint8Array(buffer));
   try {
     if (reader.u32() !== TASK_MAGIC) throw new TaskMessageError('not a verify task (bad magic)');
+    const optionBits = reader.u32();
+    if ((optionBits & ~STORE_SIGNATURES) !== 0) throw new TaskMessageError(`unknown task option bits ${optionBits}`);
+    const options: TaskOptions = { storeSignatures: (optionBits & STORE_SIGNATURES) !== 0 };
     const count = reader.u32();
     const items: TaskItem[] = [];
     for (let i = 0; i < count; i++) {
@@ -123,7 +141,7 @@ export function decodeTask(buffer: ArrayBuffer): TaskItem[] {
       items.push({ txIndex, flags, txBytes, spentOutputs, inputs });
     }
     reader.assertEnd();
-    return items;
+    return { options, items };
   } catch (err) {
     if (err instanceof DecodeError) throw new TaskMessageError(`malformed verify task: ${err.message}`);
     throw err;

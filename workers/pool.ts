@@ -21,17 +21,20 @@ import { fileURLToPath } from 'node:url';
 import type { Worker } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import type { Transaction, TxOut } from '../src/primitives/index.js';
-import { ScriptError } from '../src/script/index.js';
+import { ScriptError, type SignatureCache } from '../src/script/index.js';
 import { blockJobs, resolveJobInputs } from './jobs.js';
-import { encodeTask, type TaskItem } from './message.js';
+import { encodeTask, type TaskItem, type TaskOptions } from './message.js';
 import { DEFAULT_SPLIT, planTasks, type SplitOptions, type TaskPlan } from './split.js';
 import {
   ScriptCheckPoolBrokenError,
   ScriptCheckPoolClosedError,
+  READ_SIGNATURE_CACHE,
+  type ScriptCheckCaching,
   type ScriptCheckFailure,
   type ScriptCheckJob,
   type ScriptCheckResult,
 } from './types.js';
+import type { VerifyWorkerData } from './verify-worker.js';
 
 /** The compiled worker beside this module (dist/workers/verify-worker.js). */
 export const VERIFY_WORKER_FILE = fileURLToPath(new URL('./verify-worker.js', import.meta.url));
@@ -49,6 +52,8 @@ export interface ScriptCheckPoolOptions {
   taskTimeoutMs?: number;
   /** A substitute worker module, for tests that need a worker to crash. */
   workerFile?: string;
+  /** Core's signature cache, shared with every thread (its table must be a SharedArrayBuffer). */
+  signatureCache?: SignatureCache;
 }
 
 function isResult(value: unknown): value is ScriptCheckResult {
@@ -110,8 +115,12 @@ export class ScriptCheckPool {
     this.threads = threads;
     this.#split = { ...DEFAULT_SPLIT, ...options.split, threads };
     this.#taskTimeoutMs = options.taskTimeoutMs;
+    const table = options.signatureCache?.set.buffer;
+    if (table !== undefined && !(table instanceof SharedArrayBuffer)) throw new TypeError('the signature cache of a pool must live in a SharedArrayBuffer');
+    const workerData: VerifyWorkerData = table ? { signatureCache: table } : {};
     this.#piscina = new Piscina<ArrayBuffer, unknown>({
       filename: options.workerFile ?? VERIFY_WORKER_FILE,
+      workerData,
       minThreads: threads,
       maxThreads: threads,
       // Signature checks are CPU-bound: a second concurrent task per thread only interleaves.
@@ -141,7 +150,7 @@ export class ScriptCheckPool {
   }
 
   /** Verifies the inputs of every job; a malformed job rejects with ScriptCheckJobError. */
-  async verify(jobs: readonly ScriptCheckJob[]): Promise<ScriptCheckResult> {
+  async verify(jobs: readonly ScriptCheckJob[], caching: ScriptCheckCaching = READ_SIGNATURE_CACHE): Promise<ScriptCheckResult> {
     if (this.#closed) throw new ScriptCheckPoolClosedError();
     if (this.#broken) throw this.#broken;
     const inputs = jobs.map((job, txIndex) => resolveJobInputs(job, txIndex));
@@ -150,8 +159,8 @@ export class ScriptCheckPool {
       jobs.map((job) => job.tx.inputs.length),
       this.#split,
     );
-    if (plans.length === 0) return { ok: true, checked: 0 };
-    return this.#run(jobs, plans);
+    if (plans.length === 0) return { ok: true, checked: 0, signaturesVerified: 0, signatureCacheHits: 0 };
+    return this.#run(jobs, plans, { storeSignatures: caching.storeSignatures });
   }
 
   /**
@@ -182,7 +191,7 @@ export class ScriptCheckPool {
     else await this.#piscina.close();
   }
 
-  #encode(jobs: readonly ScriptCheckJob[], plan: TaskPlan): ArrayBuffer {
+  #encode(jobs: readonly ScriptCheckJob[], plan: TaskPlan, options: TaskOptions): ArrayBuffer {
     const items: TaskItem[] = plan.items.map((item) => {
       const job = jobs[item.txIndex]!;
       return {
@@ -193,7 +202,7 @@ export class ScriptCheckPool {
         inputs: item.whole ? null : item.inputs,
       };
     });
-    return encodeTask(items);
+    return encodeTask(items, options);
   }
 
   #submit(buffer: ArrayBuffer): Promise<unknown> {
@@ -201,13 +210,15 @@ export class ScriptCheckPool {
     return this.#piscina.run(buffer, { transferList: [buffer], signal });
   }
 
-  #run(jobs: readonly ScriptCheckJob[], plans: readonly TaskPlan[]): Promise<ScriptCheckResult> {
+  #run(jobs: readonly ScriptCheckJob[], plans: readonly TaskPlan[], options: TaskOptions): Promise<ScriptCheckResult> {
     const window = this.threads * 2;
     const outcomes: (ScriptCheckResult | undefined)[] = new Array(plans.length);
     let next = 0;
     let inFlight = 0;
     let settledPrefix = 0;
     let checked = 0;
+    let signaturesVerified = 0;
+    let signatureCacheHits = 0;
     let failureSeen = false;
     let done = false;
 
@@ -231,9 +242,11 @@ export class ScriptCheckPool {
           const result = outcomes[settledPrefix]!;
           if (!result.ok) return settle(result);
           checked += result.checked;
+          signaturesVerified += result.signaturesVerified;
+          signatureCacheHits += result.signatureCacheHits;
           settledPrefix++;
         }
-        if (settledPrefix === plans.length) return settle({ ok: true, checked });
+        if (settledPrefix === plans.length) return settle({ ok: true, checked, signaturesVerified, signatureCacheHits });
         pump();
       };
 
@@ -244,7 +257,7 @@ export class ScriptCheckPool {
           const plan = plans[index]!;
           let buffer: ArrayBuffer;
           try {
-            buffer = this.#encode(jobs, plan);
+            buffer = this.#encode(jobs, plan, options);
           } catch (err) {
             return settle(err instanceof Error ? err : new Error(String(err)));
           }

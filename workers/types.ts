@@ -20,7 +20,22 @@ export interface ScriptCheckSuccess {
   readonly ok: true;
   /** How many inputs were verified. */
   readonly checked: number;
+  /** Curve verifications run (ECDSA and BIP340 signatures the signature cache did not answer). */
+  readonly signaturesVerified: number;
+  /** Signatures the signature cache answered. */
+  readonly signatureCacheHits: number;
 }
+
+/**
+ * How a check uses Core's signature cache: signatures are always looked up; `storeSignatures`
+ * adds the ones found valid (mempool acceptance, TestBlockValidity), while block validation
+ * only reads and marks what it used as collectable.
+ */
+export interface ScriptCheckCaching {
+  readonly storeSignatures: boolean;
+}
+
+export const READ_SIGNATURE_CACHE: ScriptCheckCaching = { storeSignatures: false };
 
 /**
  * Why a check failed:

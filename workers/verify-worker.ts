@@ -1,20 +1,43 @@
 /**
  * The Piscina worker: verifies the scripts of one task (a batch of transactions, see
  * message.ts) and replies with the first failing input in task order, or ok with the
- * number of inputs checked. A pure function of the message: no I/O, no state between
- * tasks beyond the interpreter's module-level constants.
+ * number of inputs checked and the signature work it took. A pure function of the message
+ * and of the signature cache, the one piece of state every thread shares (its table lives
+ * in a SharedArrayBuffer handed over in the pool's workerData).
  *
  * A message that does not decode throws, which Piscina turns into a rejected task; the
  * pool reports that as a `worker` failure. Failures inside one transaction are caught in
  * checkTransaction and name the transaction and input.
  */
+import { Piscina } from 'piscina';
 import { parseTransaction } from '../src/primitives/index.js';
+import { SignatureCache, SignatureCheckCounters, type SignatureCheckOptions } from '../src/script/index.js';
 import { checkTransaction, defaultInputs, exceptionFailure } from './check.js';
-import { decodeTask } from './message.js';
+import { decodeTaskMessage } from './message.js';
 import type { ScriptCheckResult } from './types.js';
 
+/** What the pool hands every worker thread (Piscina's workerData). */
+export interface VerifyWorkerData {
+  /** The signature cache's table, shared with the coordinator and the other threads. */
+  readonly signatureCache?: SharedArrayBuffer;
+}
+
+let signatureCache: SignatureCache | null | undefined;
+
+/** Read on the first task: Piscina sets its workerData before any task, not necessarily before this module loads. */
+function sharedSignatureCache(): SignatureCache | null {
+  if (signatureCache === undefined) {
+    const data = Piscina.workerData as VerifyWorkerData | undefined;
+    signatureCache = data?.signatureCache ? SignatureCache.attach(data.signatureCache) : null;
+  }
+  return signatureCache;
+}
+
 export default function verifyTask(buffer: ArrayBuffer): ScriptCheckResult {
-  const items = decodeTask(buffer);
+  const { options, items } = decodeTaskMessage(buffer);
+  const cache = sharedSignatureCache();
+  const counters = new SignatureCheckCounters();
+  const signatures: SignatureCheckOptions = cache ? { cache: { cache, store: options.storeSignatures }, counters } : { counters };
   let checked = 0;
   for (const item of items) {
     let tx;
@@ -24,9 +47,9 @@ export default function verifyTask(buffer: ArrayBuffer): ScriptCheckResult {
       return exceptionFailure(item.txIndex, -1, err);
     }
     const inputs = item.inputs ?? defaultInputs(tx);
-    const failure = checkTransaction(item.txIndex, tx, item.spentOutputs, item.flags, inputs);
+    const failure = checkTransaction(item.txIndex, tx, item.spentOutputs, item.flags, inputs, signatures);
     if (failure) return failure;
     checked += inputs.length;
   }
-  return { ok: true, checked };
+  return { ok: true, checked, signaturesVerified: counters.verified, signatureCacheHits: counters.cacheHits };
 }

@@ -31,11 +31,32 @@ import { ChainSystemError, reject, VALID, type Rejection, type Verdict } from '.
 
 /** Script checking as the chainstate needs it; the worker pool and the inline checker both fit. */
 export interface ScriptChecker {
-  verify(jobs: readonly ScriptJob[]): Promise<ScriptCheckVerdict>;
+  /** `caching` says what the check adds to Core's caches; the default is block validation's (store nothing). */
+  verify(jobs: readonly ScriptJob[], caching?: ScriptCaching): Promise<ScriptCheckVerdict>;
+}
+
+/**
+ * What a check stores in Core's caches (lookups always happen): Core's cacheSigStore and
+ * cacheFullScriptStore. Mempool acceptance stores signatures under the policy flags and the
+ * whole transaction under the tip's consensus flags; TestBlockValidity stores both; block
+ * validation stores neither.
+ */
+export interface ScriptCaching {
+  readonly storeSignatures: boolean;
+  readonly storeScriptExecution: boolean;
+}
+
+/** What a successful check cost, for -debug=bench. */
+export interface ScriptCheckWork {
+  readonly transactions: number;
+  /** Transactions the script-execution cache skipped whole. */
+  readonly scriptCacheHits: number;
+  readonly signaturesVerified: number;
+  readonly signatureCacheHits: number;
 }
 
 export type ScriptCheckVerdict =
-  | { ok: true }
+  | { ok: true; work?: ScriptCheckWork }
   | { ok: false; consensus: true; txIndex: number; inputIndex: number; error: keyof typeof SCRIPT_ERROR_MESSAGES }
   | { ok: false; consensus: false; detail: string };
 
@@ -80,6 +101,8 @@ export interface ChainstateOptions {
   /** The node's clock in seconds (mockable on regtest). */
   now: () => number;
   log: (message: string) => void;
+  /** -debug=bench lines (Core's BCLog::BENCH); absent or returning false skips their formatting. */
+  bench?: { enabled(): boolean; log(message: string): void };
   events?: ChainEvents;
   stopAtHeight?: number;
   /** -prune: off, 'manual' (prune=1: only pruneblockchain), or an automatic target in bytes. */
@@ -558,7 +581,9 @@ export class Chainstate {
       return rejection;
     }
     if (outcome.scriptJobs && outcome.scriptJobs.length > 0) {
+      const started = performance.now();
       const scripts = await this.options.scripts.verify(outcome.scriptJobs);
+      if (scripts.ok) this.benchVerify(block, performance.now() - started, scripts.work);
       if (!scripts.ok) {
         if (!scripts.consensus) throw new ChainSystemError(`script checks for block ${entry.hashHex} did not complete: ${scripts.detail}`);
         const job = outcome.scriptJobs[scripts.txIndex]!;
@@ -583,6 +608,21 @@ export class Chainstate {
     this.flush('if-needed');
     this.options.events?.blockConnected?.(block, entry);
     return VALID;
+  }
+
+  /** Core's "- Verify N txins" bench line, then what the script and signature caches saved. */
+  private benchVerify(block: Block, milliseconds: number, work: ScriptCheckWork | undefined): void {
+    const bench = this.options.bench;
+    if (!bench?.enabled()) return;
+    let inputs = 0;
+    for (const tx of block.transactions) if (!tx.isCoinbase()) inputs += tx.inputs.length;
+    bench.log(`    - Verify ${inputs} txins: ${milliseconds.toFixed(2)}ms (${(inputs ? milliseconds / inputs : 0).toFixed(3)}ms/txin)`);
+    if (work) {
+      bench.log(
+        `    - Script checks: ${work.scriptCacheHits} of ${work.transactions} transactions from the script execution cache, ` +
+          `${work.signaturesVerified} signatures verified, ${work.signatureCacheHits} from the signature cache`,
+      );
+    }
   }
 
   /** Core's DisconnectTip. */
@@ -867,7 +907,8 @@ export class Chainstate {
       const outcome = connectBlockTransactions(block, probe, view, this.params, true);
       if (!outcome.ok) return reject(outcome.reason, outcome.debug);
       if (outcome.scriptJobs && outcome.scriptJobs.length > 0) {
-        const scripts = await this.options.scripts.verify(outcome.scriptJobs);
+        // Core's fJustCheck caches what it checked, so the block, once mined, connects without checking again.
+        const scripts = await this.options.scripts.verify(outcome.scriptJobs, { storeSignatures: true, storeScriptExecution: true });
         if (!scripts.ok) {
           if (!scripts.consensus) throw new ChainSystemError(`script checks did not complete: ${scripts.detail}`);
           return reject(`block-script-verify-flag-failed (${SCRIPT_ERROR_MESSAGES[scripts.error]})`);

@@ -15,6 +15,7 @@ export * from './connect-block.js';
 export * from './validation-result.js';
 export * from './chainstate.js';
 export * from './script-checker.js';
+export * from './script-execution-cache.js';
 export * from './standalone-verify.js';
 export * from './lmdb-chain-store.js';
 export * from './import.js';

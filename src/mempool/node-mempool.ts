@@ -6,6 +6,7 @@
  * commit for block-driven changes, on its own for submissions.
  */
 import type { Chainstate, ChainMempoolSync, MempoolCommit } from '../chain/index.js';
+import { blockScriptFlags } from '../consensus/index.js';
 import { hashToHex, parseTransaction, type ParsedBlock, type Transaction } from '../primitives/index.js';
 import type { MempoolEntryRecord } from '../storage/index.js';
 import { selectForBlock, type BlockSelection } from './block-selection.js';
@@ -15,7 +16,7 @@ import { TxMempool } from './pool.js';
 import { preChecks, type AcceptArgs, type AcceptFailure, type ChainContext } from './prechecks.js';
 import { minableAfterReorg } from './reorg-filter.js';
 import { packageFormError } from './package-form.js';
-import { policyScriptChecks } from './script-checks.js';
+import { consensusScriptChecks, policyScriptChecks } from './script-checks.js';
 
 export type AcceptResult = { readonly ok: true; readonly entry: MempoolEntry } | AcceptFailure;
 
@@ -33,6 +34,7 @@ export class NodeMempool implements ChainMempoolSync {
   constructor(
     private readonly chain: Chainstate,
     readonly policy: MempoolPolicyOptions,
+    private readonly log: (message: string) => void = () => {},
   ) {}
 
   private context(): ChainContext {
@@ -50,6 +52,9 @@ export class NodeMempool implements ChainMempoolSync {
     if (!pre.ok) return pre;
     const scripts = await policyScriptChecks(this.chain.scriptChecker, tx, pre.spentOutputs);
     if (scripts) return scripts;
+    const tipFlags = blockScriptFlags(this.chain.tip!, this.chain.params);
+    const consensus = await consensusScriptChecks(this.chain.scriptChecker, tx, pre.spentOutputs, tipFlags, this.log);
+    if (consensus) return consensus;
     if (!testOnly) {
       for (const e of pre.evicted) this.pool.remove(e);
       this.pool.add(pre.entry);

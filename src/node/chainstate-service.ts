@@ -6,9 +6,10 @@
  * and flushes and closes everything at shutdown.
  */
 import { availableParallelism } from 'node:os';
-import { BASIC_FILTER_INDEX_NAME, BlockFilterIndex, Chainstate, ChainSystemError, importBlockFile, LmdbChainStore, PoolScriptChecker, TxIndex, verifyDb, type PruneMode } from '../chain/index.js';
+import { BASIC_FILTER_INDEX_NAME, BlockFilterIndex, Chainstate, ChainSystemError, importBlockFile, LmdbChainStore, PoolScriptChecker, ScriptExecutionCache, TxIndex, verifyDb, type PruneMode, type ScriptCaches } from '../chain/index.js';
 import { NodeMempool } from '../mempool/index.js';
 import { hexToHash } from '../primitives/index.js';
+import { SignatureCache } from '../script/index.js';
 import { blockchainBlockMethods, blockchainMethods, blockchainReadMethods, blockFilterMethods, mempoolMethods, miningMethods, TipWaiters, waitMethods, type ChainAccess } from '../rpc/index.js';
 import { mempoolSubmitMethods, scanTxOutSetMethods, type SnapshotSource } from '../rpc/index.js';
 import { ScriptCheckPool } from '../../workers/index.js';
@@ -22,6 +23,19 @@ export function scriptCheckThreads(par: number): number {
   const cores = availableParallelism();
   const threads = par <= 0 ? cores + par : par;
   return Math.max(1, Math.min(threads, 64));
+}
+
+/**
+ * Core's ValidationCache: the signature cache (shared with the worker threads) and the
+ * script-execution cache, each given half of -maxsigcachesize, logged as Core logs them.
+ */
+function validationCaches(bytesEach: number, log: (message: string) => void): ScriptCaches & { signatures: SignatureCache } {
+  const signatures = SignatureCache.create(bytesEach);
+  const scriptExecution = new ScriptExecutionCache(bytesEach);
+  const MiB = 1024 * 1024;
+  log(`Using ${Math.floor(signatures.set.byteLength / MiB)} MiB out of ${Math.floor(bytesEach / MiB)} MiB requested for signature cache, able to store ${signatures.capacity} elements`);
+  log(`Using ${Math.floor(scriptExecution.set.byteLength / MiB)} MiB out of ${Math.floor(bytesEach / MiB)} MiB requested for script execution cache, able to store ${scriptExecution.capacity} elements`);
+  return { signatures, scriptExecution };
 }
 
 /** Core's -prune rules: 0 off, 1 manual, at least 550 MiB for an automatic target. */
@@ -102,7 +116,8 @@ export class ChainstateService implements NodeService {
     const fastprune = config.args.getBoolArg('fastprune', false);
     this.store = LmdbChainStore.open(config.netDir, params, { blocksXor: config.blocksXor, ...(fastprune ? { maxBlockFileSize: 0x10000 } : {}) });
     const threads = scriptCheckThreads(config.par);
-    this.scripts = new PoolScriptChecker(threads > 1 ? new ScriptCheckPool({ threads }) : null);
+    const caches = validationCaches(config.sigCacheBytesEach, (m) => ctx.log.info(m));
+    this.scripts = new PoolScriptChecker(threads > 1 ? new ScriptCheckPool({ threads, signatureCache: caches.signatures }) : null, caches);
     ctx.log.info(`Script verification uses ${threads} thread${threads === 1 ? '' : 's'}`);
     const chain = new Chainstate({
       params,
@@ -112,6 +127,7 @@ export class ChainstateService implements NodeService {
       coinsCacheBytes: Math.max(4, config.dbcache) * 1024 * 1024,
       now: () => ctx.clock.now(),
       log: (m) => ctx.log.info(m),
+      bench: { enabled: () => ctx.log.willLog('bench', 'debug'), log: (m) => ctx.log.debug('bench', m) },
       stopAtHeight: config.stopAtHeight > 0 ? config.stopAtHeight : undefined,
       prune,
       events: {
@@ -183,7 +199,7 @@ export class ChainstateService implements NodeService {
    * from mempool.dat, or nothing with -persistmempool=0), each entry re-checked.
    */
   private async loadMempool(chain: Chainstate, ctx: NodeContext): Promise<void> {
-    const mempool = new NodeMempool(chain, this.config.mempoolPolicy);
+    const mempool = new NodeMempool(chain, this.config.mempoolPolicy, (m) => ctx.log.info(m));
     chain.mempoolSync = mempool;
     this.mempool = mempool;
     const saved = this.store!.readMempool();

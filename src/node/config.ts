@@ -193,6 +193,11 @@ export class NodeConfig {
   get dbcache(): number {
     return this.args.getIntArg('dbcache', 450);
   }
+  /** -maxsigcachesize in bytes for each of the signature and script-execution caches: half the MiB given (default 32), as Core splits it. */
+  get sigCacheBytesEach(): number {
+    const mib = Math.max(0, this.args.getIntArg('maxsigcachesize', 32));
+    return Math.floor((mib * 1024 * 1024) / 2);
+  }
   get assumeValid(): string | undefined {
     return this.args.getArg('assumevalid');
   }

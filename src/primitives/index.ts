@@ -17,3 +17,4 @@ export * from './block.js';
 export * from './muhash.js';
 export * from './siphash.js';
 export * from './gcs.js';
+export * from './hash-entry-set.js';

@@ -6,6 +6,7 @@
 import type { Transaction } from '../primitives/index.js';
 import { ScriptError } from './errors.js';
 import { signatureBackend, verifyEcdsaDer, isValidPublicKeySize } from './secp256k1.js';
+import type { SignatureCacheUse, SignatureCheckCounters } from './signature-cache.js';
 import {
   legacySignatureHash,
   PrecomputedTransactionData,
@@ -43,12 +44,24 @@ export const NULL_SIGNATURE_CHECKER: SignatureChecker = {
   checkSequence: () => false,
 };
 
+/** What a transaction checker may use beyond the transaction: Core's signature cache, and counters of its work. */
+export interface SignatureCheckOptions {
+  readonly cache?: SignatureCacheUse;
+  readonly counters?: SignatureCheckCounters;
+}
+
+/**
+ * Core's GenericTransactionSignatureChecker, and with `options.cache` its
+ * CachingTransactionSignatureChecker: a signature in the cache is valid without a curve
+ * operation, and with `store` one found valid is added.
+ */
 export class TransactionSignatureChecker implements SignatureChecker {
   constructor(
     readonly tx: Transaction,
     readonly inputIndex: number,
     readonly amount: bigint,
     readonly txdata: PrecomputedTransactionData = new PrecomputedTransactionData(tx),
+    readonly options: SignatureCheckOptions = {},
   ) {}
 
   checkEcdsaSignature(sig: Uint8Array, pubkey: Uint8Array, scriptCode: Uint8Array, sigversion: SigVersion): boolean {
@@ -60,7 +73,18 @@ export class TransactionSignatureChecker implements SignatureChecker {
       sigversion === SigVersion.WITNESS_V0
         ? witnessV0SignatureHash(scriptCode, this.tx, this.inputIndex, hashType, this.amount, this.txdata)
         : legacySignatureHash(scriptCode, this.tx, this.inputIndex, hashType);
-    return verifyEcdsaDer(der, digest, pubkey);
+    const use = this.options.cache;
+    const entry = use?.cache.ecdsaEntry(digest, pubkey, der);
+    if (entry && use!.cache.set.has(entry, !use!.store)) return this.#hit();
+    if (this.options.counters) this.options.counters.verified++;
+    if (!verifyEcdsaDer(der, digest, pubkey)) return false;
+    if (entry && use!.store) use!.cache.set.add(entry);
+    return true;
+  }
+
+  #hit(): true {
+    if (this.options.counters) this.options.counters.cacheHits++;
+    return true;
   }
 
   checkSchnorrSignature(sig: Uint8Array, pubkey: Uint8Array, sigversion: SigVersion, context: TaprootExecutionContext): ScriptError {
@@ -74,7 +98,15 @@ export class TransactionSignatureChecker implements SignatureChecker {
     }
     const digest = taprootSignatureHash(this.tx, this.inputIndex, hashType, this.txdata, context, sigversion === SigVersion.TAPSCRIPT);
     if (!digest) return ScriptError.SCHNORR_SIG_HASHTYPE;
+    const use = this.options.cache;
+    const entry = use?.cache.schnorrEntry(digest, pubkey, signature);
+    if (entry && use!.cache.set.has(entry, !use!.store)) {
+      this.#hit();
+      return ScriptError.OK;
+    }
+    if (this.options.counters) this.options.counters.verified++;
     if (!signatureBackend().verifySchnorr(signature, digest, pubkey)) return ScriptError.SCHNORR_SIG;
+    if (entry && use!.store) use!.cache.set.add(entry);
     return ScriptError.OK;
   }
 

@@ -11,6 +11,7 @@ export * from './scriptnum.js';
 export * from './parse.js';
 export * from './der.js';
 export * from './secp256k1.js';
+export * from './signature-cache.js';
 export * from './script-notation.js';
 export * from './limits.js';
 export * from './sighash.js';

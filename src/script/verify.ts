@@ -4,7 +4,7 @@
  * paths, and the rules that tie them together (malleation, cleanstack, unexpected witness).
  */
 import { bytesEqual, ByteWriter, sha256, type Transaction, type TxOut } from '../primitives/index.js';
-import { SigVersion, TransactionSignatureChecker, type SignatureChecker } from './checker.js';
+import { SigVersion, TransactionSignatureChecker, type SignatureChecker, type SignatureCheckOptions } from './checker.js';
 import { ScriptError } from './errors.js';
 import { VerifyFlags } from './flags.js';
 import { evalScript, newExecutionData, type ExecutionData } from './interpreter.js';
@@ -213,7 +213,8 @@ export function verifyScript(
 
 /**
  * Verifies input `inputIndex` of `tx` against the outputs it spends (one per input, all of
- * them: taproot signatures commit to every spent amount and script).
+ * them: taproot signatures commit to every spent amount and script). `signatures` brings the
+ * signature cache and counters.
  */
 export function verifyInput(
   tx: Transaction,
@@ -221,10 +222,11 @@ export function verifyInput(
   spentOutputs: readonly TxOut[],
   flags: number,
   txdata: PrecomputedTransactionData = new PrecomputedTransactionData(tx, spentOutputs),
+  signatures: SignatureCheckOptions = {},
 ): ScriptError {
   const input = tx.inputs[inputIndex];
   const spent = spentOutputs[inputIndex];
   if (!input || !spent) return ScriptError.UNKNOWN_ERROR;
-  const checker = new TransactionSignatureChecker(tx, inputIndex, spent.value, txdata);
+  const checker = new TransactionSignatureChecker(tx, inputIndex, spent.value, txdata, signatures);
   return verifyScript(input.scriptSig, spent.scriptPubKey, input.witness, flags, checker);
 }

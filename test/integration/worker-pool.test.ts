@@ -47,9 +47,9 @@ after(() => Promise.all(pools.map((p) => p.close())));
 test('self-signed P2WPKH and P2TR key-path spends verify with mandatory and standard flags', async () => {
   const pool = newPool();
   const jobs = [job(single), job(mixed), job(taprootPair)];
-  assert.deepEqual(await pool.verify(jobs), { ok: true, checked: 6 });
-  assert.deepEqual(await pool.verify(jobs.map((j) => ({ ...j, flags: STANDARD_SCRIPT_VERIFY_FLAGS }))), { ok: true, checked: 6 });
-  assert.deepEqual(verifyJobsInline(jobs), { ok: true, checked: 6 });
+  assert.deepEqual(await pool.verify(jobs), { ok: true, checked: 6, signaturesVerified: 6, signatureCacheHits: 0 });
+  assert.deepEqual(await pool.verify(jobs.map((j) => ({ ...j, flags: STANDARD_SCRIPT_VERIFY_FLAGS }))), { ok: true, checked: 6, signaturesVerified: 6, signatureCacheHits: 0 });
+  assert.deepEqual(verifyJobsInline(jobs), { ok: true, checked: 6, signaturesVerified: 6, signatureCacheHits: 0 });
 });
 
 test('a changed amount fails the segwit v0 input that spends it', async () => {
@@ -69,7 +69,7 @@ test('a changed amount fails every taproot input of the transaction: BIP341 comm
   assert.deepEqual(await pool.verify(onlySecond), { ok: false, reason: 'script', txIndex: 2, inputIndex: 1, error: ScriptError.SCHNORR_SIG });
   // The P2WPKH inputs of the mixed transaction commit to their own amounts only: changing another input's leaves them valid.
   const mixedJobs = [{ ...job(withAmount(mixed, 2, 5n)), inputs: [0, 1] }];
-  assert.deepEqual(await pool.verify(mixedJobs), { ok: true, checked: 2 });
+  assert.deepEqual(await pool.verify(mixedJobs), { ok: true, checked: 2, signaturesVerified: 2, signatureCacheHits: 0 });
 });
 
 test('the first failure in job order is reported, however the tasks are spread', async () => {
@@ -84,7 +84,7 @@ test('the first failure in job order is reported, however the tasks are spread',
 test('a transaction split across tasks names the failing input by its own index', async () => {
   const many = signedSpend(Array.from({ length: 9 }, (_, i) => (i % 3 === 2 ? tr(10 + i) : wpkh(10 + i))), Array.from({ length: 9 }, (_, i) => 10_000n + BigInt(i)), 4);
   const pool = newPool({ split: { minInputsPerTask: 2, maxInputsPerTask: 2 } });
-  assert.deepEqual(await pool.verify([job(single), job(many)]), { ok: true, checked: 10 });
+  assert.deepEqual(await pool.verify([job(single), job(many)]), { ok: true, checked: 10, signaturesVerified: 10, signatureCacheHits: 0 });
   const broken = { ...many, tx: withInput(many.tx, 7, (input) => ({ ...input, witness: [input.witness[0]!.slice(0, 70), input.witness[1]!] })) };
   const result = await pool.verify([job(single), job(broken)]);
   assert.equal(result.ok, false);
@@ -93,8 +93,8 @@ test('a transaction split across tasks names the failing input by its own index'
 
 test('coinbase-only and empty job lists verify nothing', async () => {
   const pool = newPool();
-  assert.deepEqual(await pool.verify([]), { ok: true, checked: 0 });
-  assert.deepEqual(await pool.verify([{ ...job(single), inputs: [] }]), { ok: true, checked: 0 });
+  assert.deepEqual(await pool.verify([]), { ok: true, checked: 0, signaturesVerified: 0, signatureCacheHits: 0 });
+  assert.deepEqual(await pool.verify([{ ...job(single), inputs: [] }]), { ok: true, checked: 0, signaturesVerified: 0, signatureCacheHits: 0 });
 });
 
 test('malformed jobs and use after close are typed errors', async () => {
@@ -124,7 +124,7 @@ test('a worker that throws, exits, hangs or replies garbage becomes a worker fai
     // Both jobs fit in one task, so the lost task is named by its first transaction and input.
     assert.deepEqual([result.reason, result.txIndex, result.inputIndex, result.error], ['worker', 0, 0, ScriptError.UNKNOWN_ERROR]);
     assert.match(result.detail ?? '', detail);
-    assert.deepEqual(await pool.verify([job(single), job(mixed)]), { ok: true, checked: 4 }, 'the pool recovers');
+    assert.deepEqual(await pool.verify([job(single), job(mixed)]), { ok: true, checked: 4, signaturesVerified: 4, signatureCacheHits: 0 }, 'the pool recovers');
   }
 });
 

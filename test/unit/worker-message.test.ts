@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { TxOut } from '../../src/primitives/index.js';
-import { ALL_INPUTS, decodeTask, encodedTaskSize, encodeTask, TASK_MAGIC, TaskMessageError, type TaskItem } from '../../workers/message.js';
+import { ALL_INPUTS, decodeTask, decodeTaskMessage, encodedTaskSize, encodeTask, STORE_SIGNATURES, TASK_MAGIC, TaskMessageError, type TaskItem } from '../../workers/message.js';
 
 function filled(length: number, seed: number): Uint8Array {
   return Uint8Array.from({ length }, (_, i) => (i * 31 + seed) & 0xff);
@@ -83,13 +83,14 @@ test('decoded bytes are views into the transferred buffer, not copies', () => {
   assert.equal(item!.spentOutputs[1]!.scriptPubKey.buffer, buffer);
 });
 
-test('the header is the magic then the item count, little-endian', () => {
-  const buffer = encodeTask([{ txIndex: 5, flags: 3, txBytes: Uint8Array.of(0xaa), spentOutputs: [], inputs: null }]);
+test('the header is the magic, the options, then the item count, little-endian', () => {
+  const buffer = encodeTask([{ txIndex: 5, flags: 3, txBytes: Uint8Array.of(0xaa), spentOutputs: [], inputs: null }], { storeSignatures: true });
   const view = new DataView(buffer);
   assert.equal(view.getUint32(0, true), TASK_MAGIC);
-  assert.equal(view.getUint32(4, true), 1);
-  assert.equal(view.getUint32(8, true), 5);
-  assert.equal(view.getUint32(12, true), 3);
+  assert.equal(view.getUint32(4, true), STORE_SIGNATURES);
+  assert.equal(view.getUint32(8, true), 1);
+  assert.equal(view.getUint32(12, true), 5);
+  assert.equal(view.getUint32(16, true), 3);
   assert.equal(view.getUint32(buffer.byteLength - 4, true), ALL_INPUTS);
 });
 
@@ -103,8 +104,19 @@ test('malformed buffers are refused with TaskMessageError', () => {
   trailing.set(new Uint8Array(good));
   assert.throws(() => decodeTask(trailing.buffer), TaskMessageError);
   const hugeCount = good.slice(0);
-  new DataView(hugeCount).setUint32(8 + 12 + 80, 0x7fffffff, true);
+  new DataView(hugeCount).setUint32(12 + 12 + 80, 0x7fffffff, true);
   assert.throws(() => decodeTask(hugeCount), TaskMessageError);
+  const unknownOption = good.slice(0);
+  new DataView(unknownOption).setUint32(4, 2, true);
+  assert.throws(() => decodeTask(unknownOption), TaskMessageError);
+});
+
+test('the store-signatures option travels in the header', () => {
+  const items: TaskItem[] = [{ txIndex: 3, flags: 1, txBytes: filled(40, 2), spentOutputs: spent(1, () => 22), inputs: null }];
+  assert.equal(decodeTaskMessage(encodeTask(items)).options.storeSignatures, false);
+  const stored = decodeTaskMessage(encodeTask(items, { storeSignatures: true }));
+  assert.equal(stored.options.storeSignatures, true);
+  assert.deepEqual(plain(stored.items), plain(items));
 });
 
 test('values that do not fit the format are refused when encoding', () => {
