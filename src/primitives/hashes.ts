@@ -37,6 +37,11 @@ export function hash160(data: Uint8Array): Uint8Array {
 
 const tagPrefixes = new Map<string, Uint8Array>();
 
+/** SHA256(tag) ‖ SHA256(tag): the 64 bytes a BIP340 tagged hash starts with, for callers that write the rest themselves. */
+export function taggedHashPrefix(tag: string): Uint8Array {
+  return tagPrefix(tag).slice();
+}
+
 function tagPrefix(tag: string): Uint8Array {
   let prefix = tagPrefixes.get(tag);
   if (!prefix) {

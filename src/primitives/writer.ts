@@ -82,6 +82,12 @@ export class ByteWriter {
     return this.compactSize(b.length).bytes(b);
   }
 
+  /** Empties the writer and keeps its buffer, for a scratch writer reused on a hot path. */
+  reset(): this {
+    this.length = 0;
+    return this;
+  }
+
   /** The written bytes (a view; copy if the writer is reused). */
   finish(): Uint8Array {
     return this.buffer.subarray(0, this.length);

@@ -3,8 +3,17 @@
  * handling of OP_CODESEPARATOR and of scripts that do not parse), BIP143 (segwit v0) and
  * BIP341/342 (taproot), with the per-transaction midstates computed once and shared.
  */
-import { ByteWriter, sha256, sha256d, taggedHash, type Transaction, type TxOut } from '../primitives/index.js';
+import { ByteWriter, sha256, sha256d, taggedHashPrefix, type Transaction, type TxOut } from '../primitives/index.js';
 import { OP } from './opcodes.js';
+
+/**
+ * Scratch writers: a sighash is hashed as soon as it is written, so one buffer per kind of
+ * use serves every input instead of a fresh buffer (and its DataView) per hash. Midstates
+ * and messages have separate writers because a message pulls midstates while it is
+ * being written.
+ */
+const midstateScratch = new ByteWriter(4096);
+const messageScratch = new ByteWriter(1024);
 
 export const SIGHASH_DEFAULT = 0x00;
 export const SIGHASH_ALL = 0x01;
@@ -90,7 +99,7 @@ export function legacySignatureHash(scriptCode: Uint8Array, tx: Transaction, inp
   const hashNone = base === SIGHASH_NONE;
   if (hashSingle && inputIndex >= tx.outputs.length) return SIGHASH_ONE;
 
-  const writer = new ByteWriter(256 + scriptCode.length);
+  const writer = messageScratch.reset();
   writer.u32(tx.version);
   const inputCount = anyoneCanPay ? 1 : tx.inputs.length;
   writer.compactSize(inputCount);
@@ -143,7 +152,7 @@ export class PrecomputedTransactionData {
 
   get prevoutsHash(): Uint8Array {
     if (!this.prevouts) {
-      const w = new ByteWriter(36 * this.tx.inputs.length + 1);
+      const w = midstateScratch.reset();
       for (const input of this.tx.inputs) w.bytes(input.prevout.txid).u32(input.prevout.vout);
       this.prevouts = sha256(w.finish());
     }
@@ -152,7 +161,7 @@ export class PrecomputedTransactionData {
 
   get sequencesHash(): Uint8Array {
     if (!this.sequences) {
-      const w = new ByteWriter(4 * this.tx.inputs.length + 1);
+      const w = midstateScratch.reset();
       for (const input of this.tx.inputs) w.u32(input.sequence);
       this.sequences = sha256(w.finish());
     }
@@ -161,7 +170,7 @@ export class PrecomputedTransactionData {
 
   get outputsHash(): Uint8Array {
     if (!this.outputs) {
-      const w = new ByteWriter(64 * this.tx.outputs.length + 1);
+      const w = midstateScratch.reset();
       for (const out of this.tx.outputs) w.i64(out.value).varBytes(out.scriptPubKey);
       this.outputs = sha256(w.finish());
     }
@@ -170,7 +179,7 @@ export class PrecomputedTransactionData {
 
   get amountsHash(): Uint8Array | undefined {
     if (!this.amounts && this.spentOutputs) {
-      const w = new ByteWriter(8 * this.spentOutputs.length + 1);
+      const w = midstateScratch.reset();
       for (const out of this.spentOutputs) w.i64(out.value);
       this.amounts = sha256(w.finish());
     }
@@ -179,7 +188,7 @@ export class PrecomputedTransactionData {
 
   get scriptsHash(): Uint8Array | undefined {
     if (!this.scripts && this.spentOutputs) {
-      const w = new ByteWriter(40 * this.spentOutputs.length + 1);
+      const w = midstateScratch.reset();
       for (const out of this.spentOutputs) w.varBytes(out.scriptPubKey);
       this.scripts = sha256(w.finish());
     }
@@ -225,7 +234,7 @@ export function witnessV0SignatureHash(
     hashOutputs = sha256d(new ByteWriter(64).i64(out.value).varBytes(out.scriptPubKey).finish());
   }
   const input = tx.inputs[inputIndex]!;
-  const w = new ByteWriter(160 + scriptCode.length);
+  const w = messageScratch.reset();
   w.u32(tx.version).bytes(hashPrevouts).bytes(hashSequence);
   w.bytes(input.prevout.txid).u32(input.prevout.vout);
   w.varBytes(scriptCode).i64(amount).u32(input.sequence);
@@ -254,9 +263,12 @@ export function taprootSignatureHash(
   context: TaprootExecutionContext,
   tapscript: boolean,
 ): Uint8Array | null {
-  const message = taprootSignatureMessage(tx, inputIndex, hashType, txdata, context, tapscript);
-  return message && taggedHash('TapSighash', message);
+  // The tag's 64-byte prefix goes first in the scratch writer, so the message is hashed where it is written.
+  const w = messageScratch.reset().bytes(TAP_SIGHASH_PREFIX);
+  return writeTaprootSignatureMessage(w, tx, inputIndex, hashType, txdata, context, tapscript) ? sha256(w.finish()) : null;
 }
+
+const TAP_SIGHASH_PREFIX = taggedHashPrefix('TapSighash');
 
 /** The BIP341 SigMsg preimage (with its leading epoch byte) that taprootSignatureHash tags and hashes. */
 export function taprootSignatureMessage(
@@ -267,14 +279,27 @@ export function taprootSignatureMessage(
   context: TaprootExecutionContext,
   tapscript: boolean,
 ): Uint8Array | null {
-  if (!(hashType <= 0x03 || (hashType >= 0x81 && hashType <= 0x83))) return null;
+  const w = new ByteWriter(256);
+  return writeTaprootSignatureMessage(w, tx, inputIndex, hashType, txdata, context, tapscript) ? w.finish() : null;
+}
+
+/** Appends the SigMsg preimage to `w`; false (with `w` in an unspecified state) where Core fails. */
+function writeTaprootSignatureMessage(
+  w: ByteWriter,
+  tx: Transaction,
+  inputIndex: number,
+  hashType: number,
+  txdata: PrecomputedTransactionData,
+  context: TaprootExecutionContext,
+  tapscript: boolean,
+): boolean {
+  if (!(hashType <= 0x03 || (hashType >= 0x81 && hashType <= 0x83))) return false;
   const spent = txdata.spentOutputs;
-  if (!spent) return null;
+  if (!spent) return false;
   const outputType = hashType === SIGHASH_DEFAULT ? SIGHASH_ALL : hashType & SIGHASH_OUTPUT_MASK;
   const anyoneCanPay = (hashType & SIGHASH_INPUT_MASK) === SIGHASH_ANYONECANPAY;
-  if (outputType === SIGHASH_SINGLE && inputIndex >= tx.outputs.length) return null;
+  if (outputType === SIGHASH_SINGLE && inputIndex >= tx.outputs.length) return false;
 
-  const w = new ByteWriter(256);
   w.u8(0); // epoch
   w.u8(hashType);
   w.u32(tx.version).u32(tx.locktime);
@@ -303,5 +328,5 @@ export function taprootSignatureMessage(
     w.u8(0); // key_version
     w.u32(context.codeseparatorPosition ?? 0xffffffff);
   }
-  return w.finish();
+  return true;
 }
