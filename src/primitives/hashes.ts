@@ -3,10 +3,53 @@
  * measures it at 1.6x @noble/hashes on 64-byte inputs and far more on large ones, and
  * txids, merkle trees and sighashes are the hot path. RIPEMD-160 and tagged-hash midstates
  * come from @noble/hashes, which OpenSSL 3 does not offer portably.
+ *
+ * A thread that runs on the native addon (the daemon's default signature backend) installs
+ * its hash entry points with useNativeHashes: they hash short messages (sighash midstates,
+ * key hashes) several times faster than crypto.hash, whose per-call cost dominates there.
+ * The choice is explicit per thread, never a fallback.
  */
 import { hash as nodeHash } from 'node:crypto';
 import { ripemd160 as nobleRipemd160, sha1 as nobleSha1 } from '@noble/hashes/legacy.js';
 import { sha256 as nobleSha256 } from '@noble/hashes/sha2.js';
+
+/** The native addon's hash entry points (src/primitives/native/hashes.c): each writes into `out`. */
+export interface NativeHashes {
+  sha256Into(out: Uint8Array, data: Uint8Array): void;
+  sha256dInto(out: Uint8Array, data: Uint8Array): void;
+  hash160Into(out: Uint8Array, data: Uint8Array): void;
+}
+
+let native: NativeHashes | null = null;
+
+/**
+ * V8 keeps typed arrays of up to 64 bytes inside the JS heap, and a native call that reads
+ * one first moves it out (an allocation and a copy, costlier than the hash). So the
+ * native path hashes into an output buffer of its own and copies 32 bytes back, and copies
+ * short inputs into an off-heap buffer first. ArrayBuffers are always off-heap.
+ */
+const ON_HEAP_LIMIT = 64;
+const nativeOut32 = new Uint8Array(new ArrayBuffer(32));
+const nativeOut20 = new Uint8Array(new ArrayBuffer(20));
+const nativeShortInput = new Uint8Array(new ArrayBuffer(ON_HEAP_LIMIT));
+/** A view of each length over nativeShortInput, so a short input costs a copy and no new object. */
+const nativeShortViews = Array.from({ length: ON_HEAP_LIMIT + 1 }, (_, n) => nativeShortInput.subarray(0, n));
+
+function nativeInput(data: Uint8Array): Uint8Array {
+  if (data.length > ON_HEAP_LIMIT) return data;
+  nativeShortInput.set(data);
+  return nativeShortViews[data.length]!;
+}
+
+/** Makes this thread hash through the native addon (or, with null, through node:crypto and noble again). */
+export function useNativeHashes(hashes: NativeHashes | null): void {
+  native = hashes;
+}
+
+/** Whether this thread hashes through the native addon. */
+export function nativeHashesInUse(): boolean {
+  return native !== null;
+}
 
 function digest(algorithm: string, data: Uint8Array): Uint8Array {
   const out = nodeHash(algorithm, data, 'buffer') as Buffer;
@@ -14,11 +57,19 @@ function digest(algorithm: string, data: Uint8Array): Uint8Array {
 }
 
 export function sha256(data: Uint8Array): Uint8Array {
+  if (native) {
+    native.sha256Into(nativeOut32, nativeInput(data));
+    return nativeOut32.slice();
+  }
   return digest('sha256', data);
 }
 
 /** SHA-256 applied twice: txids, block hashes, merkle nodes, legacy sighashes. */
 export function sha256d(data: Uint8Array): Uint8Array {
+  if (native) {
+    native.sha256dInto(nativeOut32, nativeInput(data));
+    return nativeOut32.slice();
+  }
   return digest('sha256', digest('sha256', data));
 }
 
@@ -32,6 +83,10 @@ export function sha1(data: Uint8Array): Uint8Array {
 
 /** RIPEMD-160 of SHA-256: public key and script hashes. */
 export function hash160(data: Uint8Array): Uint8Array {
+  if (native) {
+    native.hash160Into(nativeOut20, nativeInput(data));
+    return nativeOut20.slice();
+  }
   return nobleRipemd160(digest('sha256', data));
 }
 
