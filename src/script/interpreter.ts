@@ -186,6 +186,25 @@ function checksigTapscript(
 }
 
 /**
+ * What evalScript gives for a P2WPKH spend, without interpreting the script: Core runs
+ * `DUP HASH160 <program> EQUALVERIFY CHECKSIG` on the two witness items, and on that
+ * script only three things can happen, checked here in the interpreter's order with its
+ * own helpers: the key hash differs (EQUALVERIFY), CHECKSIG fails an encoding rule or
+ * NULLFAIL, or CHECKSIG pushes its result (true: OK; false: the one element left is false,
+ * EVAL_FALSE). `scriptCode` is that script, which the signature hash commits to. The
+ * witness items' size limit is the caller's check, as in ExecuteWitnessScript.
+ */
+export function evalP2wpkh(sig: Uint8Array, pubkey: Uint8Array, program: Uint8Array, scriptCode: Uint8Array, flags: number, checker: SignatureChecker): ScriptError {
+  if (!bytesEqual(hash160(pubkey), program)) return ScriptError.EQUALVERIFY;
+  try {
+    return checksigPreTapscript(sig, pubkey, scriptCode, flags, checker, SigVersion.WITNESS_V0) ? ScriptError.OK : ScriptError.EVAL_FALSE;
+  } catch (err) {
+    if (err instanceof ScriptFailure) return err.error;
+    throw err;
+  }
+}
+
+/**
  * Evaluates `script` on `stack` (mutated in place). Returns OK or the error the script
  * ends with. `execdata` carries tapscript state in and codeseparator positions out.
  */

@@ -7,7 +7,7 @@ import { bytesEqual, ByteWriter, sha256, type Transaction, type TxOut } from '..
 import { SigVersion, TransactionSignatureChecker, type SignatureChecker, type SignatureCheckOptions } from './checker.js';
 import { ScriptError } from './errors.js';
 import { VerifyFlags } from './flags.js';
-import { evalScript, newExecutionData, type ExecutionData } from './interpreter.js';
+import { evalP2wpkh, evalScript, newExecutionData, type ExecutionData } from './interpreter.js';
 import {
   ANNEX_TAG,
   MAX_SCRIPT_ELEMENT_SIZE,
@@ -98,7 +98,9 @@ function verifyWitnessProgram(
       script.set([OP.OP_DUP, OP.OP_HASH160, 20], 0);
       script.set(program, 3);
       script.set([OP.OP_EQUALVERIFY, OP.OP_CHECKSIG], 23);
-      return executeWitnessScript(witness, script, flags, SigVersion.WITNESS_V0, checker, execdata);
+      // ExecuteWitnessScript's size rule, then the script's only outcomes without the interpreter loop.
+      for (const item of witness) if (item.length > MAX_SCRIPT_ELEMENT_SIZE) return ScriptError.PUSH_SIZE;
+      return evalP2wpkh(witness[0]!, witness[1]!, program, script, flags, checker);
     }
     return ScriptError.WITNESS_PROGRAM_WRONG_LENGTH;
   }
