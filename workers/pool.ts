@@ -21,7 +21,7 @@ import { fileURLToPath } from 'node:url';
 import type { Worker } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import type { Transaction, TxOut } from '../src/primitives/index.js';
-import { ScriptError } from '../src/script/index.js';
+import { chosenSignatureBackend, ScriptError, type SignatureBackendChoice } from '../src/script/index.js';
 import { blockJobs, resolveJobInputs } from './jobs.js';
 import { encodeTask, type TaskItem } from './message.js';
 import { DEFAULT_SPLIT, planTasks, type SplitOptions, type TaskPlan } from './split.js';
@@ -49,6 +49,17 @@ export interface ScriptCheckPoolOptions {
   taskTimeoutMs?: number;
   /** A substitute worker module, for tests that need a worker to crash. */
   workerFile?: string;
+  /**
+   * The signature backend every worker thread loads (default: the one chosen on this
+   * thread, chosenSignatureBackend()). Threads are separate isolates, so it travels in
+   * Piscina's workerData; a worker that cannot load it fails to start.
+   */
+  signatureBackend?: SignatureBackendChoice;
+}
+
+/** What verify-worker.ts reads from Piscina.workerData. */
+export interface VerifyWorkerData {
+  signatureBackend: SignatureBackendChoice;
 }
 
 function isResult(value: unknown): value is ScriptCheckResult {
@@ -116,6 +127,7 @@ export class ScriptCheckPool {
       maxThreads: threads,
       // Signature checks are CPU-bound: a second concurrent task per thread only interleaves.
       concurrentTasksPerWorker: 1,
+      workerData: { signatureBackend: options.signatureBackend ?? chosenSignatureBackend() } satisfies VerifyWorkerData,
     });
     // Piscina emits 'error' for failures no task owns (a worker dying while idle). Unhandled,
     // an EventEmitter 'error' would kill the node; tasks that were running are rejected anyway.

@@ -7,11 +7,22 @@
  * A message that does not decode throws, which Piscina turns into a rejected task; the
  * pool reports that as a `worker` failure. Failures inside one transaction are caught in
  * checkTransaction and name the transaction and input.
+ *
+ * The module selects the signature backend the pool names in workerData as it loads: a
+ * backend that cannot load throws here, so the thread fails to start (loudly, through
+ * the pool's error) rather than verifying with another backend.
  */
+import { Piscina } from 'piscina';
 import { parseTransaction } from '../src/primitives/index.js';
+import { chooseSignatureBackend, isSignatureBackendChoice } from '../src/script/index.js';
 import { checkTransaction, defaultInputs, exceptionFailure } from './check.js';
 import { decodeTask } from './message.js';
+import type { VerifyWorkerData } from './pool.js';
 import type { ScriptCheckResult } from './types.js';
+
+const requested = (Piscina.workerData as Partial<VerifyWorkerData> | undefined)?.signatureBackend ?? 'noble';
+if (!isSignatureBackendChoice(requested)) throw new Error(`verify worker: unknown signature backend "${String(requested)}"`);
+chooseSignatureBackend(requested);
 
 export default function verifyTask(buffer: ArrayBuffer): ScriptCheckResult {
   const items = decodeTask(buffer);

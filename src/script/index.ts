@@ -11,6 +11,8 @@ export * from './scriptnum.js';
 export * from './parse.js';
 export * from './der.js';
 export * from './secp256k1.js';
+export * from './secp256k1-native.js';
+export * from './signature-backends.js';
 export * from './script-notation.js';
 export * from './limits.js';
 export * from './sighash.js';
