@@ -47,6 +47,12 @@ test: build
 vectors: build
 	$(NODE) dist/test/vectors/report.js
 
+# The native and noble signature backends on every edge case plus SIGS random signatures,
+# noble's side spread over every core; fails on any difference (make test runs a quick form).
+SIGS ?= 200000
+differential-sig: build
+	$(NODE) dist/test/differential/signatures.js $(SIGS)
+
 # A regtest node in the foreground with REST on; Ctrl-C (SIGINT) stops it cleanly.
 # Its data stays in REGTEST_DATA between runs (git-ignored); delete it for a fresh chain.
 REGTEST_DATA ?= $(CURDIR)/.regtest-data

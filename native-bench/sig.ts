@@ -14,8 +14,11 @@
  * - bare(N): native per-call verify in N plain worker threads at once, no pool: what the
  *   machine gives N independent threads at that moment.
  *
- * The machine is shared and its speed drifts by tens of percent over seconds, so every
- * figure is measured once per round, rounds alternate the rows, and each ratio is taken
+ * The machine is shared and its speed drifts by tens of percent over seconds. The
+ * single-thread rows (floor, native, batch, noble) are per second of CPU time the process
+ * got, so a rate does not depend on how much of a core other work left it; the pool and
+ * bare rows are wall time (they are about using N cores). Every figure is measured once
+ * per round, rounds alternate the rows, and each ratio is taken
  * within a round between figures measured next to each other. The summary gives the
  * median of each row and of each round's ratios.
  */
@@ -26,7 +29,7 @@ import { Worker } from 'node:worker_threads';
 import { MANDATORY_SCRIPT_VERIFY_FLAGS, loadNativeBackend } from '../src/script/index.js';
 import { ScriptCheckPool, type ScriptCheckJob } from '../workers/index.js';
 import { signedSpend, spendKey, type SpendKind } from '../test/support/spends.js';
-import { fmt, opsPerSecond, pad, warmUp } from './measure.js';
+import { fmt, opsPerCpuSecond, pad, warmUp } from './measure.js';
 import { rawVerifier, SAMPLES, type SigKind, type SigPath } from './sig-samples.js';
 
 const ROUNDS = 5;
@@ -106,7 +109,7 @@ const paths: readonly SigPath[] = ['native', 'native-batch', 'noble'];
 const verifiers = new Map(paths.map((path) => [path, { ecdsa: rawVerifier('ecdsa', path), schnorr: rawVerifier('schnorr', path) }]));
 const rate = (path: SigPath, kind: SigKind, ms: number): number => {
   const v = verifiers.get(path)![kind];
-  return opsPerSecond(v.verify, ms) * v.perCall;
+  return opsPerCpuSecond(v.verify, ms) * v.perCall;
 };
 for (const path of paths) for (const kind of KINDS) warmUp(verifiers.get(path)![kind].verify, WARM_UP_MS);
 const base = { ecdsa: baseJobs(SPEND_KIND.ecdsa), schnorr: baseJobs(SPEND_KIND.schnorr) };
@@ -166,7 +169,7 @@ const line = (label: string, row: Row, threads = 1) => {
   return `${label.padEnd(40)} ${pad(fmt(m.ecdsa), 10)} ${pad(ratio('ecdsa'), 9)} ${pad(fmt(m.schnorr), 10)} ${pad(ratio('schnorr'), 9)}`;
 };
 
-console.log(`\nmedian over rounds of each row (pool and bare rows: "vs floor" is against ${n} x the floor)`);
+console.log(`\nmedian over rounds of each row: 1-thread rows per CPU second, pool and bare rows per wall second ("vs floor" against ${n} x the floor)`);
 console.log(header('path'));
 console.log(line('C floor (libsecp256k1), 1 thread', floor));
 console.log(line('native per call, 1 thread', perCall));
