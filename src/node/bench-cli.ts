@@ -13,9 +13,11 @@
  *    "signatureBackend":"libsecp256k1 (native)"}
  *
  * with a "skipped" list when a rule could not be applied for want of chain context.
- * `seconds` is the wall time of one validation, after one untimed validation of the same
- * block that brings the worker threads up and warms the JIT (there is no signature cache,
- * so the second run repeats every check). Exit codes: 0 valid, 1 invalid, 2 usage error
+ * `seconds` is the wall time of the fastest of TIMED_RUNS validations, after untimed ones
+ * (at least one, and at least WARM_UP_SECONDS of them) that bring the worker threads up
+ * and let the JIT optimize the hot paths in every thread (there is no signature cache, so
+ * every run repeats every check). The fastest run, because a shared machine only ever
+ * makes a run slower. Exit codes: 0 valid, 1 invalid, 2 usage error
  * (message on stderr), 3 the checks could not complete (a worker failure, not a verdict).
  */
 import { availableParallelism } from 'node:os';
@@ -75,6 +77,11 @@ export interface VerifyBlockReport {
   signatureBackend: string;
   skipped?: string[];
 }
+
+/** Untimed validations run for at least this long (and at least once) before the timed ones. */
+const WARM_UP_SECONDS = 0.5;
+/** Timed validations; the fastest is reported. */
+const TIMED_RUNS = 3;
 
 /** Highest --par accepted: far past any core count, low enough to catch a typo. */
 const MAX_THREADS = 256;
@@ -172,9 +179,15 @@ export async function verifyBlockCommand(options: VerifyBlockOptions): Promise<V
   const backend = chooseSignatureBackend(options.signatureBackend);
   const checker = new PoolScriptChecker(options.threads > 1 ? new ScriptCheckPool({ threads: options.threads }) : null);
   try {
-    await validate(bytes, prevouts, params, checker, options.height);
-    const { verdict, seconds } = await validate(bytes, prevouts, params, checker, options.height);
-    return report(verdict, seconds, checker.threads, backend.name);
+    const warmUpEnd = performance.now() + WARM_UP_SECONDS * 1000;
+    do await validate(bytes, prevouts, params, checker, options.height);
+    while (performance.now() < warmUpEnd);
+    let best = await validate(bytes, prevouts, params, checker, options.height);
+    for (let run = 1; run < TIMED_RUNS; run++) {
+      const next = await validate(bytes, prevouts, params, checker, options.height);
+      if (next.seconds < best.seconds) best = next;
+    }
+    return report(best.verdict, best.seconds, checker.threads, backend.name);
   } finally {
     await checker.close();
   }
