@@ -90,9 +90,14 @@ export function legacySignatureHash(scriptCode: Uint8Array, tx: Transaction, inp
   const hashNone = base === SIGHASH_NONE;
   if (hashSingle && inputIndex >= tx.outputs.length) return SIGHASH_ONE;
 
-  const writer = new ByteWriter(256 + scriptCode.length);
-  writer.u32(tx.version);
   const inputCount = anyoneCanPay ? 1 : tx.inputs.length;
+  const outputCount = hashNone ? 0 : hashSingle ? inputIndex + 1 : tx.outputs.length;
+  // Sized up front: a transaction with many inputs otherwise regrows the buffer several
+  // times for every input it signs (the quadratic legacy sighash makes this hot).
+  let outputBytes = 0;
+  for (let i = 0; i < outputCount; i++) outputBytes += 17 + tx.outputs[i]!.scriptPubKey.length;
+  const writer = new ByteWriter(30 + inputCount * 41 + scriptCode.length + outputBytes);
+  writer.u32(tx.version);
   writer.compactSize(inputCount);
   for (let i = 0; i < inputCount; i++) {
     const n = anyoneCanPay ? inputIndex : i;
@@ -103,7 +108,6 @@ export function legacySignatureHash(scriptCode: Uint8Array, tx: Transaction, inp
     if (n !== inputIndex && (hashSingle || hashNone)) writer.u32(0);
     else writer.u32(input.sequence);
   }
-  const outputCount = hashNone ? 0 : hashSingle ? inputIndex + 1 : tx.outputs.length;
   writer.compactSize(outputCount);
   for (let i = 0; i < outputCount; i++) {
     if (hashSingle && i !== inputIndex) {
