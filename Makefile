@@ -35,7 +35,7 @@ native:
 	  { echo "make: the Node-API headers (/usr/include/node/node_api.h) are missing: install Debian's nodejs package headers, $(NATIVE_FIX)" >&2; exit 1; }
 	@$(NATIVE_CC) $(NATIVE_CFLAGS) -shared -fPIC -I/usr/include/node -o dist/native/secp256k1.node src/script/native/secp256k1_addon.c -lsecp256k1 >>dist/native/build.log 2>&1 && \
 	  $(NATIVE_CC) $(NATIVE_CFLAGS) -o dist/native/sig-floor native-bench/sig-floor.c -lsecp256k1 >>dist/native/build.log 2>&1 || \
-	  { echo "make: compiling the native signature backend with $(NATIVE_CC) failed (compiler output in dist/native/build.log), $(NATIVE_FIX)" >&2; exit 1; }
+	  { echo "make: compiling the native signature backend with $(NATIVE_CC) failed: fix the error in dist/native/build.log, $(NATIVE_FIX)" >&2; exit 1; }
 
 # The client tests run Debian's python3-bitcoinlib (installed here when missing) and the
 # load tests open 1,000 sockets: the open-file limit is raised to 4096 when lower.
