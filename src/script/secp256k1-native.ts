@@ -45,7 +45,7 @@ function loadAddon(): SecpAddon {
     const why = err instanceof Error ? err.message.split('\n')[0] : String(err);
     throw new NativeBackendUnavailableError(
       `the native signature backend (libsecp256k1 addon) could not be loaded from ${NATIVE_ADDON_FILE}: ${why}. ` +
-        'Build it with `make build` (needs gcc and the libsecp256k1-dev package), or choose the pure-JavaScript backend with -sigbackend=noble.',
+        'Build it with `make build` (needs gcc and the libsecp256k1-dev package), or choose the pure-JavaScript backend with -sigbackend=noble (tsbtcd-bench: --sigbackend noble).',
     );
   }
   if (loaded.RECORD_SIZE !== BATCH_RECORD_SIZE) {
