@@ -9,10 +9,10 @@
  * checkTransaction and name the transaction and input.
  *
  * The module selects the signature backend the pool names in workerData as it loads: a
- * backend that cannot load throws here, so the thread fails to start (loudly, through
- * the pool's error) rather than verifying with another backend.
+ * backend that cannot load throws here, so every task sent to the thread comes back as a
+ * `worker` failure naming the cause, never a verdict from another backend.
  */
-import { Piscina } from 'piscina';
+import { workerData } from 'node:worker_threads';
 import { parseTransaction } from '../src/primitives/index.js';
 import { chooseSignatureBackend, isSignatureBackendChoice } from '../src/script/index.js';
 import { checkTransaction, defaultInputs, exceptionFailure } from './check.js';
@@ -20,7 +20,8 @@ import { decodeTask } from './message.js';
 import type { VerifyWorkerData } from './pool.js';
 import type { ScriptCheckResult } from './types.js';
 
-const requested = (Piscina.workerData as Partial<VerifyWorkerData> | undefined)?.signatureBackend ?? 'noble';
+// Piscina hands its workerData option to the thread as worker_threads' own workerData.
+const requested = (workerData as Partial<VerifyWorkerData> | null | undefined)?.signatureBackend ?? 'noble';
 if (!isSignatureBackendChoice(requested)) throw new Error(`verify worker: unknown signature backend "${String(requested)}"`);
 chooseSignatureBackend(requested);
 
