@@ -3,7 +3,7 @@ NODE ?= node
 TSC := node_modules/.bin/tsc
 TEST_FILES = $$(find dist/test -name '*.test.js' | sort)
 
-.PHONY: install build test vectors run bench bench-sig bench-hash bench-import bench-http clean
+.PHONY: install build native test vectors differential-sig run bench bench-sig bench-hash bench-import bench-http clean
 
 # npm ci only when the lockfile changed since the last install.
 node_modules/.installed: package.json package-lock.json
@@ -15,6 +15,27 @@ install: node_modules/.installed
 build: install
 	rm -rf dist
 	$(TSC) -p tsconfig.json
+	@$(MAKE) --no-print-directory native
+
+# The native signature backend (a Node-API addon over Debian's libsecp256k1-dev, installed
+# here when missing, built against the local Node headers) and the C floor that
+# `make bench-sig` times it against, both into dist/native. A missing compiler, library or
+# header, or a failed compile, is one line saying what to do (compiler output goes to
+# dist/native/build.log), never a silent fallback to the JavaScript backend.
+NATIVE_CC ?= gcc
+NATIVE_CFLAGS ?= -O2 -Wall -Wextra
+NATIVE_FIX = or start tsbtcd with -sigbackend=noble (pure JavaScript, about 50x slower)
+native:
+	@mkdir -p dist/native
+	@dpkg -s libsecp256k1-dev >/dev/null 2>&1 || (apt-get update && apt-get install -y libsecp256k1-dev) >dist/native/build.log 2>&1 || \
+	  { echo "make: libsecp256k1-dev is missing and could not be installed (see dist/native/build.log): run 'apt-get install libsecp256k1-dev' as root, $(NATIVE_FIX)" >&2; exit 1; }
+	@command -v $(NATIVE_CC) >/dev/null 2>&1 || \
+	  { echo "make: no C compiler ($(NATIVE_CC)) to build the native signature backend: run 'apt-get install gcc' as root, $(NATIVE_FIX)" >&2; exit 1; }
+	@[ -f /usr/include/node/node_api.h ] || \
+	  { echo "make: the Node-API headers (/usr/include/node/node_api.h) are missing: install Debian's nodejs package headers, $(NATIVE_FIX)" >&2; exit 1; }
+	@$(NATIVE_CC) $(NATIVE_CFLAGS) -shared -fPIC -I/usr/include/node -Isrc/primitives/native -o dist/native/secp256k1.node src/script/native/secp256k1_addon.c src/primitives/native/hashes.c -lsecp256k1 >>dist/native/build.log 2>&1 && \
+	  $(NATIVE_CC) $(NATIVE_CFLAGS) -o dist/native/sig-floor native-bench/sig-floor.c -lsecp256k1 >>dist/native/build.log 2>&1 || \
+	  { echo "make: compiling the native signature backend with $(NATIVE_CC) failed: fix the error in dist/native/build.log, $(NATIVE_FIX)" >&2; exit 1; }
 
 # The client tests run Debian's python3-bitcoinlib (installed here when missing) and the
 # load tests open 1,000 sockets: the open-file limit is raised to 4096 when lower.
@@ -25,6 +46,12 @@ test: build
 
 vectors: build
 	$(NODE) dist/test/vectors/report.js
+
+# The native and noble signature backends on every edge case plus SIGS random signatures,
+# noble's side spread over every core; fails on any difference (make test runs a quick form).
+SIGS ?= 200000
+differential-sig: build
+	$(NODE) dist/test/differential/signatures.js $(SIGS)
 
 # A regtest node in the foreground with REST on; Ctrl-C (SIGINT) stops it cleanly.
 # Its data stays in REGTEST_DATA between runs (git-ignored); delete it for a fresh chain.

@@ -5,9 +5,9 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { opsPerSecond, warmUp } from './measure.js';
-import { rawVerifier, type SigKind } from './sig-samples.js';
+import { rawVerifier, type SigKind, type SigPath } from './sig-samples.js';
 
-const { kind, ms, warmUpMs } = workerData as { kind: SigKind; ms: number; warmUpMs: number };
-const verify = rawVerifier(kind);
+const { kind, path, ms, warmUpMs } = workerData as { kind: SigKind; path: SigPath; ms: number; warmUpMs: number };
+const { verify, perCall } = rawVerifier(kind, path);
 warmUp(verify, warmUpMs);
-parentPort!.postMessage(opsPerSecond(verify, ms));
+parentPort!.postMessage(opsPerSecond(verify, ms) * perCall);

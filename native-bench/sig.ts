@@ -1,30 +1,40 @@
 /**
- * `make bench-sig`: signature verifications per second, ECDSA and BIP340 Schnorr.
+ * `make bench-sig`: signature verifications per second, ECDSA and BIP340 Schnorr, all in
+ * one run:
  *
- * - raw: @noble/secp256k1 verify on this thread, the ceiling of one core;
- * - pool(t): full input verification through the ScriptCheckPool with t worker threads,
- *   on real signed P2WPKH (ECDSA) and P2TR key-path (Schnorr) spends: message encoding,
- *   transaction parsing, sighash and script execution included;
- * - bare(N): raw verify in N plain worker threads at once, no pool: what the machine gives
- *   N independent threads at that moment, for reading the pool row against.
+ * - C floor: libsecp256k1 from a C program (dist/native/sig-floor, native-bench/sig-floor.c),
+ *   one thread, the ceiling of any binding of the same library;
+ * - native per call: the libsecp256k1 addon through the SignatureBackend interface, one
+ *   Node-API call per signature, and its ratio to the floor (target >= 0.85);
+ * - native batch: 32 signatures packed into one buffer and checked in one addon call;
+ * - noble: @noble/secp256k1 through the same interface, for reference;
+ * - pool(t): full input verification through the ScriptCheckPool with t worker threads
+ *   on the native backend, on real signed P2WPKH (ECDSA) and P2TR key-path (Schnorr)
+ *   spends: message encoding, transaction parsing, sighash and script execution included;
+ * - bare(N): native per-call verify in N plain worker threads at once, no pool: what the
+ *   machine gives N independent threads at that moment.
  *
- * The machine is shared and its speed drifts by tens of percent over seconds, so every
- * figure is measured once per round, rounds alternate the rows, and the ratio
- * pool(N) / (N × raw) is computed within each round against the mean of raw runs taken
- * right before and right after pool(N). The summary gives each round's ratio and their
- * median.
+ * The machine is shared and its speed drifts by tens of percent over seconds. The
+ * single-thread rows (floor, native, batch, noble) are per second of CPU time the process
+ * got, so a rate does not depend on how much of a core other work left it; the pool and
+ * bare rows are wall time (they are about using N cores). Every figure is measured once
+ * per round, rounds alternate the rows, and each ratio is taken
+ * within a round between figures measured next to each other. The summary gives the
+ * median of each row and of each round's ratios.
  */
+import { execFileSync } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { MANDATORY_SCRIPT_VERIFY_FLAGS } from '../src/script/index.js';
+import { MANDATORY_SCRIPT_VERIFY_FLAGS, loadNativeBackend } from '../src/script/index.js';
 import { ScriptCheckPool, type ScriptCheckJob } from '../workers/index.js';
 import { signedSpend, spendKey, type SpendKind } from '../test/support/spends.js';
-import { fmt, opsPerSecond, pad, warmUp } from './measure.js';
-import { rawVerifier, type SigKind } from './sig-samples.js';
+import { fmt, opsPerCpuSecond, pad, warmUp } from './measure.js';
+import { rawVerifier, SAMPLES, type SigKind, type SigPath } from './sig-samples.js';
 
-const ROUNDS = 7;
+const ROUNDS = 5;
 const RAW_MS = 800;
+const NOBLE_MS = 400;
 /** Wall time aimed at for each pool measurement. */
 const POOL_SECONDS = 1.2;
 const WARM_UP_MS = 400;
@@ -33,6 +43,7 @@ const BASE_TXS = 64;
 const KINDS: readonly SigKind[] = ['ecdsa', 'schnorr'];
 const SPEND_KIND: Record<SigKind, SpendKind> = { ecdsa: 'p2wpkh', schnorr: 'p2tr' };
 const BARE_WORKER_FILE = fileURLToPath(new URL('./sig-bare-worker.js', import.meta.url));
+const FLOOR_PROGRAM = fileURLToPath(new URL('../native/sig-floor', import.meta.url));
 
 const threadsAvailable = availableParallelism();
 const threadCounts: number[] = [];
@@ -62,14 +73,20 @@ async function poolRate(pool: ScriptCheckPool, jobs: readonly ScriptCheckJob[]):
   return result.checked / seconds;
 }
 
+/** The C floor's single-thread rates, each kind timed for `ms`. */
+function floorRates(ms: number): Record<SigKind, number> {
+  const out = execFileSync(FLOOR_PROGRAM, [String(ms)], { encoding: 'utf8' });
+  return JSON.parse(out) as Record<SigKind, number>;
+}
+
 /** The summed rate of `threads` plain worker threads verifying at the same time. */
-async function bareRate(kind: SigKind, threads: number): Promise<number> {
+async function bareRate(kind: SigKind, path: SigPath, threads: number): Promise<number> {
   const rates = await Promise.all(
     Array.from(
       { length: threads },
       () =>
         new Promise<number>((resolve, reject) => {
-          const worker = new Worker(BARE_WORKER_FILE, { workerData: { kind, ms: POOL_SECONDS * 1000, warmUpMs: WARM_UP_MS } });
+          const worker = new Worker(BARE_WORKER_FILE, { workerData: { kind, path, ms: POOL_SECONDS * 1000, warmUpMs: WARM_UP_MS } });
           worker.once('message', (rate: number) => void worker.terminate().then(() => resolve(rate)));
           worker.once('error', reject);
         }),
@@ -85,43 +102,57 @@ const median = (values: readonly number[]): number => {
 };
 
 console.log(`signature verification on node ${process.version}, ${threadsAvailable} threads available, ${ROUNDS} interleaved rounds`);
+console.log(`native backend: ${loadNativeBackend().name}, C floor: ${FLOOR_PROGRAM}`);
 console.log('pool rows verify whole inputs (task message, tx parse, sighash, script) of 2-input P2WPKH / P2TR key-path transactions');
 
-const verifiers = { ecdsa: rawVerifier('ecdsa'), schnorr: rawVerifier('schnorr') };
-for (const kind of KINDS) warmUp(verifiers[kind], WARM_UP_MS);
+const paths: readonly SigPath[] = ['native', 'native-batch', 'noble'];
+const verifiers = new Map(paths.map((path) => [path, { ecdsa: rawVerifier('ecdsa', path), schnorr: rawVerifier('schnorr', path) }]));
+const rate = (path: SigPath, kind: SigKind, ms: number): number => {
+  const v = verifiers.get(path)![kind];
+  return opsPerCpuSecond(v.verify, ms) * v.perCall;
+};
+for (const path of paths) for (const kind of KINDS) warmUp(verifiers.get(path)![kind].verify, WARM_UP_MS);
 const base = { ecdsa: baseJobs(SPEND_KIND.ecdsa), schnorr: baseJobs(SPEND_KIND.schnorr) };
-const pools = threadCounts.map((threads) => new ScriptCheckPool({ threads }));
+const pools = threadCounts.map((threads) => new ScriptCheckPool({ threads, signatureBackend: 'native' }));
 
 type Row = Record<SigKind, number[]>;
 const newRow = (): Row => ({ ecdsa: [], schnorr: [] });
-const raw = newRow();
-/** Per round: the mean of the raw rates measured just before and just after pool(N). */
-const rawAround = newRow();
+const floor = newRow();
+const perCall = newRow();
+const batch = newRow();
+const nobleRow = newRow();
+/** Per round: the mean of the per-call rates measured just before and just after pool(N). */
+const perCallAround = newRow();
 const bare = newRow();
 const pooled = new Map<number, Row>(threadCounts.map((t) => [t, newRow()]));
 const widestRate = pooled.get(threadsAvailable)!;
+const singleRate = pooled.get(1)!;
 
 try {
   // First rates size the pool runs, and one pass warms every pool thread up.
-  const firstRaw = { ecdsa: opsPerSecond(verifiers.ecdsa, RAW_MS), schnorr: opsPerSecond(verifiers.schnorr, RAW_MS) };
+  const firstRate = { ecdsa: rate('native', 'ecdsa', RAW_MS), schnorr: rate('native', 'schnorr', RAW_MS) };
   const poolJobs = new Map<number, Record<SigKind, ScriptCheckJob[]>>();
   for (const pool of pools) {
-    const sized = (kind: SigKind) => repeatToInputs(base[kind], Math.ceil(firstRaw[kind] * pool.threads * POOL_SECONDS));
-    const jobs = { ecdsa: sized('ecdsa'), schnorr: sized('schnorr') };
-    poolJobs.set(pool.threads, jobs);
-    for (const kind of KINDS) await poolRate(pool, repeatToInputs(base[kind], Math.ceil((firstRaw[kind] * pool.threads * WARM_UP_MS) / 1000)));
+    // Whole inputs cost about twice a bare verify: half the raw rate sizes the runs.
+    const sized = (kind: SigKind, seconds: number) => repeatToInputs(base[kind], Math.ceil((firstRate[kind] / 2) * pool.threads * seconds));
+    poolJobs.set(pool.threads, { ecdsa: sized('ecdsa', POOL_SECONDS), schnorr: sized('schnorr', POOL_SECONDS) });
+    for (const kind of KINDS) await poolRate(pool, sized(kind, 2 * (WARM_UP_MS / 1000)));
   }
   const widest = pools[pools.length - 1]!;
   for (let round = 0; round < ROUNDS; round++) {
+    const f = floorRates(RAW_MS);
     for (const kind of KINDS) {
-      // Raw right before and right after pool(N): the round's ratio divides by their mean.
-      const before = opsPerSecond(verifiers[kind], RAW_MS);
+      floor[kind].push(f[kind]);
+      // Per call right before and right after pool(N): the round's pool ratio divides by their mean.
+      const before = rate('native', kind, RAW_MS);
       widestRate[kind].push(await poolRate(widest, poolJobs.get(widest.threads)![kind]));
-      const after = opsPerSecond(verifiers[kind], RAW_MS);
-      raw[kind].push(before, after);
-      rawAround[kind].push((before + after) / 2);
+      const after = rate('native', kind, RAW_MS);
+      perCall[kind].push(before, after);
+      perCallAround[kind].push((before + after) / 2);
       for (const pool of pools.slice(0, -1)) pooled.get(pool.threads)![kind].push(await poolRate(pool, poolJobs.get(pool.threads)![kind]));
-      bare[kind].push(await bareRate(kind, threadsAvailable));
+      batch[kind].push(rate('native-batch', kind, RAW_MS));
+      nobleRow[kind].push(rate('noble', kind, NOBLE_MS));
+      bare[kind].push(await bareRate(kind, 'native', threadsAvailable));
     }
   }
 } finally {
@@ -129,30 +160,43 @@ try {
 }
 
 const n = threadsAvailable;
-const header = (label: string) => `${label.padEnd(34)} ${pad('ECDSA/s', 10)} ${pad('vs raw', 8)} ${pad('Schnorr/s', 10)} ${pad('vs raw', 8)}`;
-const line = (label: string, ecdsa: number, schnorr: number, rawE: number, rawS: number) =>
-  `${label.padEnd(34)} ${pad(fmt(ecdsa), 10)} ${pad((ecdsa / rawE).toFixed(2) + 'x', 8)} ${pad(fmt(schnorr), 10)} ${pad((schnorr / rawS).toFixed(2) + 'x', 8)}`;
-
-console.log('\nmedian over rounds of each row');
-console.log(header('path'));
 const med = (row: Row) => ({ ecdsa: median(row.ecdsa), schnorr: median(row.schnorr) });
-const rawMed = med(raw);
-console.log(line('raw noble verify, 1 thread', rawMed.ecdsa, rawMed.schnorr, rawMed.ecdsa, rawMed.schnorr));
-for (const [threads, row] of pooled) {
+const floorMed = med(floor);
+const header = (label: string) => `${label.padEnd(40)} ${pad('ECDSA/s', 10)} ${pad('vs floor', 9)} ${pad('Schnorr/s', 10)} ${pad('vs floor', 9)}`;
+const line = (label: string, row: Row, threads = 1) => {
   const m = med(row);
-  console.log(line(`pool, ${threads} worker${threads === 1 ? '' : 's'} (full inputs)`, m.ecdsa, m.schnorr, rawMed.ecdsa, rawMed.schnorr));
-}
-const bareMed = med(bare);
-console.log(line(`bare raw verify, ${n} plain threads`, bareMed.ecdsa, bareMed.schnorr, rawMed.ecdsa, rawMed.schnorr));
+  const ratio = (kind: SigKind) => (m[kind] / (threads * floorMed[kind])).toFixed(2) + 'x';
+  return `${label.padEnd(40)} ${pad(fmt(m.ecdsa), 10)} ${pad(ratio('ecdsa'), 9)} ${pad(fmt(m.schnorr), 10)} ${pad(ratio('schnorr'), 9)}`;
+};
 
-console.log(`\nper round: pool(${n}) / (${n} × raw around it), and bare(${n}) / (${n} × raw) for the machine's own scaling`);
-const ratios: Row = newRow();
+console.log(`\nmedian over rounds of each row: 1-thread rows per CPU second, pool and bare rows per wall second ("vs floor" against ${n} x the floor)`);
+console.log(header('path'));
+console.log(line('C floor (libsecp256k1), 1 thread', floor));
+console.log(line('native per call, 1 thread', perCall));
+console.log(line(`native batch (${SAMPLES} per call), 1 thread`, batch));
+console.log(line('noble (reference), 1 thread', nobleRow));
+for (const [threads, row] of pooled) console.log(line(`pool native, ${threads} worker${threads === 1 ? '' : 's'} (full inputs)`, row, threads));
+console.log(line(`bare native per call, ${n} plain threads`, bare, n));
+
+console.log(`\nper round: native per call / floor, batch / floor, pool(${n}) / (${n} x pool(1)), pool(${n}) / (${n} x per call around it), bare(${n}) / (${n} x per call)`);
+const ratios = { perCall: newRow(), batch: newRow(), scaling: newRow(), vsRaw: newRow() };
 for (let round = 0; round < ROUNDS; round++) {
   const cells = KINDS.map((kind) => {
-    const ratio = widestRate[kind][round]! / (n * rawAround[kind][round]!);
-    ratios[kind].push(ratio);
-    return `${kind} ${ratio.toFixed(2)} (bare ${(bare[kind][round]! / (n * rawAround[kind][round]!)).toFixed(2)})`;
+    const r = {
+      perCall: perCallAround[kind][round]! / floor[kind][round]!,
+      batch: batch[kind][round]! / floor[kind][round]!,
+      scaling: widestRate[kind][round]! / (n * singleRate[kind][round]!),
+      vsRaw: widestRate[kind][round]! / (n * perCallAround[kind][round]!),
+    };
+    for (const key of Object.keys(r) as (keyof typeof r)[]) ratios[key][kind].push(r[key]);
+    const bareRatio = bare[kind][round]! / (n * perCallAround[kind][round]!);
+    return `${kind} ${r.perCall.toFixed(2)} ${r.batch.toFixed(2)} ${r.scaling.toFixed(2)} ${r.vsRaw.toFixed(2)} (bare ${bareRatio.toFixed(2)})`;
   });
   console.log(`round ${round + 1}: ${cells.join(', ')}`);
 }
-console.log(`pool(${n})/(${n}×raw), median of ${ROUNDS} rounds: ECDSA ${median(ratios.ecdsa).toFixed(2)}, Schnorr ${median(ratios.schnorr).toFixed(2)}`);
+const summary = (label: string, row: Row) => console.log(`${label.padEnd(52)} ECDSA ${median(row.ecdsa).toFixed(2)}, Schnorr ${median(row.schnorr).toFixed(2)}`);
+console.log(`\nmedian of ${ROUNDS} rounds (targets: native / floor >= 0.85, pool(${n}) / (${n} x single) >= 0.85)`);
+summary('native per call / C floor:', ratios.perCall);
+summary('native batch / C floor:', ratios.batch);
+summary(`pool(${n}) / (${n} x pool(1)), native:`, ratios.scaling);
+summary(`pool(${n}) / (${n} x native per call), whole inputs:`, ratios.vsRaw);

@@ -6,7 +6,6 @@
  */
 export { ScriptCheckPool, VERIFY_WORKER_FILE, type ScriptCheckPoolOptions } from './pool.js';
 export { verifyJobsInline } from './inline.js';
-export type { VerifyWorkerData } from './verify-worker.js';
 export { blockJobs } from './jobs.js';
 export { DEFAULT_SPLIT, type SplitOptions } from './split.js';
 export {

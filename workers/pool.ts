@@ -21,7 +21,7 @@ import { fileURLToPath } from 'node:url';
 import type { Worker } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import type { Transaction, TxOut } from '../src/primitives/index.js';
-import { ScriptError, type SignatureCache } from '../src/script/index.js';
+import { chosenSignatureBackend, ScriptError, type SignatureBackendChoice, type SignatureCache } from '../src/script/index.js';
 import { blockJobs, resolveJobInputs } from './jobs.js';
 import { encodeTask, type TaskItem, type TaskOptions } from './message.js';
 import { DEFAULT_SPLIT, planTasks, type SplitOptions, type TaskPlan } from './split.js';
@@ -34,7 +34,6 @@ import {
   type ScriptCheckJob,
   type ScriptCheckResult,
 } from './types.js';
-import type { VerifyWorkerData } from './verify-worker.js';
 
 /** The compiled worker beside this module (dist/workers/verify-worker.js). */
 export const VERIFY_WORKER_FILE = fileURLToPath(new URL('./verify-worker.js', import.meta.url));
@@ -54,6 +53,19 @@ export interface ScriptCheckPoolOptions {
   workerFile?: string;
   /** Core's signature cache, shared with every thread (its table must be a SharedArrayBuffer). */
   signatureCache?: SignatureCache;
+  /**
+   * The signature backend every worker thread loads (default: the one chosen on this
+   * thread, chosenSignatureBackend()). Threads are separate isolates, so it travels in
+   * Piscina's workerData; a worker that cannot load it fails to start.
+   */
+  signatureBackend?: SignatureBackendChoice;
+}
+
+/** What verify-worker.ts reads from Piscina.workerData. */
+export interface VerifyWorkerData {
+  readonly signatureBackend: SignatureBackendChoice;
+  /** The signature cache's table, shared with the coordinator and the other threads. */
+  readonly signatureCache?: SharedArrayBuffer;
 }
 
 function isResult(value: unknown): value is ScriptCheckResult {
@@ -117,7 +129,8 @@ export class ScriptCheckPool {
     this.#taskTimeoutMs = options.taskTimeoutMs;
     const table = options.signatureCache?.set.buffer;
     if (table !== undefined && !(table instanceof SharedArrayBuffer)) throw new TypeError('the signature cache of a pool must live in a SharedArrayBuffer');
-    const workerData: VerifyWorkerData = table ? { signatureCache: table } : {};
+    const signatureBackend = options.signatureBackend ?? chosenSignatureBackend();
+    const workerData: VerifyWorkerData = table ? { signatureBackend, signatureCache: table } : { signatureBackend };
     this.#piscina = new Piscina<ArrayBuffer, unknown>({
       filename: options.workerFile ?? VERIFY_WORKER_FILE,
       workerData,

@@ -8,34 +8,30 @@
  * A message that does not decode throws, which Piscina turns into a rejected task; the
  * pool reports that as a `worker` failure. Failures inside one transaction are caught in
  * checkTransaction and name the transaction and input.
+ *
+ * The module selects the signature backend the pool names in workerData as it loads: a
+ * backend that cannot load throws here, so every task sent to the thread comes back as a
+ * `worker` failure naming the cause, never a verdict from another backend.
  */
-import { Piscina } from 'piscina';
+import { workerData } from 'node:worker_threads';
 import { parseTransaction } from '../src/primitives/index.js';
-import { SignatureCache, SignatureCheckCounters, type SignatureCheckOptions } from '../src/script/index.js';
+import { chooseSignatureBackend, isSignatureBackendChoice, SignatureCache, SignatureCheckCounters, type SignatureCheckOptions } from '../src/script/index.js';
 import { checkTransaction, defaultInputs, exceptionFailure } from './check.js';
 import { decodeTaskMessage } from './message.js';
+import type { VerifyWorkerData } from './pool.js';
 import type { ScriptCheckResult } from './types.js';
 
-/** What the pool hands every worker thread (Piscina's workerData). */
-export interface VerifyWorkerData {
-  /** The signature cache's table, shared with the coordinator and the other threads. */
-  readonly signatureCache?: SharedArrayBuffer;
-}
-
-let signatureCache: SignatureCache | null | undefined;
-
-/** Read on the first task: Piscina sets its workerData before any task, not necessarily before this module loads. */
-function sharedSignatureCache(): SignatureCache | null {
-  if (signatureCache === undefined) {
-    const data = Piscina.workerData as VerifyWorkerData | undefined;
-    signatureCache = data?.signatureCache ? SignatureCache.attach(data.signatureCache) : null;
-  }
-  return signatureCache;
-}
+// Piscina hands its workerData option to the thread as worker_threads' own workerData.
+const data = workerData as Partial<VerifyWorkerData> | null | undefined;
+const requested = data?.signatureBackend ?? 'noble';
+if (!isSignatureBackendChoice(requested)) throw new Error(`verify worker: unknown signature backend "${String(requested)}"`);
+chooseSignatureBackend(requested);
+/** The signature cache's table, shared with the coordinator and the other threads. */
+const signatureCache = data?.signatureCache ? SignatureCache.attach(data.signatureCache) : null;
 
 export default function verifyTask(buffer: ArrayBuffer): ScriptCheckResult {
   const { options, items } = decodeTaskMessage(buffer);
-  const cache = sharedSignatureCache();
+  const cache = signatureCache;
   const counters = new SignatureCheckCounters();
   const signatures: SignatureCheckOptions = cache ? { cache: { cache, store: options.storeSignatures }, counters } : { counters };
   let checked = 0;

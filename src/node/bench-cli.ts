@@ -3,17 +3,21 @@
  * validation rather than run a node.
  *
  *   tsbtcd-bench verify-block --block F.hex --prevouts F.json [--chain C] [--par N] [--height H]
+ *                             [--sigbackend native|noble]
  *
  * validates one block against the coins it spends (verifyBlockStandalone: every
  * context-free rule, coins and amounts, fees against the coinbase, sigops, and every
  * script, none assumed valid) and prints one line of JSON:
  *
- *   {"valid":true,"error":null,"inputs":732,"seconds":1.1,"inputsPerSecond":665.4,"workers":2}
+ *   {"valid":true,"error":null,"inputs":732,"seconds":1.1,"inputsPerSecond":665.4,"workers":2,
+ *    "signatureBackend":"libsecp256k1 (native)"}
  *
  * with a "skipped" list when a rule could not be applied for want of chain context.
- * `seconds` is the wall time of one validation, after one untimed validation of the same
- * block that brings the worker threads up and warms the JIT (there is no signature cache,
- * so the second run repeats every check). Exit codes: 0 valid, 1 invalid, 2 usage error
+ * `seconds` is the wall time of the fastest of TIMED_RUNS validations, after untimed ones
+ * (at least one, and at least WARM_UP_SECONDS of them) that bring the worker threads up
+ * and let the JIT optimize the hot paths in every thread (there is no signature cache, so
+ * every run repeats every check). The fastest run, because a shared machine only ever
+ * makes a run slower. Exit codes: 0 valid, 1 invalid, 2 usage error
  * (message on stderr), 3 the checks could not complete (a worker failure, not a verdict).
  */
 import { availableParallelism } from 'node:os';
@@ -21,15 +25,23 @@ import { parseArgs } from 'node:util';
 import { PoolScriptChecker, verifyBlockStandalone, type PrevoutRecord, type StandaloneVerdict } from '../chain/index.js';
 import { selectParams, type ChainName, type ChainParams } from '../consensus/index.js';
 import { parseBlock } from '../primitives/index.js';
-import { CHAIN_NAMES } from '../script/index.js';
+import {
+  CHAIN_NAMES,
+  chooseSignatureBackend,
+  DEFAULT_SIGNATURE_BACKEND,
+  isSignatureBackendChoice,
+  NativeBackendUnavailableError,
+  SIGNATURE_BACKEND_CHOICES,
+  type SignatureBackendChoice,
+} from '../script/index.js';
 import { ScriptCheckPool } from '../../workers/index.js';
 import { BenchUsageError, readBlockHexFile, readPrevoutsFile } from './bench-cli-input.js';
 
 export const BENCH_USAGE = `Usage: tsbtcd-bench verify-block --block FILE --prevouts FILE [options]
 
 Validates a block against the coins it spends, checking every script, and prints one
-line of JSON: {"valid","error","inputs","seconds","inputsPerSecond","workers"}, plus
-"skipped" listing the rules that could not be applied.
+line of JSON: {"valid","error","inputs","seconds","inputsPerSecond","workers",
+"signatureBackend"}, plus "skipped" listing the rules that could not be applied.
 
   --block FILE      the raw block as hex text (a final newline is fine)
   --prevouts FILE   the spent coins: a JSON array of {tx, input, txid, vout, value,
@@ -38,6 +50,8 @@ line of JSON: {"valid","error","inputs","seconds","inputsPerSecond","workers"}, 
   --par N           script-check threads (default: one per core, ${availableParallelism()} here;
                     1 checks on the main thread)
   --height H        the block's height (default: the BIP34 height in its coinbase)
+  --sigbackend B    signature backend: native (libsecp256k1, default) or noble
+                    (@noble/secp256k1), as tsbtcd's -sigbackend
 
 Exit codes: 0 valid, 1 invalid, 2 usage error, 3 checks could not complete.
 `;
@@ -49,6 +63,7 @@ export interface VerifyBlockOptions {
   /** Script-check threads; 1 checks inline. */
   threads: number;
   height: number | undefined;
+  signatureBackend: SignatureBackendChoice;
 }
 
 export interface VerifyBlockReport {
@@ -58,8 +73,15 @@ export interface VerifyBlockReport {
   seconds: number;
   inputsPerSecond: number;
   workers: number;
+  /** The backend's name, e.g. "libsecp256k1 (native)". */
+  signatureBackend: string;
   skipped?: string[];
 }
+
+/** Untimed validations run for at least this long (and at least once) before the timed ones. */
+const WARM_UP_SECONDS = 0.5;
+/** Timed validations; the fastest is reported. */
+const TIMED_RUNS = 3;
 
 /** Highest --par accepted: far past any core count, low enough to catch a typo. */
 const MAX_THREADS = 256;
@@ -85,6 +107,7 @@ export function parseBenchArgs(argv: readonly string[]): { help: true } | { help
         chain: { type: 'string' },
         par: { type: 'string' },
         height: { type: 'string' },
+        sigbackend: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -102,6 +125,10 @@ export function parseBenchArgs(argv: readonly string[]): { help: true } | { help
   if (!(CHAIN_NAMES as readonly string[]).includes(chain)) {
     throw new BenchUsageError(`unknown --chain "${chain}" (one of ${CHAIN_NAMES.join(', ')})`);
   }
+  const signatureBackend = values.sigbackend ?? DEFAULT_SIGNATURE_BACKEND;
+  if (!isSignatureBackendChoice(signatureBackend)) {
+    throw new BenchUsageError(`unknown --sigbackend "${signatureBackend}" (one of ${SIGNATURE_BACKEND_CHOICES.join(', ')})`);
+  }
   return {
     help: false,
     command: 'verify-block',
@@ -111,6 +138,7 @@ export function parseBenchArgs(argv: readonly string[]): { help: true } | { help
       chain: chain as ChainName,
       threads: values.par === undefined ? availableParallelism() : wholeNumber(values.par, 'par', 1, MAX_THREADS),
       height: values.height === undefined ? undefined : wholeNumber(values.height, 'height', 0, 0x7fffffff),
+      signatureBackend,
     },
   };
 }
@@ -120,7 +148,7 @@ function round(value: number, digits: number): number {
   return Math.round(value * scale) / scale;
 }
 
-function report(verdict: StandaloneVerdict, seconds: number, workers: number): VerifyBlockReport {
+function report(verdict: StandaloneVerdict, seconds: number, workers: number, signatureBackend: string): VerifyBlockReport {
   const out: VerifyBlockReport = {
     valid: verdict.valid,
     error: verdict.error,
@@ -128,6 +156,7 @@ function report(verdict: StandaloneVerdict, seconds: number, workers: number): V
     seconds: round(seconds, 6),
     inputsPerSecond: seconds > 0 ? round(verdict.inputs / seconds, 1) : 0,
     workers,
+    signatureBackend,
   };
   if (verdict.skipped.length > 0) out.skipped = verdict.skipped;
   return out;
@@ -146,11 +175,19 @@ export async function verifyBlockCommand(options: VerifyBlockOptions): Promise<V
   const params = selectParams(options.chain);
   const prevouts = readPrevoutsFile(options.prevouts);
   const bytes = readBlockHexFile(options.block);
+  // Chosen before the pool exists: its worker threads start on the same backend.
+  const backend = chooseSignatureBackend(options.signatureBackend);
   const checker = new PoolScriptChecker(options.threads > 1 ? new ScriptCheckPool({ threads: options.threads }) : null);
   try {
-    await validate(bytes, prevouts, params, checker, options.height);
-    const { verdict, seconds } = await validate(bytes, prevouts, params, checker, options.height);
-    return report(verdict, seconds, checker.threads);
+    const warmUpEnd = performance.now() + WARM_UP_SECONDS * 1000;
+    do await validate(bytes, prevouts, params, checker, options.height);
+    while (performance.now() < warmUpEnd);
+    let best = await validate(bytes, prevouts, params, checker, options.height);
+    for (let run = 1; run < TIMED_RUNS; run++) {
+      const next = await validate(bytes, prevouts, params, checker, options.height);
+      if (next.seconds < best.seconds) best = next;
+    }
+    return report(best.verdict, best.seconds, checker.threads, backend.name);
   } finally {
     await checker.close();
   }
@@ -171,6 +208,10 @@ export async function benchMain(argv: readonly string[]): Promise<number> {
     if (err instanceof BenchUsageError) {
       process.stderr.write(`tsbtcd-bench: ${err.message}\n\n${BENCH_USAGE}`);
       return 2;
+    }
+    if (err instanceof NativeBackendUnavailableError) {
+      process.stderr.write(`tsbtcd-bench: ${err.message}\n`);
+      return 3;
     }
     process.stderr.write(`tsbtcd-bench: the checks could not complete: ${(err as Error).stack ?? String(err)}\n`);
     return 3;

@@ -10,6 +10,7 @@ import { ConfigError, parseCommandLine } from './args-parse.js';
 import { isDirectory, readConfigFiles, type ConfigFileReport } from './config-files.js';
 import { ChainParamsError, readChainArgs, selectParams, type ChainArgs, type ChainName, type ChainParams } from '../consensus/index.js';
 import { DEFAULT_MEMPOOL_POLICY, type MempoolPolicyOptions } from '../mempool/index.js';
+import { DEFAULT_SIGNATURE_BACKEND, isSignatureBackendChoice, SIGNATURE_BACKEND_CHOICES, type SignatureBackendChoice } from '../script/index.js';
 import { parseMoney } from './money.js';
 
 /** A start-up failure: each message printed as `Error: <message>` on stderr, exit code 1. */
@@ -189,6 +190,14 @@ export class NodeConfig {
   // Chainstate and validation (read by the chainstate service)
   get par(): number {
     return this.args.getIntArg('par', 0);
+  }
+  /** -sigbackend (tsbtcd's own): native libsecp256k1 by default, or noble; anything else is an InitError. */
+  get sigBackend(): SignatureBackendChoice {
+    const value = this.args.getArg('sigbackend') ?? DEFAULT_SIGNATURE_BACKEND;
+    if (!isSignatureBackendChoice(value)) {
+      throw new InitError(`Invalid -sigbackend value "${value}" (one of ${SIGNATURE_BACKEND_CHOICES.join(', ')}).`);
+    }
+    return value;
   }
   get dbcache(): number {
     return this.args.getIntArg('dbcache', 450);

@@ -55,8 +55,9 @@ const plain = [
   'dbcrashratio', 'forcecompactdb', 'choosedatadir', 'lang', 'min', 'resetguisettings', 'splash', 'uiplatform',
   // Named in the process contract (daemon.md) though not a Core option.
   'prevoutfetchthreads',
-  // tsbtcd's own: the number of HTTP front-end processes, and a test-only warm-up delay (ms).
-  'rpcfrontends', 'testwarmupms',
+  // tsbtcd's own: the number of HTTP front-end processes, a test-only warm-up delay (ms),
+  // and the signature backend (native libsecp256k1 or @noble/secp256k1).
+  'rpcfrontends', 'testwarmupms', 'sigbackend',
 ];
 
 const flagged: Record<string, number> = {

@@ -12,6 +12,8 @@ export * from './parse.js';
 export * from './der.js';
 export * from './secp256k1.js';
 export * from './signature-cache.js';
+export * from './secp256k1-native.js';
+export * from './signature-backends.js';
 export * from './script-notation.js';
 export * from './limits.js';
 export * from './sighash.js';

@@ -87,9 +87,10 @@ export function isValidPublicKeySize(key: Uint8Array): boolean {
 /**
  * Core's CPubKey::Verify: lax DER parse, then verify. Hybrid keys (0x06/0x07), which
  * libsecp256k1 parses when the prefix matches y's parity, are rewritten to 0x04 because
- * not every backend accepts them.
+ * not every backend accepts them. `backend` defaults to the active one (the differential
+ * test passes each in turn).
  */
-export function verifyEcdsaDer(derSig: Uint8Array, digest: Uint8Array, publicKey: Uint8Array): boolean {
+export function verifyEcdsaDer(derSig: Uint8Array, digest: Uint8Array, publicKey: Uint8Array, backend: SignatureBackend = activeBackend): boolean {
   if (!isValidPublicKeySize(publicKey)) return false;
   let key = publicKey;
   if (key[0] === 6 || key[0] === 7) {
@@ -99,5 +100,5 @@ export function verifyEcdsaDer(derSig: Uint8Array, digest: Uint8Array, publicKey
   }
   const parsed = parseDerLax(derSig);
   if (!parsed || parsed.overflow) return false;
-  return activeBackend.verifyEcdsa(parsed.bytes, digest, key);
+  return backend.verifyEcdsa(parsed.bytes, digest, key);
 }

@@ -99,9 +99,12 @@ export function legacySignatureHash(scriptCode: Uint8Array, tx: Transaction, inp
   const hashNone = base === SIGHASH_NONE;
   if (hashSingle && inputIndex >= tx.outputs.length) return SIGHASH_ONE;
 
+  const inputCount = anyoneCanPay ? 1 : tx.inputs.length;
+  const outputCount = hashNone ? 0 : hashSingle ? inputIndex + 1 : tx.outputs.length;
+  // The scratch writer keeps the largest buffer it has needed, so a transaction with many
+  // inputs (the quadratic legacy sighash) grows it once, not once per input.
   const writer = messageScratch.reset();
   writer.u32(tx.version);
-  const inputCount = anyoneCanPay ? 1 : tx.inputs.length;
   writer.compactSize(inputCount);
   for (let i = 0; i < inputCount; i++) {
     const n = anyoneCanPay ? inputIndex : i;
@@ -112,7 +115,6 @@ export function legacySignatureHash(scriptCode: Uint8Array, tx: Transaction, inp
     if (n !== inputIndex && (hashSingle || hashNone)) writer.u32(0);
     else writer.u32(input.sequence);
   }
-  const outputCount = hashNone ? 0 : hashSingle ? inputIndex + 1 : tx.outputs.length;
   writer.compactSize(outputCount);
   for (let i = 0; i < outputCount; i++) {
     if (hashSingle && i !== inputIndex) {

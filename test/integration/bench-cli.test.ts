@@ -75,7 +75,7 @@ function verify(block: string, prevouts: string, status: number, ...extra: strin
   assert.equal(lines.length, 2, 'one line of JSON, newline-terminated');
   assert.equal(lines[1], '');
   const report = JSON.parse(lines[0]!) as VerifyBlockReport;
-  assert.deepEqual(Object.keys(report).slice(0, 6), ['valid', 'error', 'inputs', 'seconds', 'inputsPerSecond', 'workers']);
+  assert.deepEqual(Object.keys(report).slice(0, 7), ['valid', 'error', 'inputs', 'seconds', 'inputsPerSecond', 'workers', 'signatureBackend']);
   assert.ok(report.seconds >= 0);
   return report;
 }
@@ -124,6 +124,14 @@ test('block 277647 is valid through a pool of 2 worker threads, with --chain mai
   assert.equal(report.valid, true);
   assert.equal(report.inputs, INPUTS);
   assert.equal(report.workers, 2);
+});
+
+test('verify-block says which signature backend it used: native by default, noble on request', () => {
+  assert.equal(verify(BLOCK, PREVOUTS, 0, '--par', '2').signatureBackend, 'libsecp256k1 (native)');
+  const noble = verify(BLOCK, PREVOUTS, 0, '--par', '2', '--sigbackend', 'noble');
+  assert.equal(noble.signatureBackend, '@noble/secp256k1');
+  assert.equal(noble.valid, true);
+  assert.equal(noble.inputs, INPUTS);
 });
 
 test('a block file without a final newline, or with CRLF and spaces around the hex, reads the same', () => {
@@ -337,6 +345,7 @@ test('usage errors exit 2 with the fault on stderr and nothing on stdout', () =>
   usageError(['verify-block', '--block', BLOCK, '--prevouts', PREVOUTS, '--par', 'two'], /--par needs a whole number/);
   usageError(['verify-block', '--block', BLOCK, '--prevouts', PREVOUTS, '--height', '-1'], /--height/);
   usageError(['verify-block', '--block', BLOCK, '--prevouts', PREVOUTS, '--chain', 'testnet'], /unknown --chain "testnet"/);
+  usageError(['verify-block', '--block', BLOCK, '--prevouts', PREVOUTS, '--sigbackend', 'openssl'], /unknown --sigbackend "openssl" \(one of native, noble\)/);
   usageError(['verify-block', '--block', BLOCK, '--prevouts', PREVOUTS, '--frobnicate'], /Unknown option '--frobnicate'/);
   usageError(['verify-block', '--block', BLOCK, '--prevouts', PREVOUTS, 'extra'], /unexpected argument "extra"/);
   usageError(['verify-block', '--block', join(dir, 'absent.hex'), '--prevouts', PREVOUTS], /cannot read the block file/);
