@@ -35,7 +35,16 @@ export class CoinsCache implements CoinsSource {
   private readonly entries = new Map<string, CacheEntry>();
   private memory = 0;
 
-  constructor(private readonly base: CoinsSource) {}
+  constructor(private base: CoinsSource) {}
+
+  /**
+   * Reads through `base` from now on. A view built over the view of the block before it
+   * (pipelined connects) is rebased onto the chainstate's coins once that block merged:
+   * the old base is empty then, and lookups through it would cache stale absences.
+   */
+  rebase(base: CoinsSource): void {
+    this.base = base;
+  }
 
   get size(): number {
     return this.entries.size;
