@@ -37,11 +37,19 @@ native:
 	  $(NATIVE_CC) $(NATIVE_CFLAGS) -o dist/native/sig-floor native-bench/sig-floor.c -lsecp256k1 >>dist/native/build.log 2>&1 || \
 	  { echo "make: compiling the native signature backend with $(NATIVE_CC) failed: fix the error in dist/native/build.log, $(NATIVE_FIX)" >&2; exit 1; }
 
+# The reference bitcoind's installer, when ../shared is beside the checkout (as in CI).
+REFERENCE_BITCOIND_DEPS := $(wildcard $(CURDIR)/../shared/bin/ensure-deps)
+
 # The client tests run Debian's python3-bitcoinlib (installed here when missing) and the
 # load tests open 1,000 sockets: the open-file limit is raised to 4096 when lower.
+# Tests that compare with the reference bitcoind read BITCOIND: when ensure-deps is there it
+# installs bitcoind's libraries and names it, so they run (a failure stops here, loudly);
+# in a clone with nothing beside it they skip with one line each. Test data is in-project
+# (test/vectors/data).
 test: build
 	dpkg -s python3-bitcoinlib >/dev/null 2>&1 || (apt-get update && apt-get install -y python3-bitcoinlib)
 	{ [ "$$(ulimit -n)" = unlimited ] || [ "$$(ulimit -n)" -ge 4096 ] || ulimit -n 4096 || true; } && \
+	$(if $(REFERENCE_BITCOIND_DEPS),{ [ -n "$${BITCOIND:-}" ] || BITCOIND=$$($(REFERENCE_BITCOIND_DEPS)); } && export BITCOIND && echo "reference bitcoind: $$BITCOIND" &&) \
 	$(NODE) --test --test-concurrency=2 $(TEST_FILES)
 
 vectors: build

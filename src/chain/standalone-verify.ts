@@ -24,7 +24,7 @@ import { decodeScriptNum, isUnspendable, readOp, SCRIPT_ERROR_MESSAGES, SEQUENCE
 import type { ScriptChecker } from './chainstate.js';
 import type { ScriptJob } from './connect-block.js';
 
-/** One entry of a prevouts file (the format of ../shared/vectors/block277647-prevouts.json). */
+/** One entry of a prevouts file (the format of test/vectors/data/block277647-prevouts.json). */
 export interface PrevoutRecord {
   tx: number;
   input: number;

@@ -1,7 +1,7 @@
 /**
  * Reading the two files `tsbtcd-bench verify-block` takes: a raw block as hex text and the
  * coins its inputs spend as a JSON array (the format of
- * ../shared/vectors/block277647-prevouts.json). Anything that is not such a file is a
+ * test/vectors/data/block277647-prevouts.json). Anything that is not such a file is a
  * usage error with a message naming the file and the fault, never a validation verdict:
  * a verdict is only given on a block we could read, against coins we could read.
  */

@@ -1,5 +1,5 @@
 /**
- * The real mainnet blocks in ../shared/vectors with the outputs their inputs spend, ready
+ * The real mainnet blocks in test/vectors/data with the outputs their inputs spend, ready
  * to be turned into script-check jobs. Every spent output is matched to the outpoint its
  * input names, so a misaligned vector fails loudly instead of verifying the wrong thing.
  */

@@ -1,23 +1,14 @@
 /**
- * Access to ../shared/vectors (the consensus test data), found relative to the checkout so
- * that CI's clean clone with ../shared beside it works, or through TSBTCD_VECTORS.
+ * Access to the consensus test data carried in the project (test/vectors/data, with its
+ * provenance in the README there), or to another copy named by TSBTCD_VECTORS.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { CHECKOUT_ROOT } from './checkout.js';
 
-function findVectorsDir(): string {
-  if (process.env.TSBTCD_VECTORS) return resolve(process.env.TSBTCD_VECTORS);
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (let i = 0; i < 8; i++) {
-    const candidate = join(dir, '..', 'shared', 'vectors');
-    if (existsSync(join(candidate, 'README.md'))) return resolve(candidate);
-    dir = dirname(dir);
-  }
-  throw new Error('cannot find ../shared/vectors beside the checkout (set TSBTCD_VECTORS)');
-}
-
-export const VECTORS_DIR = findVectorsDir();
+export const VECTORS_DIR = process.env.TSBTCD_VECTORS
+  ? resolve(process.env.TSBTCD_VECTORS)
+  : join(CHECKOUT_ROOT, 'test', 'vectors', 'data');
 
 export function vectorPath(file: string): string {
   return join(VECTORS_DIR, file);
@@ -40,7 +31,7 @@ export interface SuiteResult {
 
 /** One vector file's suite. `make vectors` loads every module in test/vectors/suites/ that exports `suite`. */
 export interface VectorSuite {
-  /** The file name in ../shared/vectors, printed by `make vectors`. */
+  /** The file name in test/vectors/data, printed by `make vectors`. */
   file: string;
   run(): SuiteResult;
 }

@@ -2,7 +2,7 @@
  * getblockstats (rpc-results.md §10): weighted fee-rate percentiles, truncated medians,
  * the stats selection with Core's ordering and errors, unspendable and genesis outputs in
  * the *_actual statistics, and the per-UTXO overhead that differs between v31.0 and the
- * master file in ../shared/vectors.
+ * master file in test/vectors/data.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';

@@ -1,8 +1,10 @@
 /**
- * Golden comparisons with the samples captured from a real v30.0 regtest node
- * (../shared/reference/rpc-results.md, Appendix): the builders' writeJson output must
- * equal the captured result text byte for byte. Where v31 differs from v30 (getblock's
- * coinbase_tx), the expected v31 text is the v30 sample with the documented field added.
+ * Golden comparisons with the samples captured from a real v30.0 regtest node (the
+ * Appendix of the interface notes' rpc-results.md, outside the project; the samples are
+ * carried here, so this test needs nothing beside the checkout): the builders' writeJson
+ * output must equal the captured result text byte for byte. Where v31 differs from v30
+ * (getblock's coinbase_tx), the expected v31 text is the v30 sample with the documented
+ * field added.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
