@@ -14,6 +14,11 @@
  * - bare(N): native per-call verify in N plain worker threads at once, no pool: what the
  *   machine gives N independent threads at that moment.
  *
+ * Beside the wall-time scaling pool(N) / (N x pool(1)), the summary gives the pool's CPU
+ * efficiency: inputs per CPU second (all threads) at N workers over the same at 1. Where
+ * other work holds the cores, wall time cannot show scaling (bare(N) shows how much the
+ * machine gave); the CPU ratio still shows what the pool's parallel overhead costs.
+ *
  * The machine is shared and its speed drifts by tens of percent over seconds. The
  * single-thread rows (floor, native, batch, noble) are per second of CPU time the process
  * got, so a rate does not depend on how much of a core other work left it; the pool and
@@ -65,11 +70,18 @@ function repeatToInputs(base: readonly ScriptCheckJob[], inputs: number): Script
   return jobs;
 }
 
+/** Inputs per second of CPU time the whole process (main thread and workers) used in the last poolRate. */
+let lastPoolCpuRate = 0;
+
+/** Inputs per wall second; also sets lastPoolCpuRate. */
 async function poolRate(pool: ScriptCheckPool, jobs: readonly ScriptCheckJob[]): Promise<number> {
   const started = performance.now();
+  const cpu = process.cpuUsage();
   const result = await pool.verify(jobs);
   const seconds = (performance.now() - started) / 1000;
+  const used = process.cpuUsage(cpu);
   if (!result.ok) throw new Error(`benchmark spend failed to verify: ${JSON.stringify(result)}`);
+  lastPoolCpuRate = result.checked / ((used.user + used.system) / 1e6);
   return result.checked / seconds;
 }
 
@@ -127,6 +139,9 @@ const bare = newRow();
 const pooled = new Map<number, Row>(threadCounts.map((t) => [t, newRow()]));
 const widestRate = pooled.get(threadsAvailable)!;
 const singleRate = pooled.get(1)!;
+/** Per round: inputs per CPU second at N workers and at 1. */
+const widestCpu = newRow();
+const singleCpu = newRow();
 
 try {
   // First rates size the pool runs, and one pass warms every pool thread up.
@@ -146,10 +161,14 @@ try {
       // Per call right before and right after pool(N): the round's pool ratio divides by their mean.
       const before = rate('native', kind, RAW_MS);
       widestRate[kind].push(await poolRate(widest, poolJobs.get(widest.threads)![kind]));
+      widestCpu[kind].push(lastPoolCpuRate);
       const after = rate('native', kind, RAW_MS);
       perCall[kind].push(before, after);
       perCallAround[kind].push((before + after) / 2);
-      for (const pool of pools.slice(0, -1)) pooled.get(pool.threads)![kind].push(await poolRate(pool, poolJobs.get(pool.threads)![kind]));
+      for (const pool of pools.slice(0, -1)) {
+        pooled.get(pool.threads)![kind].push(await poolRate(pool, poolJobs.get(pool.threads)![kind]));
+        if (pool.threads === 1) singleCpu[kind].push(lastPoolCpuRate);
+      }
       batch[kind].push(rate('native-batch', kind, RAW_MS));
       nobleRow[kind].push(rate('noble', kind, NOBLE_MS));
       bare[kind].push(await bareRate(kind, 'native', threadsAvailable));
@@ -178,8 +197,8 @@ console.log(line('noble (reference), 1 thread', nobleRow));
 for (const [threads, row] of pooled) console.log(line(`pool native, ${threads} worker${threads === 1 ? '' : 's'} (full inputs)`, row, threads));
 console.log(line(`bare native per call, ${n} plain threads`, bare, n));
 
-console.log(`\nper round: native per call / floor, batch / floor, pool(${n}) / (${n} x pool(1)), pool(${n}) / (${n} x per call around it), bare(${n}) / (${n} x per call)`);
-const ratios = { perCall: newRow(), batch: newRow(), scaling: newRow(), vsRaw: newRow() };
+console.log(`\nper round: native per call / floor, batch / floor, pool(${n}) / (${n} x pool(1)), pool(${n}) / (${n} x per call around it), pool CPU efficiency, bare(${n}) / (${n} x per call)`);
+const ratios = { perCall: newRow(), batch: newRow(), scaling: newRow(), vsRaw: newRow(), cpu: newRow() };
 for (let round = 0; round < ROUNDS; round++) {
   const cells = KINDS.map((kind) => {
     const r = {
@@ -187,10 +206,11 @@ for (let round = 0; round < ROUNDS; round++) {
       batch: batch[kind][round]! / floor[kind][round]!,
       scaling: widestRate[kind][round]! / (n * singleRate[kind][round]!),
       vsRaw: widestRate[kind][round]! / (n * perCallAround[kind][round]!),
+      cpu: widestCpu[kind][round]! / singleCpu[kind][round]!,
     };
     for (const key of Object.keys(r) as (keyof typeof r)[]) ratios[key][kind].push(r[key]);
     const bareRatio = bare[kind][round]! / (n * perCallAround[kind][round]!);
-    return `${kind} ${r.perCall.toFixed(2)} ${r.batch.toFixed(2)} ${r.scaling.toFixed(2)} ${r.vsRaw.toFixed(2)} (bare ${bareRatio.toFixed(2)})`;
+    return `${kind} ${r.perCall.toFixed(2)} ${r.batch.toFixed(2)} ${r.scaling.toFixed(2)} ${r.vsRaw.toFixed(2)} cpu ${r.cpu.toFixed(2)} (bare ${bareRatio.toFixed(2)})`;
   });
   console.log(`round ${round + 1}: ${cells.join(', ')}`);
 }
@@ -200,3 +220,5 @@ summary('native per call / C floor:', ratios.perCall);
 summary('native batch / C floor:', ratios.batch);
 summary(`pool(${n}) / (${n} x pool(1)), native:`, ratios.scaling);
 summary(`pool(${n}) / (${n} x native per call), whole inputs:`, ratios.vsRaw);
+summary(`pool CPU efficiency, per CPU s at ${n} / at 1:`, ratios.cpu);
+summary(`bare(${n}) / (${n} x per call): the machine's share:`, { ecdsa: bare.ecdsa.map((b, i) => b / (n * perCallAround.ecdsa[i]!)), schnorr: bare.schnorr.map((b, i) => b / (n * perCallAround.schnorr[i]!)) });
