@@ -110,7 +110,7 @@ async function main(): Promise<void> {
           tipHeight: meta.blocks,
           assumeValid: mode.assumeValid,
           par,
-          progress: (height, seconds) => process.stdout.write(`[height ${fmt(height)} at ${fmt(seconds)} s] `),
+          progress: (height, seconds) => process.stdout.write(`[getblockcount ${fmt(height)} at ${fmt(seconds)} s] `),
         });
         console.log(`${fmt(r.seconds, 2)} s`);
         if (r.tipHeight !== meta.blocks || r.tipHash !== meta.lastHash) {
@@ -131,7 +131,7 @@ async function main(): Promise<void> {
 
   const header =
     `${'mode'.padEnd(31)}${'daemon'.padEnd(10)}${pad('seconds', 9)}${pad('blocks/s', 10)}${pad('inputs/s', 10)}` +
-    `${pad('peak RSS', 10)}${pad('(tree)', 17)}   scripts checked (from debug.log)`;
+    `${pad('peak RSS', 10)}  ${'(process tree)'.padEnd(21)} scripts checked (from debug.log)`;
   console.log(`\n${header}\n${'-'.repeat(header.length + 20)}`);
   for (const mode of modes) {
     for (const daemon of daemons) {
@@ -142,8 +142,8 @@ async function main(): Promise<void> {
         : 'not logged';
       const tree = `${fmt(r.rss.tree / MIB)} MiB, ${r.rss.processes} proc${r.rss.processes === 1 ? '' : 's'}`;
       console.log(
-        `${(daemon === daemons[0] ? mode.label : '').padEnd(31)}${daemon.kind.padEnd(10)}${pad(fmt(r.seconds, 2), 9)}${pad(fmt(meta.blocks / r.seconds), 10)}` +
-          `${pad(fmt(meta.inputs / r.seconds), 10)}${pad(`${fmt(r.rss.main / MIB)} MiB`, 10)}${pad(`(${tree})`, 17)}   ${scripts}`,
+        `${(daemon === daemons[0] ? mode.label : '').padEnd(31)}${daemon.kind.padEnd(10)}${pad(fmt(r.seconds, 2), 9)}${pad(fmt(meta.blocks / r.seconds, 1), 10)}` +
+          `${pad(fmt(meta.inputs / r.seconds), 10)}${pad(`${fmt(r.rss.main / MIB)} MiB`, 10)}  ${`(${tree})`.padEnd(21)} ${scripts}`,
       );
     }
     const ts = mode.best.tsbtcd!;

@@ -34,7 +34,7 @@ export interface LoadblockImportOptions {
   extraArgs?: readonly string[];
   /** Give up on the import after this long (default 30 minutes). */
   timeoutMs?: number;
-  /** Called about every 30 s while importing, with the height reached. */
+  /** Called about every minute while importing, with the last getblockcount answer. */
   progress?: (height: number, seconds: number) => void;
 }
 
@@ -61,7 +61,7 @@ export interface LoadblockImportResult {
 }
 
 const POLL_MS = 50;
-const PROGRESS_MS = 30_000;
+const PROGRESS_MS = 60_000;
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
