@@ -1,8 +1,9 @@
 /**
  * The regtest chain `make bench-import` imports, generated once and cached in
- * native-bench/.cache/ (regenerated when missing, damaged, or of another CHAIN_FORMAT).
+ * native-bench/.cache/ (regenerated when missing, damaged, or of another CHAIN_FORMAT),
+ * and smaller chains of the same kind for tests (generateChain with another ChainShape).
  *
- * Shape (heights on regtest, where a block's work is constant):
+ * Shape (heights on regtest, where a block's work is constant; the numbers are BENCH_CHAIN's):
  *  - 1..100: coinbase-only blocks; their coinbases mature one by one from height 101.
  *  - from 101: blocks of ~200 small transactions until 200,000 non-coinbase transactions
  *    exist. A coinbase is fanned out into 250 coins whenever fewer than 240 confirmed coins
@@ -27,10 +28,12 @@ import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import { blockSubsidy, COINBASE_MATURITY, genesisBlock, selectParams } from '../src/consensus/index.js';
 import { addWitnessCommitment, createCoinbase, solveBlock } from '../src/mining/index.js';
+import { scanBlockFile } from '../src/storage/index.js';
 import {
   blockMerkleRoot,
   BlockHeader,
   bytesEqual,
+  parseBlock,
   parseTransaction,
   serializeBlock,
   Transaction,
@@ -42,8 +45,17 @@ import type { SignItem } from './import-sign-worker.js';
 /** Bump whenever the generated chain changes: a cached chain of another format is rebuilt. */
 export const CHAIN_FORMAT = 1;
 
-const TARGET_TRANSACTIONS = 200_000;
-const TX_PER_BLOCK = 200;
+/** What to generate: how many transactions, how many per block, and whether the two-week tail follows. */
+export interface ChainShape {
+  transactions: number;
+  txPerBlock: number;
+  /** The coinbase-only tail that buries every transaction-bearing block under two weeks of work. */
+  assumeValidTail: boolean;
+}
+
+/** The chain `make bench-import` imports (CHAIN_FORMAT describes this shape). */
+export const BENCH_CHAIN: ChainShape = { transactions: 200_000, txPerBlock: 200, assumeValidTail: true };
+
 const FANOUT_OUTPUTS = 250;
 const POOL_TARGET = 240;
 const REGULAR_FEE = 100n;
@@ -128,8 +140,10 @@ class Planner {
   private nextKey = 0;
   readonly scripts = benchKeys().map((k) => k.scriptPubKey);
 
+  constructor(readonly shape: ChainShape) {}
+
   get done(): boolean {
-    return this.transactions >= TARGET_TRANSACTIONS;
+    return this.transactions >= this.shape.transactions;
   }
 
   private output(value: bigint): { out: TxOut; key: number } {
@@ -164,7 +178,7 @@ class Planner {
         const each = (coin.value - FANOUT_FEE) / BigInt(FANOUT_OUTPUTS);
         this.build([coin], new Array<bigint>(FANOUT_OUTPUTS).fill(each), block);
       }
-      while (block.txs.length < TX_PER_BLOCK && !this.done && this.confirmed.length > 0) {
+      while (block.txs.length < this.shape.txPerBlock && !this.done && this.confirmed.length > 0) {
         const shape = this.regular % 20;
         const first = this.confirmed.peek()!;
         const merge = shape === 0 || first.value < SMALL_COIN;
@@ -186,12 +200,12 @@ function progress(text: string): void {
   process.stdout.write(`${text}\n`);
 }
 
-/** Generates the chain into `file` (written aside, then renamed); returns its description. */
-async function generate(file: string, threads: number): Promise<ChainMeta> {
+/** Generates a chain of `shape` into `file` (written aside, then renamed); returns its description. */
+export async function generateChain(file: string, shape: ChainShape, threads = availableParallelism()): Promise<ChainMeta> {
   const started = performance.now();
   const params = selectParams('regtest');
   const genesisTime = genesisBlock('regtest').header.time;
-  const planner = new Planner();
+  const planner = new Planner(shape);
   const pool = new Piscina<SignItem[], Uint8Array[]>({
     filename: fileURLToPath(new URL('./import-sign-worker.js', import.meta.url)),
     minThreads: threads,
@@ -238,7 +252,7 @@ async function generate(file: string, threads: number): Promise<ChainMeta> {
     const now = performance.now();
     if (now - lastReport > 5000) {
       lastReport = now;
-      progress(`  generating: height ${height}, ${planner.transactions.toLocaleString('en-US')} of ${TARGET_TRANSACTIONS.toLocaleString('en-US')} transactions signed or queued, ${((now - started) / 1000).toFixed(0)} s`);
+      progress(`  generating: height ${height}, ${planner.transactions.toLocaleString('en-US')} of ${shape.transactions.toLocaleString('en-US')} transactions signed or queued, ${((now - started) / 1000).toFixed(0)} s`);
     }
   };
 
@@ -246,7 +260,7 @@ async function generate(file: string, threads: number): Promise<ChainMeta> {
   // always assembled (its txid known) before a planned block can fan it out.
   const window: { planned: PlannedBlock; signed: Promise<Uint8Array[]> }[] = [];
   const maxInFlight = Math.min(4 * threads, COINBASE_MATURITY - 1);
-  const tail = tailBlocks(params.targetSpacing);
+  const tail = shape.assumeValidTail ? tailBlocks(params.targetSpacing) : 0;
   let lastPlannedTxHeight = 0;
   try {
     for (let height = 1; !planner.done || height <= lastPlannedTxHeight + tail; height++) {
@@ -295,7 +309,7 @@ function readMeta(path: string): ChainMeta | undefined {
   }
 }
 
-/** The cached chain in `cacheDir`, generated first when missing, damaged or of another format. */
+/** The cached BENCH_CHAIN in `cacheDir`, generated first when missing, damaged or of another format. */
 export async function ensureChain(cacheDir: string, threads = availableParallelism()): Promise<CachedChain> {
   mkdirSync(cacheDir, { recursive: true });
   const file = join(cacheDir, 'regtest-chain.blk');
@@ -311,8 +325,21 @@ export async function ensureChain(cacheDir: string, threads = availableParalleli
       : `No cached chain in ${cacheDir}: generating one (once; signing on ${threads} thread${threads === 1 ? '' : 's'}).`,
   );
   rmSync(metaPath, { force: true });
-  const meta = await generate(file, threads);
+  const meta = await generateChain(file, BENCH_CHAIN, threads);
   writeFileSync(metaPath, `${JSON.stringify(meta, null, 2)}\n`);
   progress(`  generated ${meta.blocks.toLocaleString('en-US')} blocks, ${meta.transactions.toLocaleString('en-US')} transactions in ${meta.generationSeconds.toFixed(1)} s`);
   return { file, meta };
+}
+
+/**
+ * The non-coinbase inputs of every block of a generated chain file, indexed by height
+ * (the file holds heights 1..N in order; index 0, genesis, is not in it and counts 0).
+ */
+export function inputsByHeight(file: string): number[] {
+  const counts = [0];
+  for (const record of scanBlockFile(file, selectParams('regtest').messageStart, new Uint8Array(8))) {
+    const block = parseBlock(record.bytes);
+    counts.push(block.transactions.slice(1).reduce((sum, tx) => sum + tx.inputs.length, 0));
+  }
+  return counts;
 }

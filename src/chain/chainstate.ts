@@ -173,6 +173,8 @@ export class Chainstate {
   mempoolSync: ChainMempoolSync | undefined;
   private disconnectedSinceReorg = false;
   private reverseSequenceId = -1;
+  /** Why the last connected block had its scripts checked (null: skipped); undefined before the first. */
+  private scriptCheckReasonLogged: string | null | undefined;
 
   constructor(options: ChainstateOptions) {
     this.options = options;
@@ -611,18 +613,41 @@ export class Chainstate {
     this.invalidChainFound(entry);
   }
 
-  /** Whether scripts must be checked for `entry` (Core's assumevalid rule in ConnectBlock). */
-  private shouldCheckScripts(entry: BlockIndexEntry): boolean {
+  /**
+   * Why scripts must be checked for `entry`, or null when assumevalid lets them be skipped
+   * (Core's assumevalid rule in ConnectBlock, with its reasons word for word).
+   */
+  private scriptCheckReason(entry: BlockIndexEntry): string | null {
     const assumeValid = this.options.assumeValid;
-    if (!assumeValid) return true;
+    if (!assumeValid) return 'assumevalid=0 (always verify)';
     const assumed = this.tree.getByHash(assumeValid);
+    if (!assumed) return 'assumevalid hash not in headers';
+    if (assumed.ancestor(entry.height) !== entry) return entry.height > assumed.height ? 'block height above assumevalid height' : 'block not in assumevalid chain';
     const bestHeader = this.tree.bestHeader;
-    if (!assumed || !bestHeader) return true;
-    if (assumed.ancestor(entry.height) !== entry) return true;
-    if (bestHeader.ancestor(entry.height) !== entry) return true;
-    if (bestHeader.chainWork < this.params.minimumChainWork) return true;
+    if (!bestHeader || bestHeader.ancestor(entry.height) !== entry) return 'block not in best header chain';
+    if (bestHeader.chainWork < this.params.minimumChainWork) return 'best header chainwork below minimumchainwork';
     const buried = blockProofEquivalentTime(bestHeader.chainWork, entry.chainWork, bestHeader.bits, this.params);
-    return buried <= BigInt(ASSUMEVALID_MIN_BURY_SECONDS);
+    if (buried <= BigInt(ASSUMEVALID_MIN_BURY_SECONDS)) return 'block too recent relative to best header';
+    return null;
+  }
+
+  /**
+   * Whether scripts must be checked for `entry`. Each change of the reason is logged as Core
+   * v31 logs it, so debug.log says which blocks had their scripts checked (benchmarks read it).
+   */
+  private shouldCheckScripts(entry: BlockIndexEntry): boolean {
+    // Genesis connects no transactions: Core returns before deciding, so nothing is logged for it.
+    if (entry.height === 0) return true;
+    const reason = this.scriptCheckReason(entry);
+    if (reason !== this.scriptCheckReasonLogged) {
+      this.scriptCheckReasonLogged = reason;
+      this.options.log(
+        reason === null
+          ? `Disabling script verification at block #${entry.height} (${entry.hashHex}).`
+          : `Enabling script verification at block #${entry.height} (${entry.hashHex}): ${reason}.`,
+      );
+    }
+    return reason !== null;
   }
 
   /** Core's ConnectTip. */
