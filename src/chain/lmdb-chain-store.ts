@@ -100,8 +100,8 @@ export class LmdbChainStore implements ChainStore {
     return new ChainSnapshotSource({ params, env: this.env, blocks: this.blocks, node, txindex, ...(blockfilter ? { blockfilter } : {}), owned: false });
   }
 
-  fetchCoin(key: Uint8Array): Coin | undefined {
-    return this.env.withSnapshot((r) => r.coinAt(key));
+  fetchCoin(txid: Uint8Array, vout: number): Coin | undefined {
+    return this.env.withSnapshot((r) => r.coin(txid, vout));
   }
 
   loadIndex(): StoredIndexEntry[] {
