@@ -113,7 +113,9 @@ export class Transaction implements TransactionFields {
   }
 
   get txid(): Uint8Array {
-    this.cachedTxid ??= sha256d(this.toBytesNoWitness());
+    // A parsed segwit transaction's witness-free form is only hashed here, so it is cut into
+    // scratch space rather than into an array of its own that nobody would keep.
+    this.cachedTxid ??= sha256d(this.cachedBase ?? (this.witnessStart >= 0 ? stripWitness(this.cachedFull!, this.witnessStart, true) : this.toBytesNoWitness()));
     return this.cachedTxid;
   }
 
@@ -132,6 +134,8 @@ export class Transaction implements TransactionFields {
   }
 
   get baseSize(): number {
+    // version ‖ inputs and outputs ‖ locktime, without the marker, flag and witnesses.
+    if (this.witnessStart >= 0 && !this.cachedBase) return this.witnessStart - 6 + 8;
     return this.toBytesNoWitness().length;
   }
 
@@ -149,10 +153,23 @@ export class Transaction implements TransactionFields {
   }
 }
 
-/** version ‖ inputs and outputs ‖ locktime, cut from a BIP144 serialization (marker and flag at 4 and 5). */
-function stripWitness(full: Uint8Array, witnessStart: number): Uint8Array {
+/** Reused by stripWitness for bytes that are hashed at once and dropped (hashing is synchronous). */
+let scratch = new Uint8Array(4096);
+
+/**
+ * version ‖ inputs and outputs ‖ locktime, cut from a BIP144 serialization (marker and flag
+ * at 4 and 5). `transient`: into shared scratch space, valid only until the next call.
+ */
+function stripWitness(full: Uint8Array, witnessStart: number, transient = false): Uint8Array {
   const bodyLength = witnessStart - 6;
-  const out = new Uint8Array(4 + bodyLength + 4);
+  const length = 4 + bodyLength + 4;
+  let out: Uint8Array;
+  if (transient) {
+    if (scratch.length < length) scratch = new Uint8Array(Math.max(length, scratch.length * 2));
+    out = new Uint8Array(scratch.buffer, 0, length);
+  } else {
+    out = new Uint8Array(length);
+  }
   out.set(full.subarray(0, 4), 0);
   out.set(full.subarray(6, witnessStart), 4);
   out.set(full.subarray(full.length - 4), 4 + bodyLength);

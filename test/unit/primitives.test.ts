@@ -72,11 +72,13 @@ test('a parsed transaction hashes the bytes it came from exactly as one serializ
   assert.equal(reader.offset, 3 + segwit.length);
   for (const tx of parsed) {
     const fresh = new Transaction({ version: tx.version, inputs: tx.inputs, outputs: tx.outputs, locktime: tx.locktime });
-    assert.equal(toHex(tx.toBytesNoWitness()), toHex(serializeTransaction(tx, false)));
-    assert.equal(toHex(tx.toBytes()), toHex(serializeTransaction(tx, true)));
+    // Hashes and sizes first: they are computed without materializing the witness-free bytes.
     assert.equal(tx.txidHex, fresh.txidHex);
     assert.equal(tx.wtxidHex, fresh.wtxidHex);
     assert.equal(tx.weight, fresh.weight);
+    assert.equal(tx.baseSize, fresh.baseSize);
+    assert.equal(toHex(tx.toBytesNoWitness()), toHex(serializeTransaction(tx, false)));
+    assert.equal(toHex(tx.toBytes()), toHex(serializeTransaction(tx, true)));
   }
   assert.equal(parsed[2]!.hasWitness, true);
 });
