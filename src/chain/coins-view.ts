@@ -169,8 +169,11 @@ export class CoinsCache implements CoinsSource {
   /** Merges this (child) cache's changes into `parent`, preserving freshness. */
   mergeInto(parent: CoinsCache): void {
     for (const head of this.slots.values()) {
-      for (let entry: CacheEntry | undefined = head; entry; entry = entry.next) {
+      for (let entry: CacheEntry | undefined = head; entry; ) {
+        // Read before applyChild: it may move the entry itself into the parent's chains.
+        const next: CacheEntry | undefined = entry.next;
         if (entry.dirty) parent.applyChild(entry);
+        entry = next;
       }
     }
     this.slots.clear();
@@ -178,13 +181,17 @@ export class CoinsCache implements CoinsSource {
     this.memory = 0;
   }
 
+  /** Takes one dirty entry of a child that is being emptied: an entry new here is moved over, not copied. */
   private applyChild(child: CacheEntry): void {
     const slot = slotOf(child.txid, child.vout);
     const mine = this.find(child.txid, child.vout, slot);
     if (!mine) {
       // Absent here: fresh in the child means fresh here too.
       if (child.coin === null && child.fresh) return;
-      this.insert(slot, child.txid, child.vout, child.coin, true, child.fresh);
+      child.next = this.slots.get(slot);
+      this.slots.set(slot, child);
+      this.count++;
+      this.memory += ENTRY_OVERHEAD + (child.coin ? child.coin.output.scriptPubKey.length : 0);
       return;
     }
     if (child.coin === null && mine.fresh) {
