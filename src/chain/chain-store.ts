@@ -63,7 +63,7 @@ export interface ChainSnapshot {
 export interface ChainStore extends CoinsSource {
   /** Runs `fn` over one consistent snapshot of the stored state. */
   snapshot<T>(fn: (view: ChainSnapshot) => T): T;
-  fetchCoin(key: Uint8Array): Coin | undefined;
+  fetchCoin(txid: Uint8Array, vout: number): Coin | undefined;
   loadIndex(): StoredIndexEntry[];
   readTip(): Uint8Array | undefined;
   readUndo(hash: Uint8Array): BlockUndo | undefined;

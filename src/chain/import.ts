@@ -38,7 +38,7 @@ function tryParse(bytes: Uint8Array): Block | undefined {
  */
 export async function importBlocks(
   chain: Chainstate,
-  records: Iterable<ScannedBlock>,
+  records: Iterable<ScannedBlock & { readonly block?: Block }>,
   inPlace: boolean,
   log: (m: string) => void,
   shouldStop: () => boolean = () => false,
@@ -51,7 +51,7 @@ export async function importBlocks(
     for (const record of records) {
       // Shutdown interrupts an import between blocks; what was accepted stays.
       if (shouldStop()) break;
-      const block = tryParse(record.bytes);
+      const block = record.block ?? tryParse(record.bytes);
       if (!block) continue;
       report.read++;
       const stored = inPlace ? { file: record.file, pos: record.pos } : undefined;
@@ -98,6 +98,17 @@ async function accept(chain: Chainstate, block: Block, bytes: Uint8Array, stored
 
 /** -loadblock=FILE: every block in a Core-framed file (no obfuscation), written into our block files. */
 export function importBlockFile(chain: Chainstate, path: string, log: (m: string) => void, shouldStop?: () => boolean): Promise<ImportReport> {
-  const records = scanBlockFile(path, chain.params.messageStart, new Uint8Array(8), { accept: (bytes) => tryParse(bytes) !== undefined });
-  return importBlocks(chain, records, false, log, shouldStop);
+  // The scan parses each candidate to decide whether it is a block (Core's loop does the
+  // same); the block it parsed is handed on rather than parsed a second time.
+  let parsed: Block | undefined;
+  const records = scanBlockFile(path, chain.params.messageStart, new Uint8Array(8), { accept: (bytes) => (parsed = tryParse(bytes)) !== undefined });
+  return importBlocks(chain, withParsedBlock(records, () => parsed), false, log, shouldStop);
+}
+
+/** Each scanned record with the block its accept check parsed (the scan yields right after accepting). */
+function* withParsedBlock(records: Iterable<ScannedBlock>, lastParsed: () => Block | undefined): Generator<ScannedBlock & { readonly block?: Block }> {
+  for (const record of records) {
+    const block = lastParsed();
+    yield block ? { ...record, block } : record;
+  }
 }

@@ -14,6 +14,8 @@ import {
   scanBlocksDir,
   type BlockIndexRecord,
   type ChainstateEnv,
+  type ChainstateReader,
+  type ChainstateWriter,
   type MempoolEntryRecord,
 } from '../storage/index.js';
 import { join } from 'node:path';
@@ -68,6 +70,14 @@ function fromRecord(record: BlockIndexRecord): StoredIndexEntry {
 }
 
 export class LmdbChainStore implements ChainStore {
+  /**
+   * The snapshot coin reads share until the next write. Connecting a block looks up every
+   * new output (BIP30) and every spent coin the cache lacks: one snapshot per lookup cost
+   * more than the lookup. The coins change only through this store's writes (this process
+   * is the chainstate's only writer), and every write closes the snapshot first.
+   */
+  private coinSnapshot: { readonly reader: ChainstateReader; close(): void } | undefined;
+
   private constructor(
     readonly env: ChainstateEnv,
     readonly blocks: BlockFileStore,
@@ -100,8 +110,16 @@ export class LmdbChainStore implements ChainStore {
     return new ChainSnapshotSource({ params, env: this.env, blocks: this.blocks, node, txindex, ...(blockfilter ? { blockfilter } : {}), owned: false });
   }
 
-  fetchCoin(key: Uint8Array): Coin | undefined {
-    return this.env.withSnapshot((r) => r.coinAt(key));
+  fetchCoin(txid: Uint8Array, vout: number): Coin | undefined {
+    this.coinSnapshot ??= this.env.openSnapshot();
+    return this.coinSnapshot.reader.coin(txid, vout);
+  }
+
+  /** Every write goes through here: the shared coin snapshot must not outlive the state it shows. */
+  private write(fn: (w: ChainstateWriter) => void): void {
+    this.coinSnapshot?.close();
+    this.coinSnapshot = undefined;
+    this.env.writeBatch(fn);
   }
 
   loadIndex(): StoredIndexEntry[] {
@@ -125,7 +143,7 @@ export class LmdbChainStore implements ChainStore {
   }
 
   commit(batch: ChainCommit): void {
-    this.env.writeBatch((w) => {
+    this.write((w) => {
       // Flushes block files first: entries below may point into them.
       w.saveBlockFileInfo(this.blocks);
       for (const { hash, entry } of batch.indexEntries) w.putBlockIndex(hash, toRecord(entry));
@@ -155,7 +173,7 @@ export class LmdbChainStore implements ChainStore {
   }
 
   wipeChainstate(): void {
-    this.env.writeBatch((w) => {
+    this.write((w) => {
       w.clear('coins');
       w.clear('undo');
       w.clear('active');
@@ -165,7 +183,7 @@ export class LmdbChainStore implements ChainStore {
 
   wipeIndex(): void {
     // Block file statistics stay: reindex reads the same files in place.
-    this.env.writeBatch((w) => w.clear('index'));
+    this.write((w) => w.clear('index'));
   }
 
   blockFiles(): { file: number; size: number; heightFirst: number; heightLast: number }[] {
@@ -179,7 +197,7 @@ export class LmdbChainStore implements ChainStore {
   deleteBlockFiles(files: readonly number[]): void {
     this.blocks.deleteFiles(files);
     // The deleted files' statistics go with them.
-    this.env.writeBatch((w) => w.saveBlockFileInfo(this.blocks));
+    this.write((w) => w.saveBlockFileInfo(this.blocks));
   }
 
   /** The mirrored mempool as last committed (start-up reload), with its mempool_sequence. */
@@ -200,13 +218,15 @@ export class LmdbChainStore implements ChainStore {
   }
 
   setReindexing(on: boolean): void {
-    this.env.writeBatch((w) => {
+    this.write((w) => {
       if (on) w.putMeta(CHAINSTATE_META.reindexing, true);
       else w.deleteMeta(CHAINSTATE_META.reindexing);
     });
   }
 
   async close(): Promise<void> {
+    this.coinSnapshot?.close();
+    this.coinSnapshot = undefined;
     this.blocks.close();
     await this.env.close();
   }

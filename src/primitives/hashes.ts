@@ -1,17 +1,20 @@
 /**
  * Hash functions. SHA-256 uses node's one-shot `crypto.hash` (OpenSSL): native-bench/hash
  * measures it at 1.6x @noble/hashes on 64-byte inputs and far more on large ones, and
- * txids, merkle trees and sighashes are the hot path. RIPEMD-160 and tagged-hash midstates
- * come from @noble/hashes, which OpenSSL 3 does not offer portably.
+ * txids, merkle trees and sighashes are the hot path. The second round of SHA-256d and
+ * merkle nodes are fixed one- and two-block shapes that sha256-small.ts does faster than a
+ * crypto.hash call. RIPEMD-160 and tagged-hash midstates come from @noble/hashes, which
+ * OpenSSL 3 does not offer portably.
  *
  * A thread that runs on the native addon (the daemon's default signature backend) installs
  * its hash entry points with useNativeHashes: they hash short messages (sighash midstates,
- * key hashes) several times faster than crypto.hash, whose per-call cost dominates there.
- * The choice is explicit per thread, never a fallback.
+ * key hashes, merkle nodes) several times faster than crypto.hash, whose per-call cost
+ * dominates there. The choice is explicit per thread, never a fallback.
  */
 import { hash as nodeHash } from 'node:crypto';
 import { ripemd160 as nobleRipemd160, sha1 as nobleSha1 } from '@noble/hashes/legacy.js';
 import { sha256 as nobleSha256 } from '@noble/hashes/sha2.js';
+import { sha256dPair, sha256OfDigest } from './sha256-small.js';
 
 /** The native addon's hash entry points (src/primitives/native/hashes.c): each writes into `out`. */
 export interface NativeHashes {
@@ -32,6 +35,8 @@ const ON_HEAP_LIMIT = 64;
 const nativeOut32 = new Uint8Array(new ArrayBuffer(32));
 const nativeOut20 = new Uint8Array(new ArrayBuffer(20));
 const nativeShortInput = new Uint8Array(new ArrayBuffer(ON_HEAP_LIMIT));
+/** A merkle node's two hashes, side by side off the heap. */
+const nativePair = new Uint8Array(new ArrayBuffer(64));
 /** A view of each length over nativeShortInput, so a short input costs a copy and no new object. */
 const nativeShortViews = Array.from({ length: ON_HEAP_LIMIT + 1 }, (_, n) => nativeShortInput.subarray(0, n));
 
@@ -64,13 +69,25 @@ export function sha256(data: Uint8Array): Uint8Array {
   return digest('sha256', data);
 }
 
-/** SHA-256 applied twice: txids, block hashes, merkle nodes, legacy sighashes. */
+/** SHA-256 applied twice: txids, block hashes, legacy sighashes. */
 export function sha256d(data: Uint8Array): Uint8Array {
   if (native) {
     native.sha256dInto(nativeOut32, nativeInput(data));
     return nativeOut32.slice();
   }
-  return digest('sha256', digest('sha256', data));
+  return sha256OfDigest(nodeHash('sha256', data, 'buffer') as Buffer);
+}
+
+/** SHA-256d(left ‖ right) of two 32-byte hashes: a merkle tree node, a witness commitment. */
+export function sha256dOfPair(left: Uint8Array, right: Uint8Array): Uint8Array {
+  if (left.length !== 32 || right.length !== 32) throw new RangeError('a merkle node hashes two 32-byte hashes');
+  if (native) {
+    nativePair.set(left, 0);
+    nativePair.set(right, 32);
+    native.sha256dInto(nativeOut32, nativePair);
+    return nativeOut32.slice();
+  }
+  return sha256dPair(left, right);
 }
 
 export function ripemd160(data: Uint8Array): Uint8Array {

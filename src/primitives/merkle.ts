@@ -1,4 +1,4 @@
-import { sha256d } from './hashes.js';
+import { sha256dOfPair } from './hashes.js';
 
 export interface MerkleResult {
   root: Uint8Array;
@@ -15,18 +15,13 @@ export function computeMerkleRoot(leaves: readonly Uint8Array[]): MerkleResult {
   if (leaves.length === 0) return { root: new Uint8Array(32), mutated: false };
   let level = leaves.slice();
   let mutated = false;
-  const pair = new Uint8Array(64);
   while (level.length > 1) {
     for (let i = 0; i + 1 < level.length; i += 2) {
       if (equal32(level[i]!, level[i + 1]!)) mutated = true;
     }
     if (level.length % 2 === 1) level.push(level[level.length - 1]!);
     const next: Uint8Array[] = [];
-    for (let i = 0; i < level.length; i += 2) {
-      pair.set(level[i]!, 0);
-      pair.set(level[i + 1]!, 32);
-      next.push(sha256d(pair));
-    }
+    for (let i = 0; i < level.length; i += 2) next.push(sha256dOfPair(level[i]!, level[i + 1]!));
     level = next;
   }
   return { root: level[0]!, mutated };
@@ -42,16 +37,11 @@ export function merkleBranch(leaves: readonly Uint8Array[], index: number): Uint
   const branch: Uint8Array[] = [];
   let level = leaves.slice();
   let position = index;
-  const pair = new Uint8Array(64);
   while (level.length > 1) {
     if (level.length % 2 === 1) level.push(level[level.length - 1]!);
     branch.push(level[position ^ 1]!);
     const next: Uint8Array[] = [];
-    for (let i = 0; i < level.length; i += 2) {
-      pair.set(level[i]!, 0);
-      pair.set(level[i + 1]!, 32);
-      next.push(sha256d(pair));
-    }
+    for (let i = 0; i < level.length; i += 2) next.push(sha256dOfPair(level[i]!, level[i + 1]!));
     level = next;
     position >>= 1;
   }

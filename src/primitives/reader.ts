@@ -69,10 +69,14 @@ export class ByteReader {
     return v;
   }
 
-  /** A view into the underlying bytes (no copy). */
+  /**
+   * A view into the underlying bytes (no copy). Built with the constructor rather than
+   * subarray, which looks up a species constructor on every call: parsing a block makes
+   * several views per transaction.
+   */
   slice(n: number): Uint8Array {
     this.need(n);
-    const out = this.bytes.subarray(this.offset, this.offset + n);
+    const out = new Uint8Array(this.bytes.buffer, this.bytes.byteOffset + this.offset, n);
     this.offset += n;
     return out;
   }

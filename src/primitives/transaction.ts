@@ -25,6 +25,8 @@ export interface TxOut {
 }
 
 export const SEQUENCE_FINAL = 0xffffffff;
+/** The witness of every input without one: shared, never written to. */
+export const EMPTY_WITNESS: readonly Uint8Array[] = Object.freeze([]);
 /** Weight units per byte of non-witness data. */
 export const WITNESS_SCALE_FACTOR = 4;
 
@@ -44,9 +46,20 @@ export interface TransactionFields {
 }
 
 /**
+ * Where a parsed transaction lies in the bytes it was read from: its exact serialization
+ * as read and, for the BIP144 format, the offset of its witness section (-1 without one).
+ */
+export interface TransactionWire {
+  readonly bytes: Uint8Array;
+  readonly witnessStart: number;
+}
+
+/**
  * An immutable transaction. Hashes and sizes are computed once on first use because
  * validation asks for them repeatedly (txid for the coins view, wtxid for the witness
- * commitment, sizes for weight limits and fee rates).
+ * commitment, sizes for weight limits and fee rates). A parsed transaction hashes the
+ * bytes it was read from instead of serializing itself again: the parser accepts only
+ * canonical encodings, so they are exactly what serializing would produce.
  */
 export class Transaction implements TransactionFields {
   /** Unsigned 32-bit, as Core stores it since v28 (BIP68 and CSV compare it unsigned). */
@@ -59,12 +72,22 @@ export class Transaction implements TransactionFields {
   private cachedWtxid: Uint8Array | undefined;
   private cachedBase: Uint8Array | undefined;
   private cachedFull: Uint8Array | undefined;
+  /** The witness section's offset in cachedFull, when the base serialization can be cut from it. */
+  private witnessStart = -1;
 
-  constructor(fields: TransactionFields) {
+  constructor(fields: TransactionFields, wire?: TransactionWire) {
     this.version = fields.version >>> 0;
     this.inputs = fields.inputs;
     this.outputs = fields.outputs;
     this.locktime = fields.locktime >>> 0;
+    if (wire) {
+      if (wire.witnessStart < 0) {
+        this.cachedBase = wire.bytes;
+      } else {
+        this.cachedFull = wire.bytes;
+        this.witnessStart = wire.witnessStart;
+      }
+    }
   }
 
   get hasWitness(): boolean {
@@ -78,7 +101,7 @@ export class Transaction implements TransactionFields {
 
   /** Serialization without witness data: what the txid commits to. */
   toBytesNoWitness(): Uint8Array {
-    this.cachedBase ??= serializeTransaction(this, false);
+    this.cachedBase ??= this.witnessStart >= 0 ? stripWitness(this.cachedFull!, this.witnessStart) : serializeTransaction(this, false);
     return this.cachedBase;
   }
 
@@ -90,7 +113,9 @@ export class Transaction implements TransactionFields {
   }
 
   get txid(): Uint8Array {
-    this.cachedTxid ??= sha256d(this.toBytesNoWitness());
+    // A parsed segwit transaction's witness-free form is only hashed here, so it is cut into
+    // scratch space rather than into an array of its own that nobody would keep.
+    this.cachedTxid ??= sha256d(this.cachedBase ?? (this.witnessStart >= 0 ? stripWitness(this.cachedFull!, this.witnessStart, true) : this.toBytesNoWitness()));
     return this.cachedTxid;
   }
 
@@ -109,6 +134,8 @@ export class Transaction implements TransactionFields {
   }
 
   get baseSize(): number {
+    // version ‖ inputs and outputs ‖ locktime, without the marker, flag and witnesses.
+    if (this.witnessStart >= 0 && !this.cachedBase) return this.witnessStart - 6 + 8;
     return this.toBytesNoWitness().length;
   }
 
@@ -124,6 +151,29 @@ export class Transaction implements TransactionFields {
   get vsize(): number {
     return Math.ceil(this.weight / WITNESS_SCALE_FACTOR);
   }
+}
+
+/** Reused by stripWitness for bytes that are hashed at once and dropped (hashing is synchronous). */
+let scratch = new Uint8Array(4096);
+
+/**
+ * version ‖ inputs and outputs ‖ locktime, cut from a BIP144 serialization (marker and flag
+ * at 4 and 5). `transient`: into shared scratch space, valid only until the next call.
+ */
+function stripWitness(full: Uint8Array, witnessStart: number, transient = false): Uint8Array {
+  const bodyLength = witnessStart - 6;
+  const length = 4 + bodyLength + 4;
+  let out: Uint8Array;
+  if (transient) {
+    if (scratch.length < length) scratch = new Uint8Array(Math.max(length, scratch.length * 2));
+    out = new Uint8Array(scratch.buffer, 0, length);
+  } else {
+    out = new Uint8Array(length);
+  }
+  out.set(full.subarray(0, 4), 0);
+  out.set(full.subarray(6, witnessStart), 4);
+  out.set(full.subarray(full.length - 4), 4 + bodyLength);
+  return out;
 }
 
 export function serializeTransaction(tx: TransactionFields, withWitness: boolean, writer = new ByteWriter(256)): Uint8Array {
@@ -154,7 +204,7 @@ function readInputs(reader: ByteReader): TxIn[] {
     const vout = reader.u32();
     const scriptSig = reader.varBytes();
     const sequence = reader.u32();
-    inputs.push({ prevout: { txid, vout }, scriptSig, sequence, witness: [] });
+    inputs.push({ prevout: { txid, vout }, scriptSig, sequence, witness: EMPTY_WITNESS });
   }
   return inputs;
 }
@@ -181,6 +231,7 @@ export interface ParseTransactionOptions {
  */
 export function readTransaction(reader: ByteReader, options: ParseTransactionOptions = {}): Transaction {
   const allowWitness = options.allowWitness ?? true;
+  const start = reader.offset;
   const version = reader.u32();
   let flags = 0;
   let inputs = readInputs(reader);
@@ -194,21 +245,27 @@ export function readTransaction(reader: ByteReader, options: ParseTransactionOpt
   } else {
     outputs = readOutputs(reader);
   }
+  let witnessStart = -1;
   if ((flags & 1) !== 0 && allowWitness) {
     flags ^= 1;
+    witnessStart = reader.offset - start;
     let any = false;
-    inputs = inputs.map((input) => {
+    for (const input of inputs) {
       const count = reader.compactSize();
+      if (count === 0) continue;
       const witness: Uint8Array[] = [];
       for (let i = 0; i < count; i++) witness.push(reader.varBytes());
-      if (witness.length > 0) any = true;
-      return { ...input, witness };
-    });
+      // The input objects were made by readInputs just above and nobody else holds them yet.
+      (input as { witness: readonly Uint8Array[] }).witness = witness;
+      any = true;
+    }
     if (!any) throw new DecodeError('Superfluous witness record');
   }
   if (flags !== 0) throw new DecodeError('Unknown transaction optional data');
   const locktime = reader.u32();
-  return new Transaction({ version, inputs, outputs, locktime });
+  const source = reader.bytes;
+  const bytes = new Uint8Array(source.buffer, source.byteOffset + start, reader.offset - start);
+  return new Transaction({ version, inputs, outputs, locktime }, { bytes, witnessStart });
 }
 
 /** Parses a whole byte array as exactly one transaction. */
@@ -236,5 +293,4 @@ export function parseTxOut(bytes: Uint8Array): TxOut {
   return out;
 }
 
-export const EMPTY_WITNESS: readonly Uint8Array[] = [];
 export { EMPTY_BYTES };

@@ -58,6 +58,12 @@ export class StorageEnv<T extends string, R, W> {
     return this.lmdb.read((tables) => fn(this.makeReader(tables)));
   }
 
+  /** A snapshot that stays open until closed (LmdbEnv.openSnapshot): close it before writing. */
+  openSnapshot(): { readonly reader: R; close(): void } {
+    const snapshot = this.lmdb.openSnapshot();
+    return { reader: this.makeReader(snapshot.reader), close: snapshot.close };
+  }
+
   /** `fn`'s writes commit atomically and durably before this returns, or not at all if it throws. */
   writeBatch<X>(fn: (writer: W) => X): X {
     return this.lmdb.write((tables) => fn(this.makeWriter(tables)));

@@ -270,24 +270,39 @@ export class LmdbEnv<T extends string> {
    * snapshot stays open until it settles. Keep it short: an open snapshot pins old pages.
    */
   read<R>(fn: (reader: TableReader<T>) => R): R {
+    const snapshot = this.openSnapshot();
+    let result: R;
+    try {
+      result = fn(snapshot.reader);
+    } catch (err) {
+      snapshot.close();
+      throw err;
+    }
+    if (isPromiseLike(result)) return Promise.resolve(result).finally(snapshot.close) as R;
+    snapshot.close();
+    return result;
+  }
+
+  /**
+   * A snapshot of the newest committed state that stays open until `close()`, for a writer
+   * that reads many times between its own commits (the coins cache's misses while blocks
+   * connect) and closes it before it writes. It pins old pages while open.
+   */
+  openSnapshot(): { readonly reader: TableReader<T>; close(): void } {
     this.checkUsable();
     if (this.writing) throw new StorageError('a snapshot cannot be taken inside a write: reads there see the uncommitted batch');
     const txn = this.readTxns.acquire();
     const reader = new LmdbTableReader(this.dbs, txn as NativeReadTxn & Transaction, 'snapshot');
-    const finish = (): void => {
-      reader.release();
-      this.readTxns.release(txn);
+    let open = true;
+    return {
+      reader,
+      close: () => {
+        if (!open) return;
+        open = false;
+        reader.release();
+        this.readTxns.release(txn);
+      },
     };
-    let result: R;
-    try {
-      result = fn(reader);
-    } catch (err) {
-      finish();
-      throw err;
-    }
-    if (isPromiseLike(result)) return Promise.resolve(result).finally(finish) as R;
-    finish();
-    return result;
   }
 
   /**
