@@ -2,9 +2,11 @@
  * The script-check pool: fans a block's (or a batch's) inputs out to Piscina worker
  * threads and resolves to the first failing input in job order, or ok.
  *
- * Tasks are submitted through a small window (two per thread: one running, one queued
- * behind it so a worker never idles while its next message is posted) rather than all at
- * once. Once a failure is known nothing more is submitted, so an invalid block stops
+ * Tasks are submitted through a window of QUEUED_PER_THREAD per thread, and Piscina posts
+ * that many to each worker's port at once: a worker takes its next task from its own port,
+ * without waiting for the main thread, which is busy with the next block's rules while the
+ * workers check this one's scripts (pipelined connects). With one task per worker the
+ * workers idled for as long as the main thread ran without yielding. Once a failure is known nothing more is submitted, so an invalid block stops
  * costing CPU without aborting running tasks (Piscina aborts them by killing the thread).
  * Tasks below the failing one are still awaited, so the verdict is always the first
  * failure in job order, whatever the thread timing.
@@ -34,6 +36,9 @@ import {
   type ScriptCheckJob,
   type ScriptCheckResult,
 } from './types.js';
+
+/** Tasks posted to each worker ahead of the one it runs (see the module comment). */
+const QUEUED_PER_THREAD = 4;
 
 /** The compiled worker beside this module (dist/workers/verify-worker.js). */
 export const VERIFY_WORKER_FILE = fileURLToPath(new URL('./verify-worker.js', import.meta.url));
@@ -136,8 +141,9 @@ export class ScriptCheckPool {
       workerData,
       minThreads: threads,
       maxThreads: threads,
-      // Signature checks are CPU-bound: a second concurrent task per thread only interleaves.
-      concurrentTasksPerWorker: 1,
+      // Tasks run one after another in a worker; more than one posted lets it go on to the
+      // next without a round trip through the (possibly busy) main thread.
+      concurrentTasksPerWorker: QUEUED_PER_THREAD,
     });
     // Piscina emits 'error' for failures no task owns (a worker dying while idle). Unhandled,
     // an EventEmitter 'error' would kill the node; tasks that were running are rejected anyway.
@@ -224,7 +230,7 @@ export class ScriptCheckPool {
   }
 
   #run(jobs: readonly ScriptCheckJob[], plans: readonly TaskPlan[], options: TaskOptions): Promise<ScriptCheckResult> {
-    const window = this.threads * 2;
+    const window = this.threads * QUEUED_PER_THREAD;
     const outcomes: (ScriptCheckResult | undefined)[] = new Array(plans.length);
     let next = 0;
     let inFlight = 0;

@@ -29,6 +29,13 @@ import { connectBlockTransactions, disconnectBlockTransactions, type ScriptJob }
 import { importBlocks } from './import.js';
 import { ChainSystemError, reject, VALID, type Rejection, type Verdict } from './validation-result.js';
 
+/**
+ * Blocks prepared ahead of the one being finished during initial sync: enough that the
+ * workers always have the next block's scripts queued while the coordinator applies the
+ * rules of the one after.
+ */
+const PIPELINE_DEPTH = 1;
+
 /** A block with every rule applied but its scripts, which are being checked (ConnectTip's first half). */
 interface PreparedConnect {
   readonly entry: BlockIndexEntry;
@@ -573,27 +580,38 @@ export class Chainstate {
    * overlaps the signature checks instead of alternating with them.
    */
   private async connectPipelined(entries: readonly BlockIndexEntry[]): Promise<'progress' | 'invalid' | 'mutated'> {
-    let pending: PreparedConnect | null = null;
+    /** Prepared blocks in chain order, each view layered over the one before it. */
+    const pending: PreparedConnect[] = [];
+    /** Finishes the oldest prepared block; the next one then reads through the coins it merged into. */
+    const finishOldest = async (): Promise<'invalid' | 'mutated' | null> => {
+      const verdict = await this.finishConnect(pending.shift()!);
+      if (!verdict.ok) return verdict.mutated ? 'mutated' : 'invalid';
+      this.pruneCandidates();
+      pending[0]?.view.rebase(this.coins);
+      return null;
+    };
     for (const entry of entries) {
       if (this.interrupted) break;
-      const prepared = this.prepareConnect(entry, pending ? pending.view : this.coins);
-      if (pending) {
-        const verdict = await this.finishConnect(pending);
-        pending = null;
-        if (!verdict.ok) return verdict.mutated ? 'mutated' : 'invalid';
-        this.pruneCandidates();
-        if (!('rejection' in prepared)) prepared.view.rebase(this.coins);
-      }
+      const last = pending[pending.length - 1];
+      const prepared = this.prepareConnect(entry, last ? last.view : this.coins);
       if ('rejection' in prepared) {
+        // Blocks before it connect first (or fail first); then this one is invalid.
+        while (pending.length > 0) {
+          const failed = await finishOldest();
+          if (failed) return failed;
+        }
         const rejection = this.connectFailed(entry, prepared.rejection);
         return rejection.mutated ? 'mutated' : 'invalid';
       }
-      pending = prepared;
+      pending.push(prepared);
+      if (pending.length > PIPELINE_DEPTH) {
+        const failed = await finishOldest();
+        if (failed) return failed;
+      }
     }
-    if (pending) {
-      const verdict = await this.finishConnect(pending);
-      if (!verdict.ok) return verdict.mutated ? 'mutated' : 'invalid';
-      this.pruneCandidates();
+    while (pending.length > 0) {
+      const failed = await finishOldest();
+      if (failed) return failed;
     }
     return 'progress';
   }
