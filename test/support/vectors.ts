@@ -2,7 +2,8 @@
  * Access to the consensus test data carried in the project (test/vectors/data, with its
  * provenance in the README there), or to another copy named by TSBTCD_VECTORS.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
 import { join, resolve } from 'node:path';
 import { CHECKOUT_ROOT } from './checkout.js';
 
@@ -14,8 +15,18 @@ export function vectorPath(file: string): string {
   return join(VECTORS_DIR, file);
 }
 
+/** A data file name as stored: a file over 4 MiB is kept gzipped (`<name>.gz`), the rest as is. */
+export const GZIP_SUFFIX = '.gz';
+
+/** The bytes of `file` as upstream published them, read from `file` or, when only that exists, `file.gz`. */
+export function readVectorBytes(file: string): Buffer {
+  const path = vectorPath(file);
+  if (!existsSync(path) && existsSync(path + GZIP_SUFFIX)) return gunzipSync(readFileSync(path + GZIP_SUFFIX));
+  return readFileSync(path);
+}
+
 export function readVectorText(file: string): string {
-  return readFileSync(vectorPath(file), 'utf8');
+  return readVectorBytes(file).toString('utf8');
 }
 
 export function readVectorJson<T = unknown>(file: string): T {
