@@ -5,7 +5,7 @@
  * prevouts, sequences and outputs once, not once per input.
  */
 import type { Transaction, TxOut } from '../src/primitives/index.js';
-import { PrecomputedTransactionData, ScriptError, verifyInput, type SignatureCheckOptions } from '../src/script/index.js';
+import { PrecomputedTransactionData, ScriptError, verifyInput, type SignatureCache, type SignatureCheckCounters, type SignatureCheckOptions } from '../src/script/index.js';
 import type { ScriptCheckFailure } from './types.js';
 
 function describe(err: unknown): string {
@@ -14,6 +14,11 @@ function describe(err: unknown): string {
 
 export function exceptionFailure(txIndex: number, inputIndex: number, err: unknown): ScriptCheckFailure {
   return { ok: false, reason: 'exception', txIndex, inputIndex, error: ScriptError.UNKNOWN_ERROR, detail: describe(err) };
+}
+
+/** The signature options of one check: the cache when there is one (storing valid signatures when `store`), and the counters. */
+export function signatureOptions(cache: SignatureCache | null, store: boolean, counters: SignatureCheckCounters): SignatureCheckOptions {
+  return cache ? { cache: { cache, store }, counters } : { counters };
 }
 
 /** Every input index of a transaction, or none for a coinbase (it has no scripts to check). */

@@ -4,7 +4,7 @@
  * back to it on its own. Same verdicts as the pool: the first failing input in job order.
  */
 import { SignatureCheckCounters, type SignatureCache } from '../src/script/index.js';
-import { checkTransaction } from './check.js';
+import { checkTransaction, signatureOptions } from './check.js';
 import { resolveJobInputs } from './jobs.js';
 import { READ_SIGNATURE_CACHE, type ScriptCheckCaching, type ScriptCheckJob, type ScriptCheckResult } from './types.js';
 
@@ -15,7 +15,7 @@ export function verifyJobsInline(
 ): ScriptCheckResult {
   const resolved = jobs.map((job, txIndex) => resolveJobInputs(job, txIndex));
   const counters = new SignatureCheckCounters();
-  const signatures = signatureCache ? { cache: { cache: signatureCache, store: caching.storeSignatures }, counters } : { counters };
+  const signatures = signatureOptions(signatureCache, caching.storeSignatures, counters);
   let checked = 0;
   for (let txIndex = 0; txIndex < jobs.length; txIndex++) {
     const job = jobs[txIndex]!;

@@ -15,8 +15,8 @@
  */
 import { workerData } from 'node:worker_threads';
 import { parseTransaction } from '../src/primitives/index.js';
-import { chooseSignatureBackend, isSignatureBackendChoice, SignatureCache, SignatureCheckCounters, type SignatureCheckOptions } from '../src/script/index.js';
-import { checkTransaction, defaultInputs, exceptionFailure } from './check.js';
+import { chooseSignatureBackend, isSignatureBackendChoice, SignatureCache, SignatureCheckCounters } from '../src/script/index.js';
+import { checkTransaction, defaultInputs, exceptionFailure, signatureOptions } from './check.js';
 import { decodeTaskMessage } from './message.js';
 import type { VerifyWorkerData } from './pool.js';
 import type { ScriptCheckResult } from './types.js';
@@ -31,9 +31,8 @@ const signatureCache = data?.signatureCache ? SignatureCache.attach(data.signatu
 
 export default function verifyTask(buffer: ArrayBuffer): ScriptCheckResult {
   const { options, items } = decodeTaskMessage(buffer);
-  const cache = signatureCache;
   const counters = new SignatureCheckCounters();
-  const signatures: SignatureCheckOptions = cache ? { cache: { cache, store: options.storeSignatures }, counters } : { counters };
+  const signatures = signatureOptions(signatureCache, options.storeSignatures, counters);
   let checked = 0;
   for (const item of items) {
     let tx;
