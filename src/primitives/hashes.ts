@@ -21,6 +21,8 @@ export interface NativeHashes {
   sha256Into(out: Uint8Array, data: Uint8Array): void;
   sha256dInto(out: Uint8Array, data: Uint8Array): void;
   hash160Into(out: Uint8Array, data: Uint8Array): void;
+  /** Core's merkle root of the 32-byte leaves packed in `leaves` (overwritten); returns whether the tree is mutated. */
+  merkleRootInto(out: Uint8Array, leaves: Uint8Array): boolean;
 }
 
 let native: NativeHashes | null = null;
@@ -88,6 +90,26 @@ export function sha256dOfPair(left: Uint8Array, right: Uint8Array): Uint8Array {
     return nativeOut32.slice();
   }
   return sha256dPair(left, right);
+}
+
+/** Leaves packed for merkleRootInto; grown on demand, reused (hashing is synchronous). */
+let nativeLeaves = new Uint8Array(new ArrayBuffer(32 * 4096));
+
+/**
+ * The merkle root of `leaves` in one native call, or null when this thread does not hash
+ * natively (merkle.ts then hashes node by node).
+ */
+export function nativeMerkleRoot(leaves: readonly Uint8Array[]): { root: Uint8Array; mutated: boolean } | null {
+  if (!native) return null;
+  const bytes = 32 * leaves.length;
+  if (nativeLeaves.length < bytes) nativeLeaves = new Uint8Array(new ArrayBuffer(Math.max(bytes, 2 * nativeLeaves.length)));
+  for (let i = 0; i < leaves.length; i++) {
+    const leaf = leaves[i]!;
+    if (leaf.length !== 32) throw new RangeError('a merkle leaf is a 32-byte hash');
+    nativeLeaves.set(leaf, 32 * i);
+  }
+  const mutated = native.merkleRootInto(nativeOut32, nativeLeaves.subarray(0, bytes));
+  return { root: nativeOut32.slice(), mutated };
 }
 
 export function ripemd160(data: Uint8Array): Uint8Array {

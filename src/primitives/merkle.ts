@@ -1,4 +1,4 @@
-import { sha256dOfPair } from './hashes.js';
+import { nativeMerkleRoot, sha256dOfPair } from './hashes.js';
 
 export interface MerkleResult {
   root: Uint8Array;
@@ -13,6 +13,8 @@ export interface MerkleResult {
 /** Core's ComputeMerkleRoot: pairs hashed with SHA-256d, an odd last node paired with itself. */
 export function computeMerkleRoot(leaves: readonly Uint8Array[]): MerkleResult {
   if (leaves.length === 0) return { root: new Uint8Array(32), mutated: false };
+  const native = leaves.length > 1 ? nativeMerkleRoot(leaves) : null;
+  if (native) return native;
   let level = leaves.slice();
   let mutated = false;
   while (level.length > 1) {
