@@ -586,10 +586,23 @@ export class Chainstate {
     const finishOldest = async (): Promise<'invalid' | 'mutated' | null> => {
       const verdict = await this.finishConnect(pending.shift()!);
       if (!verdict.ok) return verdict.mutated ? 'mutated' : 'invalid';
-      this.pruneCandidates();
       pending[0]?.view.rebase(this.coins);
       return null;
     };
+    try {
+      return await this.connectPrepared(entries, pending, finishOldest);
+    } finally {
+      // Once per step, not per block: the walk covers every candidate (after an import, all
+      // of them), and nothing reads the candidates until the step is over.
+      this.pruneCandidates();
+    }
+  }
+
+  private async connectPrepared(
+    entries: readonly BlockIndexEntry[],
+    pending: PreparedConnect[],
+    finishOldest: () => Promise<'invalid' | 'mutated' | null>,
+  ): Promise<'progress' | 'invalid' | 'mutated'> {
     for (const entry of entries) {
       if (this.interrupted) break;
       const last = pending[pending.length - 1];

@@ -127,6 +127,9 @@ export class NodeMempool implements ChainMempoolSync {
 
   /** Core's removeForBlock: confirmed transactions leave, and whatever spent their inputs with them. */
   blockConnected(block: ParsedBlock): void {
+    // Nothing pooled and no reorg pending: nothing to remove (every block of an IBD or an
+    // import; the lookups below cost a txid-to-hex per transaction).
+    if (this.pool.size === 0 && this.disconnected.length === 0) return;
     const confirmed = new Set<string>();
     for (const tx of block.transactions) {
       confirmed.add(tx.txidHex);

@@ -16,13 +16,15 @@
 import { closeSync, constants, fdatasyncSync, fstatSync, openSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { addBlockToFileInfo, EMPTY_BLOCK_FILE_INFO, type BlockFileInfo, type DirtyFileInfo, type FileInfoSource } from './block-file-info.js';
 import { blockFilePath, listBlockFiles } from './block-file-names.js';
-import { planBlock, planRange, planSize, runAsync, runSync, STORAGE_HEADER_BYTES, type FlatFilePos, type RecordContext } from './block-read.js';
+import { planBlock, planRange, planSize, openRecordFile, runAsync, runSync, runSyncOn, STORAGE_HEADER_BYTES, type FlatFilePos, type ReadPlan, type RecordContext } from './block-read.js';
 import { BlockFileError, StorageError } from './errors.js';
 import { fsyncDirectory } from './fs-durable.js';
 import { initBlocksXorKey, xorAtOffset } from './xor-key.js';
 
 /** Core's MAX_BLOCKFILE_SIZE. */
 export const MAX_BLOCKFILE_SIZE = 0x8000000;
+/** Read descriptors a writable store keeps open (see readFds). */
+const READ_FDS_KEPT = 4;
 const HEADER_SIZE = 80;
 const HEADER_TIME_OFFSET = 68;
 
@@ -67,6 +69,13 @@ export class BlockFileStore implements FileInfoSource {
   /** A file was created since the directory was last fsynced. */
   private directoryUnsynced = false;
   private closed = false;
+  /**
+   * Read descriptors of the files read last, most recent last (the writer only). Opening
+   * and closing a file for each block read cost more than the read itself: connecting
+   * reads back every block it stored. A read-only store (a front-end) opens per read, as
+   * another process may prune the file.
+   */
+  private readonly readFds = new Map<number, number>();
 
   private constructor(blocksDir: string, magic: Uint8Array, xorKey: Uint8Array, readOnly: boolean, maxFileSize: number) {
     this.blocksDir = blocksDir;
@@ -218,15 +227,40 @@ export class BlockFileStore implements FileInfoSource {
     this.markDirty(file);
   }
 
+  private runRead<T>(file: number, plan: (ctx: RecordContext) => ReadPlan<T>): T {
+    const ctx = this.context(file);
+    if (this.readOnly || this.closed) return runSync(ctx, plan(ctx));
+    let fd = this.readFds.get(file);
+    if (fd === undefined) {
+      fd = openRecordFile(ctx);
+      if (this.readFds.size >= READ_FDS_KEPT) {
+        const [oldestFile, oldestFd] = this.readFds.entries().next().value as [number, number];
+        this.readFds.delete(oldestFile);
+        closeSync(oldestFd);
+      }
+    } else {
+      this.readFds.delete(file);
+    }
+    this.readFds.set(file, fd);
+    return runSyncOn(fd, plan(ctx));
+  }
+
+  private closeReadFds(files: Iterable<number>): void {
+    for (const file of files) {
+      const fd = this.readFds.get(file);
+      if (fd === undefined) continue;
+      this.readFds.delete(file);
+      closeSync(fd);
+    }
+  }
+
   readBlock(pos: FlatFilePos): Uint8Array {
-    const ctx = this.context(pos.file);
-    return runSync(ctx, planBlock(ctx, pos));
+    return this.runRead(pos.file, (ctx) => planBlock(ctx, pos));
   }
 
   /** Bytes [offset, offset + length) of the block, reading only those from disk. */
   readRange(pos: FlatFilePos, offset: number, length: number): Uint8Array {
-    const ctx = this.context(pos.file);
-    return runSync(ctx, planRange(ctx, pos, offset, length));
+    return this.runRead(pos.file, (ctx) => planRange(ctx, pos, offset, length));
   }
 
   /** The block's 80-byte header. */
@@ -236,8 +270,7 @@ export class BlockFileStore implements FileInfoSource {
 
   /** The block's size, from its record header. */
   readBlockSize(pos: FlatFilePos): number {
-    const ctx = this.context(pos.file);
-    return runSync(ctx, planSize(ctx, pos));
+    return this.runRead(pos.file, (ctx) => planSize(ctx, pos));
   }
 
   readBlockAsync(pos: FlatFilePos): Promise<Uint8Array> {
@@ -284,6 +317,7 @@ export class BlockFileStore implements FileInfoSource {
     this.checkWritable();
     const list = [...new Set(files)];
     if (list.includes(this.writeFile)) throw new StorageError(`block file ${this.writeFile} is being written to and cannot be pruned`);
+    this.closeReadFds(list);
     for (const file of list) {
       try {
         unlinkSync(blockFilePath(this.blocksDir, file));
@@ -317,6 +351,7 @@ export class BlockFileStore implements FileInfoSource {
   close(): void {
     if (this.closed) return;
     this.closeWriteFile();
+    this.closeReadFds([...this.readFds.keys()]);
     this.closed = true;
   }
 }

@@ -28,7 +28,7 @@ interface ReadStep {
 }
 
 /** A read plan: yields the reads it needs, receives their (possibly short) results. */
-type ReadPlan<T> = Generator<ReadStep, T, Uint8Array>;
+export type ReadPlan<T> = Generator<ReadStep, T, Uint8Array>;
 
 export interface RecordContext {
   readonly path: string;
@@ -118,17 +118,26 @@ async function readFullyAsync(handle: FileHandle, step: ReadStep): Promise<Uint8
   return done === step.length ? out : out.subarray(0, done);
 }
 
-export function runSync<T>(ctx: RecordContext, plan: ReadPlan<T>): T {
-  let fd: number;
+/** Opens the context's file for reading; a missing file is a BlockFileError('missing'). */
+export function openRecordFile(ctx: RecordContext): number {
   try {
-    fd = openSync(ctx.path, 'r');
+    return openSync(ctx.path, 'r');
   } catch (err) {
     throw missing(ctx, err);
   }
+}
+
+/** Runs a plan on a descriptor the caller opened (with openRecordFile) and keeps. */
+export function runSyncOn<T>(fd: number, plan: ReadPlan<T>): T {
+  let step = plan.next();
+  while (!step.done) step = plan.next(readFully(fd, step.value));
+  return step.value;
+}
+
+export function runSync<T>(ctx: RecordContext, plan: ReadPlan<T>): T {
+  const fd = openRecordFile(ctx);
   try {
-    let step = plan.next();
-    while (!step.done) step = plan.next(readFully(fd, step.value));
-    return step.value;
+    return runSyncOn(fd, plan);
   } finally {
     closeSync(fd);
   }

@@ -5,6 +5,7 @@ import {
   checkBlock,
   checkBlockHeader,
   checkCoinbaseAmount,
+  checkTransaction,
   checkTxInputs,
   contextualCheckBlock,
   contextualCheckBlockHeader,
@@ -25,6 +26,7 @@ import {
   Transaction,
   type Block,
   type ParsedBlock,
+  type TxIn,
 } from '../../src/primitives/index.js';
 import { readVectorJson, readVectorText } from '../support/vectors.js';
 import { coinbaseTx, extend, indexHeader, mineBlock, withWitnessCommitment, type TestIndex } from './consensus-test-chain.js';
@@ -126,6 +128,27 @@ test('CVE-2012-2459: duplicating the last transactions keeps the root and is rep
   assert.equal(isBlockMutated(duplicated, false), true);
   const swapped: Block = { header: block277647.header, transactions: [txs[0]!, txs[2]!, txs[1]!, ...txs.slice(3)] };
   expectFailure(checkBlock(swapped, main), 'bad-txnmrklroot', true);
+});
+
+test('CheckTransaction finds a duplicated input at any place, in short input lists (compared pairwise) and long ones (keyed)', () => {
+  const spend = mainnetBlocks[170]!.transactions[1]!;
+  const input = (n: number, vout = 0) => ({ ...spend.inputs[0]!, prevout: { txid: Uint8Array.from({ length: 32 }, (_, i) => (i === 31 ? n : i)), vout } });
+  const withInputs = (inputs: TxIn[]) => new Transaction({ version: 1, inputs, outputs: spend.outputs, locktime: 0 });
+  let checked = 0;
+  for (const count of [2, 3, 15, 16, 17, 40]) {
+    const distinct = Array.from({ length: count }, (_, i) => input(i));
+    assert.equal(checkTransaction(withInputs(distinct)), null, `${count} distinct inputs`);
+    // Same txid, another output: not a duplicate.
+    assert.equal(checkTransaction(withInputs([...distinct.slice(1), input(0, 1)])), null);
+    for (const [at, copyOf] of [[count - 1, 0], [count - 1, count - 2], [1, 0], [Math.floor(count / 2), count - 1]] as const) {
+      if (at === copyOf) continue;
+      const inputs = [...distinct];
+      inputs[at] = input(copyOf);
+      assert.equal(checkTransaction(withInputs(inputs)), 'bad-txns-inputs-duplicate', `${count} inputs, ${at} repeats ${copyOf}`);
+      checked++;
+    }
+  }
+  assert.equal(checked, 23);
 });
 
 test('CheckBlock: header work, coinbase placement, size, transaction checks, sigops', () => {
