@@ -17,7 +17,11 @@ const MIN_BLOCK_SIZE = 80;
 const DEFAULT_CHUNK = 16 * 1024 * 1024;
 
 export interface ScannedBlock {
-  /** The block's bytes (de-obfuscated, a copy the caller owns). */
+  /**
+   * The block's bytes (de-obfuscated): a view of the chunk the scan read, which no later
+   * read overwrites. Copying each block cost as much as reading the file: on these
+   * machines every page of fresh memory costs a fault of about 11 µs.
+   */
   readonly bytes: Uint8Array;
   /** File number from the blkNNNNN.dat name, -1 for any other file (-loadblock=bootstrap.dat). */
   readonly file: number;
@@ -109,7 +113,8 @@ export function* scanBlockFile(path: string, magic: Uint8Array, xorKey: Uint8Arr
       // A record cut short by the end of the file (a torn append). Like Core, search on
       // from the next byte: the rest of the file is that record's partial body.
       if (!body) continue;
-      const bytes = body.slice();
+      // A view, not a copy: every load reads into a new buffer, so nothing overwrites it.
+      const bytes = body;
       if (!accept(bytes)) continue;
       yield { bytes, file, pos: candidate + STORAGE_HEADER_BYTES };
       position = candidate + STORAGE_HEADER_BYTES + size;

@@ -76,6 +76,8 @@ export class BlockFileStore implements FileInfoSource {
    * another process may prune the file.
    */
   private readonly readFds = new Map<number, number>();
+  /** Where appendBlock assembles a record (grown on demand). */
+  private recordScratch = new Uint8Array(64 * 1024);
 
   private constructor(blocksDir: string, magic: Uint8Array, xorKey: Uint8Array, readOnly: boolean, maxFileSize: number) {
     this.blocksDir = blocksDir;
@@ -184,9 +186,13 @@ export class BlockFileStore implements FileInfoSource {
     const start = info.size;
     if (start + recordLength > 0xffffffff) throw new StorageError(`block file ${this.writeFile} would exceed 4 GiB`);
 
-    const record = new Uint8Array(recordLength);
+    // The record is assembled (and obfuscated) in scratch space reused by every append:
+    // a new array per block was fresh memory, and first-touching pages costs more than
+    // the copy.
+    if (this.recordScratch.length < recordLength) this.recordScratch = new Uint8Array(Math.max(recordLength, 2 * this.recordScratch.length));
+    const record = this.recordScratch.subarray(0, recordLength);
     record.set(this.magic, 0);
-    new DataView(record.buffer).setUint32(4, block.length, true);
+    new DataView(record.buffer, record.byteOffset, 8).setUint32(4, block.length, true);
     record.set(block, STORAGE_HEADER_BYTES);
     xorAtOffset(record, this.xorKey, start);
     let written = 0;
