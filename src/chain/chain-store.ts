@@ -29,7 +29,8 @@ export interface StoredIndexEntry {
 export interface ChainCommit {
   indexEntries: { hash: Uint8Array; entry: StoredIndexEntry }[];
   coins?: CoinsDelta;
-  undoPuts?: { hash: Uint8Array; undo: BlockUndo }[];
+  /** Undo data in Core's CBlockUndo serialization (storage's encodeBlockUndo). */
+  undoPuts?: { hash: Uint8Array; undo: Uint8Array }[];
   undoDeletes?: Uint8Array[];
   /** Active-chain table changes: a hash to set at a height, or null to remove it. */
   activeChanges?: { height: number; hash: Uint8Array | null }[];

@@ -18,6 +18,7 @@ import {
 } from '../consensus/index.js';
 import { bytesEqual, hashToHex, parseBlock, parseHeader, serializeBlock, type Block, type BlockHeader, type ParsedBlock } from '../primitives/index.js';
 import { SCRIPT_ERROR_MESSAGES } from '../script/index.js';
+import { decodeBlockUndo, encodeBlockUndo } from '../storage/index.js';
 import { ActiveChain } from './active-chain.js';
 import type { BlockDataPosition, BlockIndexEntry } from './block-index-entry.js';
 import { BlockStatus, raiseValidity } from './block-status.js';
@@ -163,7 +164,12 @@ export class Chainstate {
   readonly versionBits = new VersionBitsCache();
   private readonly store: ChainStore;
   private readonly options: ChainstateOptions;
-  private readonly pendingUndo = new Map<BlockIndexEntry, BlockUndo>();
+  /**
+   * Undo data of blocks connected since the last flush, already encoded: kept as objects,
+   * the spent coins held on to the buffers of the blocks that created them (their scripts
+   * are views into those), so an import kept every block it read alive until its flush.
+   */
+  private readonly pendingUndo = new Map<BlockIndexEntry, Uint8Array>();
   private readonly pendingActive = new Map<number, Uint8Array | null>();
   private readonly failedBlocks = new Set<BlockIndexEntry>();
   private queue: Promise<unknown> = Promise.resolve();
@@ -454,7 +460,8 @@ export class Chainstate {
 
   /** Undo data of a connected (or once connected) block. */
   readUndo(entry: BlockIndexEntry): BlockUndo | undefined {
-    return this.pendingUndo.get(entry) ?? this.store.readUndo(entry.hash);
+    const pending = this.pendingUndo.get(entry);
+    return pending ? (decodeBlockUndo(pending) as BlockUndo) : this.store.readUndo(entry.hash);
   }
 
   // ---------------------------------------------------------------- best chain
@@ -734,7 +741,7 @@ export class Chainstate {
     view.mergeInto(this.coins);
     entry.status = raiseValidity(entry.status, BlockStatus.VALID_SCRIPTS) | BlockStatus.HAVE_UNDO;
     entry.dirty = true;
-    this.pendingUndo.set(entry, prepared.undo);
+    this.pendingUndo.set(entry, encodeBlockUndo(prepared.undo));
     this.chain.setTip(entry);
     this.pendingActive.set(entry.height, entry.hash);
     this.emitChecked(entry, VALID);

@@ -151,7 +151,7 @@ export class LmdbChainStore implements ChainStore {
         for (const key of batch.coins.deletes) w.deleteCoinAt(key);
         for (const { key, coin } of batch.coins.puts) w.putCoinAt(key, coin);
       }
-      for (const { hash, undo } of batch.undoPuts ?? []) w.putUndo(hash, undo);
+      for (const { hash, undo } of batch.undoPuts ?? []) w.putUndoBytes(hash, undo);
       for (const hash of batch.undoDeletes ?? []) w.deleteUndo(hash);
       for (const { height, hash } of batch.activeChanges ?? []) {
         if (hash) w.putActive(height, hash);

@@ -218,7 +218,12 @@ export class ChainstateWriter extends ChainstateReader {
   }
 
   putUndo(hash: Uint8Array, undo: BlockUndo): void {
-    this.tables.put('undo', blockHashKey(hash), encodeBlockUndo(undo));
+    this.putUndoBytes(hash, encodeBlockUndo(undo));
+  }
+
+  /** Undo data already in encodeBlockUndo's form. */
+  putUndoBytes(hash: Uint8Array, encoded: Uint8Array): void {
+    this.tables.put('undo', blockHashKey(hash), encoded);
   }
 
   deleteUndo(hash: Uint8Array): boolean {
