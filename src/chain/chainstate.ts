@@ -27,6 +27,7 @@ import type { BlockUndo } from './block-undo.js';
 import type { ChainSnapshot, ChainStore, MempoolCommit, StoredIndexEntry } from './chain-store.js';
 import { CoinsCache, type CoinsSource } from './coins-view.js';
 import { connectBlockTransactions, disconnectBlockTransactions, type ScriptJob } from './connect-block.js';
+import { eventLoopTurn } from './event-loop-turns.js';
 import { importBlocks } from './import.js';
 import { ChainSystemError, reject, VALID, type Rejection, type Verdict } from './validation-result.js';
 
@@ -611,6 +612,7 @@ export class Chainstate {
     finishOldest: () => Promise<'invalid' | 'mutated' | null>,
   ): Promise<'progress' | 'invalid' | 'mutated'> {
     for (const entry of entries) {
+      await eventLoopTurn();
       if (this.interrupted) break;
       const last = pending[pending.length - 1];
       const prepared = this.prepareConnect(entry, last ? last.view : this.coins);

@@ -8,6 +8,7 @@ import { bytesEqual, hashToHex, parseBlock, type Block } from '../primitives/ind
 import { scanBlockFile, type ScannedBlock } from '../storage/index.js';
 import type { BlockDataPosition } from './block-index-entry.js';
 import type { Chainstate } from './chainstate.js';
+import { eventLoopTurn } from './event-loop-turns.js';
 
 export interface ImportReport {
   /** Blocks read from the file(s). */
@@ -49,6 +50,7 @@ export async function importBlocks(
   chain.importing = true;
   try {
     for (const record of records) {
+      await eventLoopTurn();
       // Shutdown interrupts an import between blocks; what was accepted stays.
       if (shouldStop()) break;
       const block = record.block ?? tryParse(record.bytes);
