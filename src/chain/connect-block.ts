@@ -43,7 +43,10 @@ export function addTransactionCoins(view: CoinsCache, tx: Transaction, height: n
     const outpoint = { txid, vout };
     // Coinbases may overwrite: the pre-BIP30 duplicate coinbases must connect.
     const overwrite = checkForOverwrite ? view.haveCoin(outpoint) : coinbase;
-    view.addCoin(outpoint, { output, height, coinbase }, overwrite);
+    // The script is copied: a parsed output's script is a view into its block's buffer, and
+    // a cached coin would pin the whole block (every coinbase output did, for every block
+    // an import read) while -dbcache counted only the script's bytes.
+    view.addCoin(outpoint, { output: { value: output.value, scriptPubKey: output.scriptPubKey.slice() }, height, coinbase }, overwrite);
   });
 }
 
