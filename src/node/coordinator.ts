@@ -33,8 +33,6 @@ export class Coordinator {
   private tip: TipEvent | null = null;
   private nodeState: NodeState = { ibd: true, mocktime: 0 };
   private readonly started: NodeService[] = [];
-  /** The HTTP start, which runs beside the services' (shutdown lets it settle first). */
-  private httpStarting: Promise<void> | undefined;
 
   constructor(
     private readonly config: NodeConfig,
@@ -124,30 +122,21 @@ export class Coordinator {
     this.registry.register(...nodeRpcMethods(this.config, nodeFacts(this.config, () => this.shutdownRequested)));
     for (const s of this.services) this.registry.register(...(s.rpcMethods ?? []));
 
-    // The front-ends (processes of their own) load and bind while the services start:
-    // waiting for them first held the chainstate back by most of a second. Their settings
-    // are taken at spawn, so once they listen they are sent what changed meanwhile.
-    // "Done loading" still waits for them, and a failure to bind ends the start-up.
-    const http = this.config.server ? this.startHttp() : Promise.resolve();
-    this.httpStarting = http;
-    const httpFailed = http.then(() => new Promise<never>(() => undefined));
-    // Observed here as well, so a failure while a service is starting is never unhandled.
-    httpFailed.catch(() => undefined);
+    if (this.config.server) await this.startHttp();
 
     const ctx = this.context();
     for (const service of this.services) {
-      if (this.shutdownRequested) break;
+      if (this.shutdownRequested) return;
       this.started.push(service);
       const starting = service.start(ctx);
       try {
-        await Promise.race([starting, this.shutdownSignal, httpFailed]);
+        await Promise.race([starting, this.shutdownSignal]);
       } catch (err) {
-        // A service's own InitError carries Core's exact text (so does the HTTP start's).
+        // A service's own InitError carries Core's exact text.
         if (err instanceof InitError) throw err;
         throw new InitError(`${service.name}: ${(err as Error).message}`);
       }
     }
-    await http;
   }
 
   private changedCategories(ok: boolean): boolean {
@@ -216,16 +205,10 @@ export class Coordinator {
       this.cookie = setup.cookie;
     }
     this.log.info(`HTTP front-ends started: ${pool.pids().length} (pids ${pool.pids().join(', ')})`);
-    // What changed while they started (their settings were taken at spawn).
-    pool.setWarmup(this.server.warmupStatus ?? null);
-    pool.broadcast({ t: 'nodestate', state: this.nodeState });
-    if (this.tip) pool.notifyTip(this.tip);
   }
 
   private async shutDown(): Promise<void> {
     this.log.info('Shutdown: In progress...');
-    // Front-ends still starting are only in the pool (and stopped with it) once they listen.
-    await this.httpStarting?.catch(() => undefined);
     const pool = this.pool;
     if (pool) {
       // Replies to calls being executed (the `stop` call itself among them) go out first.

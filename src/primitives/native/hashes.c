@@ -73,22 +73,30 @@ static void hash160(const unsigned char *data, size_t length, unsigned char *out
   RIPEMD160_Final(out, &ctx);
 }
 
-static napi_value hash_into(napi_env env, napi_callback_info info, hash_fn fn, size_t out_length) {
+/*
+ * Reads (out: Uint8Array of out_length bytes, data: Uint8Array), the arguments of every
+ * entry point here; throws a TypeError and returns 0 when they are not that.
+ */
+static int out_and_data(napi_env env, napi_callback_info info, size_t out_length, unsigned char **out, unsigned char **data, size_t *data_length) {
   size_t argc = 2;
   napi_value argv[2];
   if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc != 2) {
     napi_throw_type_error(env, NULL, "expected (out: Uint8Array, data: Uint8Array)");
-    return NULL;
+    return 0;
   }
-  unsigned char *out, *data;
-  size_t length, data_length;
-  if (!byte_array(env, argv[0], &out, &length, "out must be a Uint8Array")) return NULL;
+  size_t length;
+  if (!byte_array(env, argv[0], out, &length, "out must be a Uint8Array")) return 0;
   if (length != out_length) {
     napi_throw_type_error(env, NULL, out_length == 32 ? "out must be 32 bytes" : "out must be 20 bytes");
-    return NULL;
+    return 0;
   }
-  if (!byte_array(env, argv[1], &data, &data_length, "data must be a Uint8Array")) return NULL;
-  fn(data, data_length, out);
+  return byte_array(env, argv[1], data, data_length, "data must be a Uint8Array");
+}
+
+static napi_value hash_into(napi_env env, napi_callback_info info, hash_fn fn, size_t out_length) {
+  unsigned char *out, *data;
+  size_t data_length;
+  if (out_and_data(env, info, out_length, &out, &data, &data_length)) fn(data, data_length, out);
   return NULL;
 }
 
@@ -133,20 +141,9 @@ static int merkle_root(unsigned char *level, size_t count, unsigned char *out) {
 
 /* merkleRootInto(out: Uint8Array(32), leaves: Uint8Array(32 * n), n >= 1) -> boolean mutated. */
 static napi_value merkle_root_into(napi_env env, napi_callback_info info) {
-  size_t argc = 2;
-  napi_value argv[2];
-  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc != 2) {
-    napi_throw_type_error(env, NULL, "expected (out: Uint8Array, leaves: Uint8Array)");
-    return NULL;
-  }
   unsigned char *out, *leaves;
-  size_t length, leaves_length;
-  if (!byte_array(env, argv[0], &out, &length, "out must be a Uint8Array")) return NULL;
-  if (length != 32) {
-    napi_throw_type_error(env, NULL, "out must be 32 bytes");
-    return NULL;
-  }
-  if (!byte_array(env, argv[1], &leaves, &leaves_length, "leaves must be a Uint8Array")) return NULL;
+  size_t leaves_length;
+  if (!out_and_data(env, info, 32, &out, &leaves, &leaves_length)) return NULL;
   if (leaves_length == 0 || leaves_length % 32 != 0) {
     napi_throw_type_error(env, NULL, "leaves must be a positive multiple of 32 bytes");
     return NULL;
