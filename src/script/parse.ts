@@ -102,11 +102,21 @@ export interface WitnessProgram {
 
 /** Core's IsWitnessProgram: a version opcode followed by one direct push of 2..40 bytes. */
 export function witnessProgram(script: Uint8Array): WitnessProgram | null {
-  if (script.length < 4 || script.length > 42) return null;
+  const version = witnessVersion(script);
+  return version < 0 ? null : { version, program: script.subarray(2) };
+}
+
+/**
+ * The witness version of a witness program script (its program is bytes 2.. of it), or -1
+ * for any other script. No view is made: sigop counting asks this of every spent script,
+ * and a subarray of a small (on-heap) array first moves it off the heap.
+ */
+export function witnessVersion(script: Uint8Array): number {
+  if (script.length < 4 || script.length > 42) return -1;
   const v = script[0]!;
-  if (v !== OP.OP_0 && (v < OP.OP_1 || v > OP.OP_16)) return null;
-  if (script[1]! + 2 !== script.length) return null;
-  return { version: v === OP.OP_0 ? 0 : v - (OP.OP_1 - 1), program: script.subarray(2) };
+  if (v !== OP.OP_0 && (v < OP.OP_1 || v > OP.OP_16)) return -1;
+  if (script[1]! + 2 !== script.length) return -1;
+  return v === OP.OP_0 ? 0 : v - (OP.OP_1 - 1);
 }
 
 /** Core's IsUnspendable: starts with OP_RETURN or is larger than MAX_SCRIPT_SIZE. */

@@ -6,7 +6,7 @@ import { WITNESS_SCALE_FACTOR, type Transaction, type TxOut, type TxIn } from '.
 import { VerifyFlags } from './flags.js';
 import { MAX_PUBKEYS_PER_MULTISIG, WITNESS_V0_KEYHASH_SIZE, WITNESS_V0_SCRIPTHASH_SIZE } from './limits.js';
 import { OP } from './opcodes.js';
-import { isPayToScriptHash, isPushOnly, readOp, witnessProgram } from './parse.js';
+import { isPayToScriptHash, isPushOnly, readOp, witnessVersion } from './parse.js';
 
 /** Sigops in one script; `accurate` counts an OP_n before CHECKMULTISIG as n instead of 20. */
 export function scriptSigOpCount(script: Uint8Array, accurate: boolean): number {
@@ -47,10 +47,11 @@ export function p2shSigOpCount(scriptPubKey: Uint8Array, scriptSig: Uint8Array):
   return redeem ? scriptSigOpCount(redeem, true) : 0;
 }
 
-function witnessProgramSigOps(version: number, program: Uint8Array, witness: readonly Uint8Array[]): number {
+/** `programLength`: the program's size, the script's minus its two leading bytes. */
+function witnessProgramSigOps(version: number, programLength: number, witness: readonly Uint8Array[]): number {
   if (version === 0) {
-    if (program.length === WITNESS_V0_KEYHASH_SIZE) return 1;
-    if (program.length === WITNESS_V0_SCRIPTHASH_SIZE && witness.length > 0) {
+    if (programLength === WITNESS_V0_KEYHASH_SIZE) return 1;
+    if (programLength === WITNESS_V0_SCRIPTHASH_SIZE && witness.length > 0) {
       return scriptSigOpCount(witness[witness.length - 1]!, true);
     }
   }
@@ -59,12 +60,12 @@ function witnessProgramSigOps(version: number, program: Uint8Array, witness: rea
 
 export function witnessSigOpCount(scriptSig: Uint8Array, scriptPubKey: Uint8Array, witness: readonly Uint8Array[], flags: number): number {
   if ((flags & VerifyFlags.WITNESS) === 0) return 0;
-  const direct = witnessProgram(scriptPubKey);
-  if (direct) return witnessProgramSigOps(direct.version, direct.program, witness);
+  const direct = witnessVersion(scriptPubKey);
+  if (direct >= 0) return witnessProgramSigOps(direct, scriptPubKey.length - 2, witness);
   if (isPayToScriptHash(scriptPubKey) && isPushOnly(scriptSig)) {
     const redeem = lastPushedData(scriptSig) ?? new Uint8Array(0);
-    const nested = witnessProgram(redeem);
-    if (nested) return witnessProgramSigOps(nested.version, nested.program, witness);
+    const nested = witnessVersion(redeem);
+    if (nested >= 0) return witnessProgramSigOps(nested, redeem.length - 2, witness);
   }
   return 0;
 }
