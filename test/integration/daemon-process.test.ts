@@ -162,8 +162,10 @@ test('-rpcfrontends=2: two processes share the port (SO_REUSEPORT) and one keeps
     const results = await Promise.all(Array.from({ length: 20 }, () => d.rpc('uptime')));
     assert.ok(results.every((r) => r.status === 200));
     process.kill(pids[0]!, 'SIGKILL');
-    await sleep(50);
-    // Connections now go to the survivor (the kernel drops the dead socket from the group).
+    // Once the coordinator has seen it exit, its socket is closed and the kernel sends new
+    // connections to the survivor. (A fixed 50 ms was not always enough for a loaded
+    // machine to tear the killed process down: a connection queued on its socket is reset.)
+    await waitFor('the killed front-end to exit', () => (new RegExp(`HTTP front-end 0 \\(pid ${pids[0]}\\) exited`).test(d.debugLog()) ? true : undefined));
     for (let i = 0; i < 10; i++) assert.equal((await d.rpc('uptime')).status, 200);
     await waitFor('the restart', () => (/HTTP front-end 0 restarted/.test(d.debugLog()) ? true : undefined));
     assert.equal((await d.stopWithSignal()).code, 0);
