@@ -154,6 +154,8 @@ export interface ChainTip {
 
 /** Flush the coins cache at least this often during initial sync (Core's DATABASE_FLUSH_INTERVAL is an hour; imports here are shorter). */
 const PERIODIC_FLUSH_MS = 60_000;
+/** Bound on the hashes kept from acceptance for the connect (two 32-byte hashes per transaction). */
+const ACCEPTED_HASHES_MAX_BYTES = 64 * 1024 * 1024;
 /** Two weeks of work-equivalent time: assumevalid only applies this far below the best header (Core). */
 const ASSUMEVALID_MIN_BURY_SECONDS = 60 * 60 * 24 * 7 * 2;
 
@@ -171,6 +173,14 @@ export class Chainstate {
    * are views into those), so an import kept every block it read alive until its flush.
    */
   private readonly pendingUndo = new Map<BlockIndexEntry, Uint8Array>();
+  /**
+   * The txids (and wtxids, where the witness commitment was checked) of blocks accepted and
+   * not yet connected, 32 bytes each in block order. Connecting reads the block back and
+   * would hash every transaction again: after an import that is most of a second. Oldest
+   * first out past ACCEPTED_HASHES_MAX_BYTES (a stale block's never get used).
+   */
+  private readonly acceptedHashes = new Map<BlockIndexEntry, { txids: Uint8Array; wtxids: Uint8Array | null }>();
+  private acceptedHashBytes = 0;
   private readonly pendingActive = new Map<number, Uint8Array | null>();
   private readonly failedBlocks = new Set<BlockIndexEntry>();
   private queue: Promise<unknown> = Promise.resolve();
@@ -430,6 +440,7 @@ export class Chainstate {
     }
     const position = stored ?? this.store.writeBlock(bytes ?? serializeBlock(block), entry.height);
     this.receivedTransactions(block, entry, position);
+    this.rememberHashes(entry, block);
     return { ok: true, newBlock: true, entry };
   }
 
@@ -447,6 +458,44 @@ export class Chainstate {
   private tryAddCandidate(entry: BlockIndexEntry): void {
     const tip = this.chain.tip;
     if (!tip || !betterCandidate(tip, entry)) this.tree.candidates.add(entry);
+  }
+
+  private rememberHashes(entry: BlockIndexEntry, block: Block): void {
+    const count = block.transactions.length;
+    const txids = new Uint8Array(32 * count);
+    let wtxids: Uint8Array | null = new Uint8Array(32 * count);
+    for (let i = 0; i < count; i++) {
+      const { txid, wtxid } = block.transactions[i]!.computedHashes();
+      if (!txid) return;
+      txids.set(txid, 32 * i);
+      if (wtxids && wtxid) wtxids.set(wtxid, 32 * i);
+      else wtxids = null;
+    }
+    this.acceptedHashes.set(entry, { txids, wtxids });
+    this.acceptedHashBytes += txids.length + (wtxids?.length ?? 0);
+    for (const [oldest, hashes] of this.acceptedHashes) {
+      if (this.acceptedHashBytes <= ACCEPTED_HASHES_MAX_BYTES) break;
+      this.forgetHashes(oldest, hashes);
+    }
+  }
+
+  private forgetHashes(entry: BlockIndexEntry, hashes: { txids: Uint8Array; wtxids: Uint8Array | null }): void {
+    this.acceptedHashes.delete(entry);
+    this.acceptedHashBytes -= hashes.txids.length + (hashes.wtxids?.length ?? 0);
+  }
+
+  /** The block to connect, with the hashes its acceptance computed (see acceptedHashes). */
+  private readBlockToConnect(entry: BlockIndexEntry): ParsedBlock {
+    const block = this.readBlock(entry);
+    const hashes = this.acceptedHashes.get(entry);
+    if (!hashes) return block;
+    this.forgetHashes(entry, hashes);
+    const txs = block.transactions;
+    if (hashes.txids.length !== 32 * txs.length) return block;
+    for (let i = 0; i < txs.length; i++) {
+      txs[i]!.adoptHashes(hashes.txids.subarray(32 * i, 32 * i + 32), hashes.wtxids?.subarray(32 * i, 32 * i + 32));
+    }
+    return block;
   }
 
   readBlock(entry: BlockIndexEntry): ParsedBlock {
@@ -702,7 +751,7 @@ export class Chainstate {
    * chainstate's coins, or the view of the block before, still being checked (pipelining).
    */
   private prepareConnect(entry: BlockIndexEntry, base: CoinsSource): PreparedConnect | { rejection: Rejection } {
-    const block = this.readBlock(entry);
+    const block = this.readBlockToConnect(entry);
     const view = new CoinsCache(base);
     const outcome = connectBlockTransactions(block, entry, view, this.params, this.shouldCheckScripts(entry));
     if (!outcome.ok) return { rejection: reject(outcome.reason, outcome.debug) };

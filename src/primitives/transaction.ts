@@ -125,6 +125,20 @@ export class Transaction implements TransactionFields {
     return this.cachedWtxid;
   }
 
+  /**
+   * Takes hashes computed earlier from these same bytes (when the block was accepted), so
+   * a block read back to be connected is not hashed again. Computed ones stay.
+   */
+  adoptHashes(txid: Uint8Array, wtxid: Uint8Array | undefined): void {
+    this.cachedTxid ??= txid;
+    if (wtxid) this.cachedWtxid ??= wtxid;
+  }
+
+  /** The txid and wtxid if they have been computed, without computing them. */
+  computedHashes(): { txid: Uint8Array | undefined; wtxid: Uint8Array | undefined } {
+    return { txid: this.cachedTxid, wtxid: this.cachedWtxid };
+  }
+
   get txidHex(): string {
     return hashToHex(this.txid);
   }
