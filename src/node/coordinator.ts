@@ -9,6 +9,7 @@ import type { BindAddress, NodeState, TipEvent } from '../ipc/index.js';
 import type { NodeClock } from './clock.js';
 import { InitError, type NodeConfig } from './config.js';
 import { deleteAuthCookie, writeAuthCookie, type AuthCookie } from './cookie.js';
+import { discardSpareFrontends } from './frontend-spares.js';
 import { FrontendPool, FrontendStartError } from './frontends.js';
 import { HTTP_START_FAILED, setupHttp } from './http-settings.js';
 import { logCategoriesString } from './log-categories.js';
@@ -58,7 +59,14 @@ export class Coordinator {
         this.server.setWarmupFinished();
         this.pool?.setWarmup(null);
       }
-      await this.shutdownSignal;
+      // A pending promise does not keep Node running: without -server (no front-end
+      // pipes) nothing else did, and the node exited right after "Done loading".
+      const keepRunning = setInterval(() => undefined, 1 << 30);
+      try {
+        await this.shutdownSignal;
+      } finally {
+        clearInterval(keepRunning);
+      }
     } catch (err) {
       if (!(err instanceof InitError)) throw err;
       for (const m of err.messages) {
@@ -122,7 +130,12 @@ export class Coordinator {
     this.registry.register(...nodeRpcMethods(this.config, nodeFacts(this.config, () => this.shutdownRequested)));
     for (const s of this.services) this.registry.register(...(s.rpcMethods ?? []));
 
-    if (this.config.server) await this.startHttp();
+    try {
+      if (this.config.server) await this.startHttp();
+    } finally {
+      // Whatever the config file said, the spares not adopted by now never will be.
+      discardSpareFrontends();
+    }
 
     const ctx = this.context();
     for (const service of this.services) {

@@ -5,15 +5,14 @@
  * one that dies (logged), and stops them at shutdown.
  * Their stdout/stderr go to debug.log, never to the node's own stderr.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import * as readline from 'node:readline';
 import type { Duplex } from 'node:stream';
-import { fileURLToPath } from 'node:url';
 import { IpcChannel, type FrontendSettings, type TipEvent, type ToCoordinator, type ToFrontend } from '../ipc/index.js';
 import { RPC_INTERNAL_ERROR, writeJson, type RpcServer } from '../rpc/index.js';
+import { spawnFrontendProcess, takeSpareFrontend } from './frontend-spares.js';
 import type { Logger } from './logging.js';
 
-const FRONTEND_ENTRY = fileURLToPath(new URL('../http/frontend-main.js', import.meta.url));
 /** A front-end that dies this soon after starting, twice running, is restarted after a pause of this length. */
 const CRASH_LOOP_MS = 2000;
 const STOP_TIMEOUT_MS = 10_000;
@@ -106,7 +105,8 @@ export class FrontendPool {
   private spawn(index: number): Promise<Frontend> {
     const log = this.opts.log;
     const thread = `http.${index}`;
-    const child = spawn(process.execPath, [FRONTEND_ENTRY], { stdio: ['ignore', 'pipe', 'pipe', 'pipe'] });
+    // A spare the launcher started is already loading its modules.
+    const child = takeSpareFrontend() ?? spawnFrontendProcess();
     for (const [name, stream] of [
       ['stdout', child.stdout],
       ['stderr', child.stderr],

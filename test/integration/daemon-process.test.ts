@@ -5,10 +5,11 @@
  * processes restarted by the coordinator.
  */
 import assert from 'node:assert/strict';
+import { execFileSync, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { Daemon, freePort, runToExit, sleep, tempDir, waitFor } from './daemon-harness.js';
+import { Daemon, freePort, pidAlive, runToExit, sleep, tempDir, TSBTCD, waitFor } from './daemon-harness.js';
 
 async function withDaemon(opts: Parameters<typeof Daemon.start>[0], body: (d: Daemon) => Promise<void>): Promise<void> {
   const d = await Daemon.start(opts);
@@ -188,4 +189,34 @@ test('a second node on a port already in use fails as bitcoind does, instead of 
       fs.rmSync(dir, { recursive: true, force: true });
     }
   });
+});
+
+test('-server=0: no front-end processes (the launcher\'s spares are killed), and the node runs until it is signalled', async () => {
+  const dir = tempDir();
+  try {
+    // In the config file, which the launcher does not read: it starts its spares anyway.
+    fs.writeFileSync(path.join(dir, 'bitcoin.conf'), 'regtest=1\nserver=0\nprinttoconsole=0\n');
+    const proc = spawn(TSBTCD, [`-datadir=${dir}`], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
+    const log = () => {
+      try {
+        return fs.readFileSync(path.join(dir, 'regtest', 'debug.log'), 'utf8');
+      } catch {
+        return '';
+      }
+    };
+    await waitFor('Done loading', () => (log().includes('init message: Done loading') ? true : undefined));
+    await sleep(1000);
+    assert.ok(pidAlive(proc.pid!), 'the node is still running a second after Done loading');
+    // Its own children only: other tests' daemons run beside this one.
+    const frontends = execFileSync('ps', ['-eo', 'ppid=,args='], { encoding: 'utf8' })
+      .split('\n')
+      .filter((line) => line.includes('frontend-main.js') && Number(line.trim().split(/\s+/)[0]) === proc.pid);
+    assert.deepEqual(frontends, [], 'no front-end process runs for a node without a server');
+    proc.kill('SIGTERM');
+    assert.equal(await exited, 0);
+    assert.match(log(), /Shutdown: done/);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 });
