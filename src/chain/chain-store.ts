@@ -70,6 +70,8 @@ export interface ChainStore extends CoinsSource {
   readUndo(hash: Uint8Array): BlockUndo | undefined;
   commit(batch: ChainCommit): void;
   writeBlock(bytes: Uint8Array, height: number): BlockDataPosition;
+  /** Begins writing stored blocks out to disk in the background (durability still comes from commit). */
+  syncBlocksInBackground(): void;
   readBlock(position: BlockDataPosition): Uint8Array;
   /** Every block in our own block files, in file order, with its position (-reindex). */
   scanBlocks(): Iterable<{ bytes: Uint8Array; file: number; pos: number }>;

@@ -404,6 +404,11 @@ export class Chainstate {
     });
   }
 
+  /** See ChainStore.syncBlocksInBackground. */
+  syncStoredBlocksInBackground(): void {
+    this.store.syncBlocksInBackground();
+  }
+
   /** Whether the block index knows this hash (with or without data). */
   knows(hash: Uint8Array): boolean {
     return this.tree.getByHash(hash) !== undefined;

@@ -80,6 +80,8 @@ export async function importBlocks(
         }
       }
     }
+    // The stored blocks go out to disk while they are connected, not in the final flush.
+    chain.syncStoredBlocksInBackground();
     // Connecting is still part of the import: the coins cache flushes in batches meanwhile.
     await chain.activateBestChain();
   } finally {

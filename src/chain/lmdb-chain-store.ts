@@ -138,6 +138,10 @@ export class LmdbChainStore implements ChainStore {
     return this.blocks.appendBlock(bytes, height, { sync: false });
   }
 
+  syncBlocksInBackground(): void {
+    this.blocks.syncInBackground();
+  }
+
   readBlock(position: BlockDataPosition): Uint8Array {
     return this.blocks.readBlock(position);
   }

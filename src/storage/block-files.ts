@@ -13,7 +13,7 @@
  *   record (or a torn tail) that is simply never pointed at — nothing committed is ever
  *   overwritten, and a -reindex scan skips the garbage.
  */
-import { closeSync, constants, fdatasyncSync, fstatSync, openSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, constants, fdatasync, fdatasyncSync, fstatSync, openSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { addBlockToFileInfo, EMPTY_BLOCK_FILE_INFO, type BlockFileInfo, type DirtyFileInfo, type FileInfoSource } from './block-file-info.js';
 import { blockFilePath, listBlockFiles } from './block-file-names.js';
 import { planBlock, planRange, planSize, openRecordFile, runAsync, runSync, runSyncOn, STORAGE_HEADER_BYTES, type FlatFilePos, type ReadPlan, type RecordContext } from './block-read.js';
@@ -204,6 +204,18 @@ export class BlockFileStore implements FileInfoSource {
     this.markDirty(this.writeFile);
     if (options.sync ?? true) this.flush();
     return { file: this.writeFile, pos: start + STORAGE_HEADER_BYTES };
+  }
+
+  /**
+   * Starts writing the appended blocks out in the background (libuv's threadpool), without
+   * making them durable for anyone: flush() still syncs. Called when a long run of appends
+   * ends (an import's blocks are all stored), so the flush that must come before the next
+   * commit finds little left to write.
+   */
+  syncInBackground(): void {
+    if (!this.unsynced || this.writeFd === undefined) return;
+    // The error, if any, is flush()'s to report: it syncs again before anything relies on it.
+    fdatasync(this.writeFd, () => undefined);
   }
 
   /** Makes every appended block durable (file data, and the directory entry of a new file). */
