@@ -6,6 +6,11 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { test } from 'node:test';
 import {
+  BIP155_NETWORK,
+  decodeAddr,
+  decodeAddrV2,
+  encodeAddr,
+  encodeAddrV2,
   decodeFeeFilter,
   decodeHeaders,
   decodeInventory,
@@ -161,4 +166,22 @@ test('random bytes and mutated messages end in a frame, a FrameError or a Decode
     }
   }
   assert.equal(cases, 21000);
+});
+
+test('addr and addrv2: round trips, IPv4 mapped in addr, BIP155 lengths and the 1,000-entry limit', () => {
+  const v4 = { time: 1_700_000_000, services: 0x409n, network: BIP155_NETWORK.IPV4, address: Uint8Array.of(10, 0, 0, 1), port: 8333 };
+  const v6 = { time: 1_700_000_001, services: 1n, network: BIP155_NETWORK.IPV6, address: fromHex('20010db8000000000000000000000001'), port: 18444 };
+  const tor = { time: 1_700_000_002, services: 0x409n, network: BIP155_NETWORK.TORV3, address: new Uint8Array(32).fill(7), port: 9050 };
+  assert.deepEqual(decodeAddr(encodeAddr([v4, v6])), [v4, v6]);
+  assert.deepEqual(decodeAddrV2(encodeAddrV2([v4, v6, tor])), [v4, v6, tor]);
+  // The IPv4 entry travels as ::ffff:10.0.0.1, port big-endian.
+  assert.equal(toHex(encodeAddr([v4])), '01' + '00f15365' + '0904000000000000' + '00000000000000000000ffff0a000001' + '208d');
+  assert.throws(() => encodeAddr([tor]), RangeError);
+  const wrongLength = new ByteWriter().compactSize(1).u32(0).compactSize(1).u8(BIP155_NETWORK.IPV4).varBytes(new Uint8Array(5)).u16(0).finish();
+  assert.throws(() => decodeAddrV2(wrongLength), DecodeError);
+  assert.throws(() => decodeAddr(new ByteWriter().compactSize(1001).finish()), DecodeError);
+  assert.throws(() => decodeAddrV2(new ByteWriter().compactSize(1001).finish()), DecodeError);
+  // An unknown network is kept for the caller to skip, as BIP155 asks.
+  const unknown = { time: 1, services: 0n, network: 42, address: Uint8Array.of(1, 2, 3), port: 1 };
+  assert.deepEqual(decodeAddrV2(encodeAddrV2([unknown])), [unknown]);
 });
