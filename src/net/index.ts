@@ -9,3 +9,4 @@ export * from './protocol.js';
 export * from './compact-blocks.js';
 export * from './siphash.js';
 export * from './addresses.js';
+export * from './handshake.js';

@@ -15,13 +15,14 @@ import { referenceBitcoind } from '../../native-bench/reference-bitcoind.js';
 import {
   decodeHeaders,
   decodeNonce,
-  decodeVersion,
   encodeFrame,
   encodeLocatorRequest,
   encodeNonce,
   encodeVersion,
   FrameDecoder,
   FrameError,
+  Handshake,
+  type HandshakeAction,
   ipv4Mapped,
   NODE_NETWORK,
   NODE_WITNESS,
@@ -92,33 +93,35 @@ test('handshake, ping and getheaders with bitcoind v31.0 over a raw socket, ever
     const socket = net.connect(p2pPort, '127.0.0.1');
     await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
     const peer = new Peer(socket);
-    peer.send(
-      'version',
-      encodeVersion({
-        version: PROTOCOL_VERSION,
-        services: NODE_NETWORK | NODE_WITNESS,
-        timestamp: BigInt(Math.floor(Date.now() / 1000)),
-        receiver: { services: 0n, ip: ipv4Mapped(127, 0, 0, 1), port: p2pPort },
-        sender: { services: NODE_NETWORK | NODE_WITNESS, ip: new Uint8Array(16), port: 0 },
-        nonce: 0x1234_5678_9abc_def0n,
-        userAgent: '/tsbtcd-wire-test:0.1.0/',
-        startHeight: 0,
-        relay: true,
-      }),
-    );
-    const theirs = decodeVersion((await peer.next('version')).payload);
+    const ourVersion = encodeVersion({
+      version: PROTOCOL_VERSION,
+      services: NODE_NETWORK | NODE_WITNESS,
+      timestamp: BigInt(Math.floor(Date.now() / 1000)),
+      receiver: { services: 0n, ip: ipv4Mapped(127, 0, 0, 1), port: p2pPort },
+      sender: { services: NODE_NETWORK | NODE_WITNESS, ip: new Uint8Array(16), port: 0 },
+      nonce: 0x1234_5678_9abc_def0n,
+      userAgent: '/tsbtcd-wire-test:0.1.0/',
+      startHeight: 0,
+      relay: true,
+    });
+    // Our handshake state machine drives the exchange: bitcoind's messages in, its answers out.
+    const handshake = new Handshake({ outbound: true, ourVersion, isOwnNonce: () => false, requiredServices: NODE_NETWORK | NODE_WITNESS });
+    const act = (action: HandshakeAction): void => {
+      assert.notEqual(action.kind, 'disconnect', JSON.stringify(action));
+      if (action.kind === 'send') for (const m of action.messages) peer.send(m.command, m.payload);
+    };
+    act(handshake.opening());
+    const theirVersion = await peer.next('version');
+    act(handshake.receive('version', theirVersion.payload));
+    const theirs = handshake.peerVersion!;
     assert.equal(theirs.version, PROTOCOL_VERSION);
     assert.equal(theirs.services & (NODE_NETWORK | NODE_WITNESS), NODE_NETWORK | NODE_WITNESS);
     assert.match(theirs.userAgent, /^\/Satoshi:31\.0\.0\/$/);
     assert.equal(theirs.startHeight, BLOCKS);
     assert.equal(theirs.relay, true);
     // BIP339 and BIP155 feature negotiation comes between version and verack.
-    await peer.next('verack');
-    const beforeVerack = peer.commands;
-    assert.deepEqual(beforeVerack.filter((c) => c === 'wtxidrelay' || c === 'sendaddrv2').sort(), ['sendaddrv2', 'wtxidrelay']);
-    peer.send('wtxidrelay');
-    peer.send('sendaddrv2');
-    peer.send('verack');
+    for (const command of ['wtxidrelay', 'sendaddrv2', 'verack']) act(handshake.receive(command, (await peer.next(command)).payload));
+    assert.ok(handshake.complete && handshake.wtxidRelay && handshake.addrV2);
 
     peer.send('ping', encodeNonce(42n));
     assert.equal(decodeNonce((await peer.next('pong')).payload), 42n);
