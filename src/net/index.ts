@@ -10,3 +10,4 @@ export * from './compact-blocks.js';
 export * from './siphash.js';
 export * from './addresses.js';
 export * from './handshake.js';
+export * from './locator.js';

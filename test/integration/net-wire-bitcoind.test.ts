@@ -14,6 +14,7 @@ import { CookieRpc, isUnreachable } from '../../native-bench/cookie-rpc.js';
 import { referenceBitcoind } from '../../native-bench/reference-bitcoind.js';
 import {
   decodeHeaders,
+  decodeLocatorRequest,
   decodeNonce,
   encodeFrame,
   encodeLocatorRequest,
@@ -24,6 +25,7 @@ import {
   Handshake,
   type HandshakeAction,
   ipv4Mapped,
+  locatorHeights,
   NODE_NETWORK,
   NODE_WITNESS,
   PROTOCOL_VERSION,
@@ -122,6 +124,14 @@ test('handshake, ping and getheaders with bitcoind v31.0 over a raw socket, ever
     // BIP339 and BIP155 feature negotiation comes between version and verack.
     for (const command of ['wtxidrelay', 'sendaddrv2', 'verack']) act(handshake.receive(command, (await peer.next(command)).payload));
     assert.ok(handshake.complete && handshake.wtxidRelay && handshake.addrV2);
+
+    // bitcoind asks us for headers with a locator from the parent of its best header (so
+    // that the answer is never empty): the heights our locatorHeights gives, hash for hash.
+    const request = decodeLocatorRequest((await peer.next('getheaders')).payload);
+    const locatorHashes: string[] = [];
+    for (const height of locatorHeights(BLOCKS - 1)) locatorHashes.push(await rpc.call<string>('getblockhash', [height]));
+    assert.deepEqual(request.locator.map(hashToHex), locatorHashes);
+    assert.equal(hashToHex(request.stop), '00'.repeat(32));
 
     peer.send('ping', encodeNonce(42n));
     assert.equal(decodeNonce((await peer.next('pong')).payload), 42n);

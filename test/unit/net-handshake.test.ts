@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { encodeVersion, Handshake, ipv4Mapped, NODE_NETWORK, NODE_WITNESS, PROTOCOL_VERSION, type HandshakeAction, type VersionMessage } from '../../src/net/index.js';
+import { encodeVersion, Handshake, ipv4Mapped, locatorHeights, NODE_NETWORK, NODE_WITNESS, PROTOCOL_VERSION, type HandshakeAction, type VersionMessage } from '../../src/net/index.js';
 
 const EMPTY = new Uint8Array(0);
 
@@ -67,4 +67,14 @@ test('a connection is ended for an obsolete version, a missing service, our own 
   assert.equal(make(false).receive('version', version({ services: 0n })).kind, 'send');
   assert.match(JSON.stringify(make(false).receive('version', version({ nonce: 1n }))), /connected to self/);
   assert.equal(make(false).receive('version', Uint8Array.of(1, 2, 3)).kind, 'disconnect');
+});
+
+test('block locators step back one block eleven times, then double the step, and end at genesis', () => {
+  assert.deepEqual(locatorHeights(0), [0]);
+  assert.deepEqual(locatorHeights(5), [5, 4, 3, 2, 1, 0]);
+  assert.deepEqual(locatorHeights(20), [20, 19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 9, 7, 3, 0]);
+  const mainnetTip = locatorHeights(900_000);
+  assert.equal(mainnetTip.length, 31);
+  assert.equal(mainnetTip[mainnetTip.length - 1], 0);
+  assert.throws(() => locatorHeights(-1), RangeError);
 });
