@@ -4,8 +4,20 @@
  * short ID itself. Decoders check every count against what the message can hold before
  * allocating, and reject index overflow as Core's deserializer does.
  */
-import { ByteReader, ByteWriter, DecodeError, readHeader, readTransaction, serializeTransaction, sha256, type BlockHeader, type Transaction } from '../primitives/index.js';
-import { siphash24 } from './siphash.js';
+import {
+  ByteReader,
+  ByteWriter,
+  DecodeError,
+  readHeader,
+  readTransaction,
+  serializeTransaction,
+  sha256,
+  sipHash24,
+  sipKeyFromBytes,
+  type BlockHeader,
+  type SipKey,
+  type Transaction,
+} from '../primitives/index.js';
 
 export const SHORT_ID_LENGTH = 6;
 /** Core bounds every index list by what fits in a block's 16-bit index space (uint16_t). */
@@ -38,15 +50,13 @@ export interface BlockTransactions {
 }
 
 /** The SipHash key of a compact block: the first 16 bytes of SHA-256(header ‖ nonce), as two little-endian words. */
-export function shortIdKey(header: BlockHeader, nonce: bigint): { k0: bigint; k1: bigint } {
-  const digest = sha256(new ByteWriter(88).bytes(header.toBytes()).u64(nonce).finish());
-  const view = new DataView(digest.buffer, digest.byteOffset, 16);
-  return { k0: view.getBigUint64(0, true), k1: view.getBigUint64(8, true) };
+export function shortIdKey(header: BlockHeader, nonce: bigint): SipKey {
+  return sipKeyFromBytes(sha256(new ByteWriter(88).bytes(header.toBytes()).u64(nonce).finish()));
 }
 
 /** A transaction's short ID: SipHash-2-4 of its wtxid, lower 48 bits. */
-export function shortTxId(key: { k0: bigint; k1: bigint }, wtxid: Uint8Array): bigint {
-  return siphash24(key.k0, key.k1, wtxid) & 0xffff_ffff_ffffn;
+export function shortTxId(key: SipKey, wtxid: Uint8Array): bigint {
+  return sipHash24(key, wtxid) & 0xffff_ffff_ffffn;
 }
 
 function writeShortId(w: ByteWriter, id: bigint): void {
@@ -60,40 +70,39 @@ function readShortId(r: ByteReader): bigint {
   return id;
 }
 
-/** Absolute indexes as BIP152's differences (each minus the previous plus one). */
-function writeIndexes(w: ByteWriter, indexes: readonly number[]): void {
-  w.compactSize(indexes.length);
+/**
+ * Entries at increasing absolute indexes, each written as BIP152's difference (its index
+ * minus the previous one's, minus one) followed by whatever `writeRest` adds for it.
+ */
+function writeDifferential<T>(w: ByteWriter, entries: readonly T[], indexOf: (entry: T) => number, writeRest: (entry: T) => void = () => undefined): void {
+  w.compactSize(entries.length);
   let previous = -1;
-  for (const index of indexes) {
+  for (const entry of entries) {
+    const index = indexOf(entry);
     if (index <= previous || index > MAX_INDEX) throw new RangeError('indexes must increase and fit in 16 bits');
     w.compactSize(index - previous - 1);
     previous = index;
+    writeRest(entry);
   }
 }
 
-function readIndexes(r: ByteReader, count: number): number[] {
-  const indexes: number[] = [];
+/** `count` differentially encoded entries; `readEntry` reads the rest of each, given its absolute index. */
+function readDifferential<T>(r: ByteReader, count: number, readEntry: (index: number) => T): T[] {
+  const entries: T[] = [];
   let previous = -1;
   for (let i = 0; i < count; i++) {
     const index = previous + 1 + r.compactSize();
     if (index > MAX_INDEX) throw new DecodeError('differentially encoded index overflows');
-    indexes.push(index);
+    entries.push(readEntry(index));
     previous = index;
   }
-  return indexes;
+  return entries;
 }
 
 export function encodeCompactBlock(m: CompactBlock): Uint8Array {
   const w = new ByteWriter(100 + 6 * m.shortIds.length).bytes(m.header.toBytes()).u64(m.nonce).compactSize(m.shortIds.length);
   for (const id of m.shortIds) writeShortId(w, id);
-  w.compactSize(m.prefilled.length);
-  let previous = -1;
-  for (const p of m.prefilled) {
-    if (p.index <= previous || p.index > MAX_INDEX) throw new RangeError('prefilled indexes must increase and fit in 16 bits');
-    w.compactSize(p.index - previous - 1);
-    previous = p.index;
-    serializeTransaction(p.tx, true, w);
-  }
+  writeDifferential(w, m.prefilled, (p) => p.index, (p) => serializeTransaction(p.tx, true, w));
   return w.finish();
 }
 
@@ -107,14 +116,7 @@ export function decodeCompactBlock(payload: Uint8Array): CompactBlock {
   for (let i = 0; i < idCount; i++) shortIds.push(readShortId(r));
   const prefilledCount = r.compactSize();
   if (prefilledCount > r.remaining) throw new DecodeError(`${prefilledCount} prefilled transactions do not fit in the message`);
-  const prefilled: PrefilledTransaction[] = [];
-  let previous = -1;
-  for (let i = 0; i < prefilledCount; i++) {
-    const index = previous + 1 + r.compactSize();
-    if (index > MAX_INDEX) throw new DecodeError('differentially encoded index overflows');
-    prefilled.push({ index, tx: readTransaction(r) });
-    previous = index;
-  }
+  const prefilled: PrefilledTransaction[] = readDifferential(r, prefilledCount, (index) => ({ index, tx: readTransaction(r) }));
   if (shortIds.length + prefilled.length > MAX_INDEX) throw new DecodeError('compact block holds more transactions than indexes allow');
   r.assertEnd();
   return { header, nonce, shortIds, prefilled };
@@ -122,7 +124,7 @@ export function decodeCompactBlock(payload: Uint8Array): CompactBlock {
 
 export function encodeBlockTransactionsRequest(m: BlockTransactionsRequest): Uint8Array {
   const w = new ByteWriter(40 + 3 * m.indexes.length).bytes(m.blockHash);
-  writeIndexes(w, m.indexes);
+  writeDifferential(w, m.indexes, (index) => index);
   return w.finish();
 }
 
@@ -131,7 +133,7 @@ export function decodeBlockTransactionsRequest(payload: Uint8Array): BlockTransa
   const blockHash = r.slice(32);
   const count = r.compactSize();
   if (count > r.remaining) throw new DecodeError(`${count} indexes do not fit in the message`);
-  const indexes = readIndexes(r, count);
+  const indexes = readDifferential(r, count, (index) => index);
   r.assertEnd();
   return { blockHash, indexes };
 }

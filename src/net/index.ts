@@ -7,7 +7,6 @@ export * from './frame.js';
 export * from './messages.js';
 export * from './protocol.js';
 export * from './compact-blocks.js';
-export * from './siphash.js';
 export * from './addresses.js';
 export * from './handshake.js';
 export * from './locator.js';

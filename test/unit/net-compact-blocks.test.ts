@@ -14,9 +14,8 @@ import {
   encodeCompactBlock,
   shortIdKey,
   shortTxId,
-  siphash24,
 } from '../../src/net/index.js';
-import { ByteWriter, DecodeError, fromHex, parseBlock, sha256 } from '../../src/primitives/index.js';
+import { ByteWriter, DecodeError, fromHex, parseBlock, sha256, sipHash24, sipKey, sipKeyFromBytes } from '../../src/primitives/index.js';
 import { readVectorText } from '../support/vectors.js';
 
 const K0 = 0x0706050403020100n;
@@ -32,9 +31,9 @@ const VECTORS: [number, bigint][] = [
 
 const block = parseBlock(fromHex(readVectorText('block277647.hex').trim()));
 
-test('SipHash-2-4 matches the reference vectors', () => {
+test('SipHash-2-4 (the primitives\' implementation, which short IDs use) matches the reference vectors', () => {
   for (const [length, expected] of VECTORS) {
-    assert.equal(siphash24(K0, K1, Uint8Array.from({ length }, (_, i) => i)), expected, `${length} bytes`);
+    assert.equal(sipHash24(sipKey(K0, K1), Uint8Array.from({ length }, (_, i) => i)), expected, `${length} bytes`);
   }
 });
 
@@ -43,7 +42,8 @@ test('short IDs: SipHash of the wtxid under SHA-256(header ‖ nonce), 48 bits',
   const key = shortIdKey(block.header, nonce);
   const digest = sha256(new ByteWriter().bytes(block.header.toBytes()).u64(nonce).finish());
   const view = new DataView(digest.buffer, digest.byteOffset);
-  assert.deepEqual(key, { k0: view.getBigUint64(0, true), k1: view.getBigUint64(8, true) });
+  assert.deepEqual(key, sipKey(view.getBigUint64(0, true), view.getBigUint64(8, true)));
+  assert.deepEqual(key, sipKeyFromBytes(digest));
   const ids = block.transactions.map((tx) => shortTxId(key, tx.wtxid));
   assert.ok(ids.every((id) => id >= 0n && id < 1n << 48n));
   assert.equal(new Set(ids).size, ids.length, 'no two transactions of the block share a short ID');
