@@ -349,6 +349,26 @@ export class Chainstate {
     return { entry: this.tree.addHeader(header, prev) };
   }
 
+  /**
+   * Core's ProcessNewBlockHeaders: a headers message from a peer, accepted in order until
+   * the first that fails; one flush for the lot (a peer sends up to 2,000 at a time).
+   */
+  processHeaders(headers: readonly BlockHeader[]): Promise<{ entries: BlockIndexEntry[]; rejection?: Rejection; failedIndex?: number }> {
+    return this.exclusive(() => {
+      const entries: BlockIndexEntry[] = [];
+      try {
+        for (let i = 0; i < headers.length; i++) {
+          const result = this.acceptHeader(headers[i]!);
+          if ('ok' in result) return { entries, rejection: result, failedIndex: i };
+          entries.push(result.entry);
+        }
+        return { entries };
+      } finally {
+        if (entries.length > 0) this.flush('periodic');
+      }
+    });
+  }
+
   /** submitheader / headers from peers: returns the rejection or the accepted entry. */
   processHeader(header: BlockHeader): Promise<{ entry: BlockIndexEntry } | Rejection> {
     return this.exclusive(() => {
@@ -364,7 +384,7 @@ export class Chainstate {
    * then activate the best chain. `bytes` are the block's serialization when the caller
    * already has them (saves re-serializing).
    */
-  processBlock(block: Block, bytes?: Uint8Array): Promise<ProcessBlockResult> {
+  processBlock(block: Block, bytes?: Uint8Array, options: { forceProcessing?: boolean } = {}): Promise<ProcessBlockResult> {
     return this.exclusive(async () => {
       const hash = block.header.hashHex;
       let checked: Verdict | undefined;
@@ -372,7 +392,7 @@ export class Chainstate {
         if (h === hash) checked = verdict;
       };
       try {
-        const accepted = this.acceptBlock(block, bytes, true);
+        const accepted = this.acceptBlock(block, bytes, options.forceProcessing ?? true);
         if (!accepted.ok) {
           this.options.events?.blockChecked?.(hash, accepted.rejection);
           return { accepted: false, newBlock: false, checked: accepted.rejection };

@@ -13,7 +13,7 @@ import { Authenticator, Whitelist } from './auth.js';
 import { handleJsonRpc, type CallOutcome, type JsonRpcContext } from './jsonrpc.js';
 import { emptyReply, libeventErrorPage, sendReply, type Reply } from './reply.js';
 import type { RestRouter } from './rest.js';
-import { allowsEveryPeer, canonicalAddress, formatAddress, subnetMatches } from './subnet.js';
+import { allowsEveryPeer, canonicalAddress, formatAddress, subnetMatches } from '../primitives/index.js';
 import type { UwsModule } from './uws.js';
 
 /** libevent's limit on a request body (MAX_SIZE, 0x02000000 bytes). */

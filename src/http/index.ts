@@ -3,7 +3,7 @@
  * request pipeline (ACL, auth, JSON-RPC, REST routing), and reply formatting. The
  * coordinator uses only the pieces it needs to prepare front-end settings.
  */
-export { LOOPBACK_SUBNETS, addressBytes, allowsEveryPeer, canonicalAddress, formatAddress, parseSubnet, subnetMatches } from './subnet.js';
+export { LOOPBACK_SUBNETS, addressBytes, allowsEveryPeer, canonicalAddress, formatAddress, parseSubnet, subnetMatches } from '../primitives/index.js';
 export { Authenticator, Whitelist } from './auth.js';
 export { handleJsonRpc, type CallOutcome, type JsonRpcContext } from './jsonrpc.js';
 export { RestRouter, type RestHandler, type RestRequest } from './rest.js';

@@ -6,17 +6,15 @@
 import type { RpcErrorObject, RpcParams } from '../rpc/index.js';
 import type { ChainArgs, ChainName } from '../consensus/index.js';
 import type { MempoolPolicyOptions } from '../mempool/index.js';
+import type { SubnetSpec } from '../primitives/index.js';
+
+export type { SubnetSpec };
 
 export interface BindAddress {
   readonly host: string;
   readonly port: number;
 }
 
-/** An allowed source network: address bytes (4 or 16) and prefix length. */
-export interface SubnetSpec {
-  readonly bytes: readonly number[];
-  readonly prefix: number;
-}
 
 /** One accepted login: HMAC-SHA256(key = salt, message = password) in lowercase hex. */
 export interface Credential {

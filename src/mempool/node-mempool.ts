@@ -30,6 +30,12 @@ export class NodeMempool implements ChainMempoolSync {
   readonly pool = new TxMempool();
   /** Transactions of disconnected blocks, earliest first (Core's DisconnectedBlockTransactions). */
   private disconnected: Transaction[] = [];
+  /**
+   * Told of every transaction a submission asks to be relayed: one a peer sent that entered
+   * the pool, and one sendrawtransaction broadcast (also when it was already pooled, as
+   * Core's BroadcastTransaction relays it again). The P2P layer announces them.
+   */
+  readonly relayListeners: ((entry: MempoolEntry) => void)[] = [];
 
   constructor(
     private readonly chain: Chainstate,
@@ -105,7 +111,10 @@ export class NodeMempool implements ChainMempoolSync {
         if (coins.getCoin({ txid: tx.txid, vout })) return { ok: false as const, alreadyInUtxoSet: true as const };
       }
       const pooled = this.pool.get(tx.txidHex);
-      if (pooled) return { ok: true as const, entry: pooled };
+      if (pooled) {
+        this.relay(pooled);
+        return { ok: true as const, entry: pooled };
+      }
       const args = this.args({ unbroadcast: true });
       if (maxFee > 0n) {
         const test = await this.acceptLocked(tx, args, true);
@@ -114,8 +123,29 @@ export class NodeMempool implements ChainMempoolSync {
       }
       const result = await this.acceptLocked(tx, args, false);
       this.chain.commitMempoolChanges();
+      if (result.ok) this.relay(result.entry);
       return result;
     });
+  }
+
+  /**
+   * A transaction a peer relayed (Core's ProcessTransaction from net_processing): accepted
+   * under the same rules as a submission, without the unbroadcast mark; on success the
+   * relay listeners hear of it.
+   */
+  acceptFromPeer(tx: Transaction): Promise<AcceptResult> {
+    return this.chain.exclusive(async () => {
+      const result = await this.acceptLocked(tx, this.args(), false);
+      if (result.ok) {
+        this.chain.commitMempoolChanges();
+        this.relay(result.entry);
+      }
+      return result;
+    });
+  }
+
+  private relay(entry: MempoolEntry): void {
+    for (const listener of this.relayListeners) listener(entry);
   }
 
   /** Block template selection from the pool as it is now; call it inside the chain's queue. */

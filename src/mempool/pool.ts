@@ -58,6 +58,10 @@ export class TxMempool {
     return this.byWtxid.has(wtxidHex);
   }
 
+  getByWtxid(wtxidHex: string): MempoolEntry | undefined {
+    return this.byWtxid.get(wtxidHex);
+  }
+
   /** The pool transaction spending `outpoint` (Core's GetConflictTx). */
   spenderOf(outpoint: OutPoint): MempoolEntry | undefined {
     return this.spenders.get(outpointId(hashToHex(outpoint.txid), outpoint.vout));

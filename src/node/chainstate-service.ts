@@ -6,7 +6,7 @@
  * and flushes and closes everything at shutdown.
  */
 import { availableParallelism } from 'node:os';
-import { BASIC_FILTER_INDEX_NAME, BlockFilterIndex, Chainstate, ChainSystemError, importBlockFile, LmdbChainStore, PoolScriptChecker, ScriptExecutionCache, TxIndex, verifyDb, type PruneMode, type ScriptCaches } from '../chain/index.js';
+import { BASIC_FILTER_INDEX_NAME, BlockFilterIndex, Chainstate, type ChainEvents, ChainSystemError, importBlockFile, LmdbChainStore, PoolScriptChecker, ScriptExecutionCache, TxIndex, verifyDb, type PruneMode, type ScriptCaches } from '../chain/index.js';
 import { NodeMempool } from '../mempool/index.js';
 import { hexToHash } from '../primitives/index.js';
 import { SignatureCache } from '../script/index.js';
@@ -71,7 +71,23 @@ export class ChainstateService implements NodeService {
   /** The coordinator's snapshots, for scantxoutset (which flushes first, as Core does). */
   private snapshots: SnapshotSource | undefined;
 
-  constructor(private readonly config: NodeConfig) {
+  /** Further listeners of the chain's events (the P2P layer). */
+  readonly chainListeners: ChainEvents[] = [];
+
+  /** The loaded chainstate (undefined before start). */
+  get chainstate(): Chainstate | undefined {
+    return this.chain;
+  }
+
+  get nodeMempool(): NodeMempool | undefined {
+    return this.mempool;
+  }
+
+  constructor(
+    private readonly config: NodeConfig,
+    /** Connected peers (getblocktemplate refuses to work without any off regtest). */
+    peerCount: () => number = () => 0,
+  ) {
     const self = this;
     const access: ChainAccess = {
       txindex: () => this.txindex,
@@ -93,7 +109,7 @@ export class ChainstateService implements NodeService {
       }),
       log: (m) => this.ctx?.log.info(m),
       mempool: () => this.mempool,
-      node: nodeFacts(config, () => (this.ctx?.shutdownRequested ?? false) || (this.chain?.interrupted ?? false)),
+      node: nodeFacts(config, () => (this.ctx?.shutdownRequested ?? false) || (this.chain?.interrupted ?? false), peerCount),
     };
     this.rpcMethods = [...blockchainReadMethods(), ...blockchainBlockMethods(), ...blockFilterMethods(), ...mempoolMethods(), ...blockchainMethods(access), ...miningMethods(access), ...waitMethods(() => this.tipWaiters)];
     this.rpcMethods.push(
@@ -134,12 +150,17 @@ export class ChainstateService implements NodeService {
         blockConnected: (block, entry) => {
           this.txindex?.blockConnected(block, entry);
           this.blockfilter?.blockConnected(block, entry);
+          for (const l of this.chainListeners) l.blockConnected?.(block, entry);
         },
         tipChanged: (tip) => {
           const event = { hash: tip.hashHex, height: tip.height };
           this.tipWaiters.update(event);
           this.pushNodeState();
           ctx.notifyTip(event);
+          for (const l of this.chainListeners) l.tipChanged?.(tip);
+        },
+        blockChecked: (hash, verdict) => {
+          for (const l of this.chainListeners) l.blockChecked?.(hash, verdict);
         },
         stopHeightReached: () => ctx.requestShutdown(),
       },

@@ -1,7 +1,6 @@
 /**
  * The coordinator's RPC methods that need no chainstate: the pure Util and
- * Rawtransactions methods (front-ends register the same ones), getnetworkinfo and
- * getconnectioncount from the node's P2P options, getmemoryinfo,
+ * Rawtransactions methods (front-ends register the same ones), getmemoryinfo,
  * syncwithvalidationinterfacequeue, and the Wallet family as a node with no wallet
  * loaded answers it (left out with -disablewallet, as Core leaves its wallet RPCs out).
  */
@@ -10,7 +9,6 @@ import * as path from 'node:path';
 import { createRequire } from 'node:module';
 import {
   formatSubVersion,
-  networkMethods,
   nodeMethods,
   pureRpcMethods,
   SERVICE_FLAGS,
@@ -34,14 +32,15 @@ function networkName(text: string): NetworkName | undefined {
   return (['ipv4', 'ipv6', 'onion', 'i2p', 'cjdns'] as const).find((n) => n === lower);
 }
 
-/** What getnetworkinfo reports, from the options Core derives the same facts from at init. */
+/** What getnetworkinfo reports that does not change, from the options Core derives it from at init. */
 export function networkFacts(config: NodeConfig): NetworkFacts {
   const args = config.args;
   let services = SERVICE_FLAGS.NETWORK_LIMITED | SERVICE_FLAGS.WITNESS;
   if (args.getBoolArg('peerbloomfilters', false)) services |= SERVICE_FLAGS.BLOOM;
   if (args.getBoolArg('peerblockfilters', false)) services |= SERVICE_FLAGS.COMPACT_FILTERS;
   if (config.prune === 0) services |= SERVICE_FLAGS.NETWORK;
-  if (args.getBoolArg('v2transport', true)) services |= SERVICE_FLAGS.P2P_V2;
+  // NODE_P2P_V2 is not offered: tsbtcd speaks only the v1 transport (BIP324 is not built),
+  // and a peer told otherwise would try v2 first and fall back only after a failed attempt.
 
   const onion = args.getArg('onion');
   const possible = new Set<NetworkName>(['ipv4', 'ipv6']);
@@ -76,7 +75,8 @@ export function walletDir(config: NodeConfig): string {
 }
 
 export function nodeRpcMethods(config: NodeConfig, facts: NodeFacts): RpcMethod[] {
-  const methods = [...pureRpcMethods(config.chain), ...networkMethods(networkFacts(config), facts), ...nodeMethods()];
+  // getnetworkinfo and getconnectioncount come with the P2P service (net-service.ts).
+  const methods = [...pureRpcMethods(config.chain), ...nodeMethods()];
   if (!config.args.getBoolArg('disablewallet', false)) methods.push(...walletStubMethods({ walletDir: () => walletDir(config) }));
   return methods;
 }

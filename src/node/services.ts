@@ -10,6 +10,7 @@ import type { NodeClock } from './clock.js';
 import type { NodeConfig } from './config.js';
 import type { Logger } from './logging.js';
 import { ChainstateService } from './chainstate-service.js';
+import { NetService } from './net-service.js';
 
 export interface NodeContext {
   readonly config: NodeConfig;
@@ -72,6 +73,10 @@ export function testWarmupService(ms: number): NodeService {
 export function nodeServices(config: NodeConfig): NodeService[] {
   const services: NodeService[] = [];
   if (config.testWarmupMs > 0) services.push(testWarmupService(config.testWarmupMs));
-  services.push(new ChainstateService(config));
+  // The chainstate counts peers for getblocktemplate through the net service started after it.
+  let net: NetService | undefined;
+  const chainstate = new ChainstateService(config, () => net?.peerCount() ?? 0);
+  net = new NetService(config, chainstate);
+  services.push(chainstate, net);
   return services;
 }

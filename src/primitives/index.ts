@@ -18,3 +18,4 @@ export * from './muhash.js';
 export * from './siphash.js';
 export * from './gcs.js';
 export * from './hash-entry-set.js';
+export * from './ip-subnet.js';

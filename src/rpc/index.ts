@@ -42,3 +42,5 @@ export * from './scan-descriptors.js';
 export * from './scantxoutset.js';
 export * from './wallet-stubs.js';
 export * from './pure-methods.js';
+export * from './peer-network.js';
+export * from './peer-methods.js';

@@ -2,11 +2,13 @@
  * Network and node-introspection methods the coordinator answers: getnetworkinfo,
  * getconnectioncount (Network), getmemoryinfo (Control) and the hidden
  * syncwithvalidationinterfacequeue, with Core v31's help texts and key order
- * (rpc/net.cpp, rpc/node.cpp). What they report about P2P comes from NetworkFacts,
- * which the node derives from its options: there is no P2P layer yet, so no peers.
+ * (rpc/net.cpp, rpc/node.cpp). The fixed facts come from NetworkFacts, which the node
+ * derives from its options; connection counts and the network switch from the running
+ * P2P layer (PeerNetwork).
  */
 import { RPC_INVALID_PARAMETER, RpcError } from './errors.js';
 import { type NodeFacts, warningsJson } from './node-facts.js';
+import type { PeerNetwork } from './peer-network.js';
 import { defineRpcMethod } from './registry.js';
 import { helpExampleCli, helpExampleRpc, type RpcMethod } from './spec.js';
 import { amountJson } from './values.js';
@@ -78,8 +80,8 @@ function hex16(value: bigint): string {
 }
 
 /** getnetworkinfo in Core's code order (networkactive before the connection counts). */
-export function networkInfoJson(net: NetworkFacts, node: NodeFacts): Record<string, unknown> {
-  const peers = node.peerCount();
+export function networkInfoJson(net: NetworkFacts, node: NodeFacts, live?: PeerNetwork): Record<string, unknown> {
+  const counts = live ? live.connectionCounts() : { inbound: 0, outbound: node.peerCount() };
   return {
     version: RPC_INTERFACE_VERSION,
     subversion: net.subversion,
@@ -88,15 +90,15 @@ export function networkInfoJson(net: NetworkFacts, node: NodeFacts): Record<stri
     localservicesnames: servicesNames(net.localServices),
     localrelay: net.localRelay,
     timeoffset: 0,
-    networkactive: net.networkActive,
-    connections: peers,
-    connections_in: 0,
-    connections_out: peers,
+    networkactive: live ? live.networkActive : net.networkActive,
+    connections: counts.inbound + counts.outbound,
+    connections_in: counts.inbound,
+    connections_out: counts.outbound,
     networks: NETWORK_NAMES.map((name) => ({
       name,
       limited: !net.reachable.has(name),
       reachable: net.reachable.has(name),
-      // No P2P traffic, so nothing goes through a proxy.
+      // -proxy is not supported: nothing goes through one.
       proxy: '',
       proxy_randomize_credentials: false,
     })),
@@ -107,7 +109,11 @@ export function networkInfoJson(net: NetworkFacts, node: NodeFacts): Record<stri
   };
 }
 
-export function networkMethods(net: NetworkFacts, node: NodeFacts): RpcMethod[] {
+/**
+ * `live` is the running P2P layer; absent, the answers come from the options alone (a node
+ * object without P2P, as in unit tests).
+ */
+export function networkMethods(net: NetworkFacts, node: NodeFacts, live?: () => PeerNetwork | undefined): RpcMethod[] {
   const getnetworkinfo = defineRpcMethod({
     name: 'getnetworkinfo',
     category: 'network',
@@ -180,7 +186,7 @@ export function networkMethods(net: NetworkFacts, node: NodeFacts): RpcMethod[] 
       },
     ],
     examples: helpExampleCli('getnetworkinfo', '') + helpExampleRpc('getnetworkinfo', ''),
-    handler: () => networkInfoJson(net, node),
+    handler: () => networkInfoJson(net, node, live?.()),
   });
 
   const getconnectioncount = defineRpcMethod({
@@ -190,7 +196,12 @@ export function networkMethods(net: NetworkFacts, node: NodeFacts): RpcMethod[] 
     args: [],
     results: [{ type: 'num', description: 'The connection count' }],
     examples: helpExampleCli('getconnectioncount', '') + helpExampleRpc('getconnectioncount', ''),
-    handler: () => node.peerCount(),
+    handler: () => {
+      const network = live?.();
+      if (!network) return node.peerCount();
+      const counts = network.connectionCounts();
+      return counts.inbound + counts.outbound;
+    },
   });
 
   return [getnetworkinfo, getconnectioncount];

@@ -102,6 +102,8 @@ export interface DaemonOptions {
   /** Wait for the cookie and the end of warm-up (default true). */
   readonly waitReady?: boolean;
   readonly port?: number;
+  /** The P2P port (-port), a free one by default so parallel nodes do not collide on 18444. */
+  readonly p2pPort?: number;
   /**
    * Start on this existing data directory instead of a new one. The caller owns it:
    * cleanup() leaves it in place (restart() hands ownership on instead).
@@ -114,7 +116,7 @@ export interface DaemonOptions {
 }
 
 /** What restart() may change; the data directory and the chain stay. */
-export type RestartOptions = Pick<DaemonOptions, 'args' | 'port' | 'waitReady' | 'readyTimeoutMs'>;
+export type RestartOptions = Pick<DaemonOptions, 'args' | 'port' | 'p2pPort' | 'waitReady' | 'readyTimeoutMs'>;
 
 export interface ExitInfo {
   code: number | null;
@@ -139,6 +141,8 @@ export class Daemon {
     readonly chain: HarnessChain,
     /** Whether cleanup() removes the data directory. */
     private ownsDatadir: boolean,
+    /** The P2P port the node listens on (unless the test's own options chose otherwise). */
+    readonly p2pPort: number,
   ) {
     proc.stdout?.on('data', (d: Buffer) => (this.stdout += d.toString()));
     proc.stderr?.on('data', (d: Buffer) => (this.stderr += d.toString()));
@@ -161,9 +165,12 @@ export class Daemon {
     // with the dead node's secret. The new node writes its own (Core removes it at a clean stop).
     fs.rmSync(path.join(netdirOf(datadir, chain), '.cookie'), { force: true });
     const chainArgs = chain === 'regtest' ? ['-regtest'] : [];
+    const p2pPort = opts.p2pPort ?? (await freePort());
     const base = opts.bare ? [`-datadir=${datadir}`] : [...chainArgs, `-datadir=${datadir}`, `-rpcport=${port}`, '-printtoconsole=0'];
+    const choosesPort = (opts.args ?? []).some((a) => /^-(port|bind|whitebind|listen|nolisten)\b/.test(a));
+    if (!opts.bare && !choosesPort) base.push(`-port=${p2pPort}`, '-bind=127.0.0.1');
     const proc = spawn(TSBTCD, [...base, ...(opts.args ?? [])], { stdio: ['ignore', 'pipe', 'pipe'] });
-    const d = new Daemon(proc, datadir, port, chain, ownsDatadir);
+    const d = new Daemon(proc, datadir, port, chain, ownsDatadir, p2pPort);
     try {
       if (opts.waitReady ?? true) await d.waitReady(opts.readyTimeoutMs);
     } catch (err) {
@@ -186,7 +193,7 @@ export class Daemon {
     this.ownsDatadir = false;
     live.delete(this);
     try {
-      return await Daemon.launch({ ...opts, datadir: this.datadir, chain: this.chain }, owns);
+      return await Daemon.launch({ p2pPort: this.p2pPort, ...opts, datadir: this.datadir, chain: this.chain }, owns);
     } catch (err) {
       // launch() cleaned up the failed process but kept the directory: it is ours again.
       this.ownsDatadir = owns;

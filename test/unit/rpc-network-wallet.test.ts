@@ -34,8 +34,9 @@ test('getnetworkinfo: Core’s keys in code order, defaults of an unpruned node 
   assert.equal(info.version, 310000);
   assert.match(info.subversion, /^\/tsbtcd:\d+\.\d+\.\d+\/$/);
   assert.equal(info.protocolversion, 70016);
-  assert.equal(info.localservices, '0000000000000c09');
-  assert.deepEqual(info.localservicesnames, ['NETWORK', 'WITNESS', 'NETWORK_LIMITED', 'P2P_V2']);
+  // Core says 0c09 (P2P_V2 too); tsbtcd does not offer BIP324, so it does not claim it.
+  assert.equal(info.localservices, '0000000000000409');
+  assert.deepEqual(info.localservicesnames, ['NETWORK', 'WITNESS', 'NETWORK_LIMITED']);
   assert.deepEqual([info.localrelay, info.timeoffset, info.networkactive, info.connections, info.connections_in, info.connections_out], [true, 0, true, 0, 0, 0]);
   assert.deepEqual(
     info.networks.map((n: any) => [n.name, n.limited, n.reachable]),
@@ -115,7 +116,9 @@ test('wallet methods with no wallet loaded: Core’s routing errors', async () =
 test('nodeRpcMethods: wallet methods only without -disablewallet; walletdir as Core finds it', () => {
   const { dir, config: c } = config();
   const names = nodeRpcMethods(c, DEFAULT_NODE_FACTS).map((m) => m.name);
-  assert.ok(names.includes('getbalance') && names.includes('createwallet') && names.includes('getnetworkinfo') && names.includes('decodescript'));
+  assert.ok(names.includes('getbalance') && names.includes('createwallet') && names.includes('decodescript'));
+  // The Network methods come with the P2P service.
+  assert.ok(!names.includes('getnetworkinfo'));
   const disabled = nodeRpcMethods(config('-disablewallet').config, DEFAULT_NODE_FACTS).map((m) => m.name);
   assert.ok(!disabled.includes('getbalance') && !disabled.includes('createwallet') && disabled.includes('validateaddress'));
   const netdir = path.join(dir, 'regtest');

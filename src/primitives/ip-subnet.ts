@@ -1,11 +1,16 @@
 /**
- * -rpcallowip networks: a single address, `addr/CIDR` or `addr/netmask`, IPv4 or IPv6,
+ * IP networks (-rpcallowip, setban, -whitelist): a single address, `addr/CIDR` or `addr/netmask`, IPv4 or IPv6,
  * no host names (Core's LookupSubNet without lookups). A client matches when its
  * address is of the same family and shares the prefix; IPv4-mapped IPv6 clients count
  * as IPv4, as Core's CNetAddr does.
  */
 import * as net from 'node:net';
-import type { SubnetSpec } from '../ipc/index.js';
+
+/** An allowed source network: address bytes (4 or 16) and prefix length. */
+export interface SubnetSpec {
+  readonly bytes: readonly number[];
+  readonly prefix: number;
+}
 
 function ipv4Bytes(text: string): number[] {
   return text.split('.').map(Number);

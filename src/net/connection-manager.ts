@@ -1,0 +1,369 @@
+/**
+ * The node's connections (Core's CConnman): listening sockets, outbound connections to
+ * -connect and -addnode peers (and the addnode RPC's), the inbound slot limit with Core's
+ * eviction, bans and discouragement at accept time, the handshake timeout, inactivity
+ * checks, the network-active switch, byte totals, and the 100 ms message-handler tick that
+ * lets the peer manager send what it has queued.
+ *
+ * Sockets live in the coordinator, beside the chainstate (see README, "P2P"): a block's
+ * script checks run on the worker pool and its connect yields to the event loop every
+ * 25 ms, so pings, headers and other peers' traffic keep flowing while it validates.
+ */
+import { createServer, connect as netConnect, type Server, type Socket } from 'node:net';
+import type { Chainstate } from '../chain/index.js';
+import type { ChainParams } from '../consensus/index.js';
+import type { NodeMempool } from '../mempool/index.js';
+import { BanManager } from './ban-manager.js';
+import { selectPeerToEvict } from './eviction.js';
+import { Handshake } from './handshake.js';
+import { formatAddrPort, networkClass, plainIp, splitHostPort } from './net-address.js';
+import { PeerConnection } from './peer-connection.js';
+import { PeerManager, type NetLog } from './peer-manager.js';
+import { Peer, type ConnectionType, type PermissionName } from './peer.js';
+import { NODE_NETWORK, NODE_WITNESS } from './protocol.js';
+
+/** Core's MAX_OUTBOUND_FULL_RELAY_CONNECTIONS, MAX_BLOCK_RELAY_ONLY_CONNECTIONS, MAX_FEELER_CONNECTIONS. */
+export const MAX_OUTBOUND_FULL_RELAY = 8;
+export const MAX_BLOCK_RELAY_ONLY = 2;
+export const MAX_FEELER = 1;
+/** Core's MAX_ADDNODE_CONNECTIONS. */
+export const MAX_ADDNODE_CONNECTIONS = 8;
+/** Core's DEFAULT_MAX_PEER_CONNECTIONS. */
+export const DEFAULT_MAX_PEER_CONNECTIONS = 125;
+/** Milliseconds: Core's DEFAULT_PEER_CONNECT_TIMEOUT (-timeout) and the version handshake deadline. */
+const CONNECT_TIMEOUT_MS = 5000;
+const HANDSHAKE_TIMEOUT_MS = 60_000;
+/** Core's TIMEOUT_INTERVAL: no traffic either way for this long ends a connection. */
+const INACTIVITY_TIMEOUT_S = 20 * 60;
+const TICK_MS = 100;
+
+export interface WhitelistEntry {
+  readonly subnet: { readonly bytes: readonly number[]; readonly prefix: number };
+  readonly permissions: readonly PermissionName[];
+}
+
+export interface ConnectionManagerOptions {
+  readonly params: ChainParams;
+  readonly chain: Chainstate;
+  readonly mempool: NodeMempool | undefined;
+  readonly log: NetLog;
+  /** The node's clock, seconds (mockable). */
+  now(): number;
+  readonly localServices: bigint;
+  readonly blocksOnly: boolean;
+  readonly userAgent: string;
+  readonly minRelayFee: bigint;
+  readonly incrementalRelayFee: bigint;
+  readonly listen: boolean;
+  /** Addresses to listen on (host may be '::' or '0.0.0.0'). */
+  readonly binds: readonly { host: string; port: number; permissions?: readonly PermissionName[]; optional?: boolean }[];
+  /** -connect: the only peers to connect to (no automatic outbound). */
+  readonly connect: readonly string[];
+  /** -addnode entries. */
+  readonly addNodes: readonly string[];
+  readonly maxConnections: number;
+  readonly networkActive: boolean;
+  readonly whitelist: readonly WhitelistEntry[];
+  /** Where banlist.json lives (undefined: not persisted). */
+  readonly dataDir: string | undefined;
+}
+
+export interface AddedNode {
+  readonly text: string;
+  /** Milliseconds of the last connection attempt. */
+  lastAttempt: number;
+}
+
+export class ConnectionManager {
+  readonly peerManager: PeerManager;
+  readonly bans: BanManager;
+  readonly #peers = new Map<number, Peer>();
+  readonly #servers: Server[] = [];
+  readonly #pending = new Set<string>();
+  readonly #ownNonces = new Set<bigint>();
+  readonly addedNodes: AddedNode[] = [];
+  #nextId = 0;
+  #networkActive: boolean;
+  #timer: NodeJS.Timeout | undefined;
+  #connectLoop = 0;
+  #nextConnectAt = 0;
+  #nextAddedNodesAt = 0;
+  #stopped = false;
+  totalBytesReceived = 0;
+  totalBytesSent = 0;
+  /** The addresses we listen on, as bound. */
+  readonly listening: { host: string; port: number }[] = [];
+
+  constructor(private readonly options: ConnectionManagerOptions) {
+    this.#networkActive = options.networkActive;
+    this.bans = new BanManager(options.dataDir, options.now, (m) => options.log.info(m));
+    this.peerManager = new PeerManager({
+      params: options.params,
+      chain: options.chain,
+      mempool: options.mempool,
+      localServices: options.localServices,
+      blocksOnly: options.blocksOnly,
+      userAgent: options.userAgent,
+      minRelayFee: options.minRelayFee,
+      incrementalRelayFee: options.incrementalRelayFee,
+      log: options.log,
+      now: options.now,
+      disconnect: (peer, reason) => this.disconnect(peer, reason),
+      discourage: (peer) => this.bans.discourage(plainIp(peer.connection.socket.remoteAddress ?? '')),
+      peers: () => this.#peers.values(),
+      ownNonces: this.#ownNonces,
+    });
+    for (const text of options.addNodes) this.addedNodes.push({ text, lastAttempt: 0 });
+  }
+
+  /** Binds the listening sockets (Core's "Bound to" lines); throws the bind error. */
+  async start(): Promise<void> {
+    if (this.options.listen) {
+      for (const bind of this.options.binds) {
+        try {
+          await this.#listen(bind.host, bind.port, bind.permissions ?? []);
+        } catch (err) {
+          // Core does not insist on "::": the host may have no IPv6.
+          if (!bind.optional) throw err;
+          this.options.log.info(`Unable to bind to ${formatAddrPort(bind.host, bind.port)} on this computer (${(err as Error).message})`);
+        }
+      }
+    }
+    this.#timer = setInterval(() => this.#tick(), TICK_MS);
+  }
+
+  #listen(host: string, port: number, permissions: readonly PermissionName[]): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const server = createServer({ noDelay: true }, (socket) => this.#accept(socket, permissions));
+      server.once('error', reject);
+      server.listen({ host, port, ipv6Only: host.includes(':') }, () => {
+        server.off('error', reject);
+        server.on('error', (err) => this.options.log.info(`listening socket error: ${err.message}`));
+        this.#servers.push(server);
+        this.listening.push({ host, port });
+        this.options.log.info(`Bound to ${formatAddrPort(host, port)}`);
+        resolve();
+      });
+    });
+  }
+
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    clearInterval(this.#timer);
+    for (const server of this.#servers) server.close();
+    for (const peer of [...this.#peers.values()]) this.disconnect(peer, 'shutdown');
+  }
+
+  peers(): IterableIterator<Peer> {
+    return this.#peers.values();
+  }
+
+  get networkActive(): boolean {
+    return this.#networkActive;
+  }
+
+  /** setnetworkactive: off disconnects everyone and refuses new connections. */
+  setNetworkActive(active: boolean): void {
+    if (this.#networkActive === active) return;
+    this.#networkActive = active;
+    this.options.log.info(`SetNetworkActive: ${active}`);
+    if (!active) for (const peer of [...this.#peers.values()]) this.disconnect(peer, 'network deactivated');
+  }
+
+  /** Core's m_max_inbound. */
+  get maxInbound(): number {
+    return Math.max(0, this.options.maxConnections - (MAX_OUTBOUND_FULL_RELAY + MAX_BLOCK_RELAY_ONLY + MAX_FEELER));
+  }
+
+  #permissionsFor(ip: string, listenerPermissions: readonly PermissionName[]): PermissionName[] {
+    const out = new Set<PermissionName>(listenerPermissions);
+    for (const entry of this.options.whitelist) {
+      if (BanManager.matches(entry.subnet, ip)) for (const p of entry.permissions) out.add(p);
+    }
+    return [...out];
+  }
+
+  #accept(socket: Socket, listenerPermissions: readonly PermissionName[]): void {
+    const ip = plainIp(socket.remoteAddress ?? '');
+    const from = formatAddrPort(ip, socket.remotePort ?? 0);
+    if (this.#stopped || !this.#networkActive) {
+      this.options.log.debug('net', `connection from ${from} dropped: not accepting new connections`);
+      socket.destroy();
+      return;
+    }
+    const permissions = this.#permissionsFor(ip, listenerPermissions);
+    const noban = permissions.includes('noban');
+    if (!noban && this.bans.isBanned(ip)) {
+      this.options.log.debug('net', `connection from ${from} dropped (banned)`);
+      socket.destroy();
+      return;
+    }
+    const inbound = [...this.#peers.values()].filter((p) => p.inbound).length;
+    const discouraged = !noban && this.bans.isDiscouraged(ip);
+    if (discouraged && inbound + 1 >= this.maxInbound) {
+      this.options.log.debug('net', `connection from ${from} dropped (discouraged)`);
+      socket.destroy();
+      return;
+    }
+    if (inbound >= this.maxInbound) {
+      const victim = selectPeerToEvict([...this.#peers.values()], (p) => this.bans.isDiscouraged(plainIp(p.connection.socket.remoteAddress ?? '')));
+      if (!victim) {
+        this.options.log.debug('net', 'failed to find an eviction candidate - connection dropped (full)');
+        socket.destroy();
+        return;
+      }
+      this.options.log.debug('net', `selected peer=${victim.id} for eviction`);
+      this.disconnect(victim, 'evicted');
+    }
+    this.#addPeer(socket, 'inbound', undefined, permissions);
+  }
+
+  #addPeer(socket: Socket, type: ConnectionType, addedAs: string | undefined, permissions: readonly PermissionName[]): Peer {
+    const id = this.#nextId++;
+    const ip = plainIp(socket.remoteAddress ?? '');
+    const address = formatAddrPort(ip, socket.remotePort ?? 0);
+    const bindAddress = formatAddrPort(socket.localAddress ?? '', socket.localPort ?? 0);
+    let peer!: Peer;
+    const connection = new PeerConnection(
+      socket,
+      this.options.params.messageStart,
+      {
+        message: (frame) => this.peerManager.receive(peer, frame),
+        closed: (reason) => this.#removed(peer, reason),
+        bytes: (direction, count) => {
+          if (direction === 'sent') this.totalBytesSent += count;
+          else this.totalBytesReceived += count;
+        },
+      },
+      this.options.now,
+    );
+    const inbound = type === 'inbound';
+    const nonce = this.peerManager.newNonce();
+    const version = this.peerManager.versionPayload({ inbound, blockRelayOnly: type === 'block-relay-only', hasRelayPermission: permissions.includes('relay') }, nonce);
+    const handshake = new Handshake({
+      outbound: !inbound,
+      ourVersion: version,
+      isOwnNonce: (n) => this.#ownNonces.has(n) && n !== nonce,
+      // Core wants full nodes with witness support from automatic outbound peers only.
+      requiredServices: type === 'outbound-full-relay' || type === 'block-relay-only' ? NODE_NETWORK | NODE_WITNESS : 0n,
+    });
+    peer = new Peer(id, connection, handshake, type, address, bindAddress, networkClass(ip), addedAs, permissions, this.options.now());
+    this.#peers.set(id, peer);
+    connection.onClose(() => this.#ownNonces.delete(nonce));
+    this.options.log.debug('net', `Added connection${inbound ? ` to ${address}` : ''} peer=${id}`);
+    const opening = handshake.opening();
+    if (opening.kind === 'send') for (const m of opening.messages) peer.send(m.command, m.payload);
+    return peer;
+  }
+
+  disconnect(peer: Peer, reason: string): void {
+    if (peer.disconnectReason !== undefined) return;
+    peer.disconnectReason = reason;
+    this.options.log.debug('net', `disconnecting peer=${peer.id}: ${reason}`);
+    peer.connection.close(reason);
+  }
+
+  #removed(peer: Peer, reason: string): void {
+    peer.disconnectReason ??= reason;
+    if (!this.#peers.delete(peer.id)) return;
+    this.peerManager.peerDisconnected(peer);
+    this.options.log.debug('net', `Cleared nodestate for peer=${peer.id}`);
+  }
+
+  /** Opens a manual connection (-connect, -addnode, addnode add/onetry); resolves when it is up or failed. */
+  openManual(text: string, type: ConnectionType = 'manual'): Promise<Peer | undefined> {
+    if (this.#stopped || !this.#networkActive) return Promise.resolve(undefined);
+    if (this.#pending.has(text) || this.findPeer(text)) return Promise.resolve(undefined);
+    const target = splitHostPort(text, this.options.params.defaultPort);
+    if (!target) return Promise.resolve(undefined);
+    this.#pending.add(text);
+    return new Promise((resolve) => {
+      const socket = netConnect({ host: target.host, port: target.port, noDelay: true });
+      const timer = setTimeout(() => socket.destroy(new Error('connection timeout')), CONNECT_TIMEOUT_MS);
+      socket.once('connect', () => {
+        clearTimeout(timer);
+        this.#pending.delete(text);
+        socket.removeAllListeners('error');
+        if (this.#stopped || !this.#networkActive) {
+          socket.destroy();
+          resolve(undefined);
+          return;
+        }
+        const ip = plainIp(socket.remoteAddress ?? '');
+        resolve(this.#addPeer(socket, type, text, this.#permissionsFor(ip, [])));
+      });
+      socket.once('error', (err) => {
+        clearTimeout(timer);
+        this.#pending.delete(text);
+        this.options.log.debug('net', `connection to ${text} failed: ${err.message}`);
+        resolve(undefined);
+      });
+    });
+  }
+
+  /** A connected peer by the address string it was added as, or by its "ip:port". */
+  findPeer(text: string): Peer | undefined {
+    const target = splitHostPort(text, this.options.params.defaultPort);
+    const normalized = target ? formatAddrPort(target.host, target.port) : text;
+    for (const peer of this.#peers.values()) {
+      if (peer.disconnectReason !== undefined) continue;
+      if (peer.addedAs === text || peer.address === text || peer.address === normalized) return peer;
+    }
+    return undefined;
+  }
+
+  /** Peers whose address a subnet covers (setban disconnects them). */
+  disconnectSubnet(matches: (ip: string) => boolean, reason: string): void {
+    for (const peer of [...this.#peers.values()]) {
+      if (matches(plainIp(peer.connection.socket.remoteAddress ?? ''))) this.disconnect(peer, reason);
+    }
+  }
+
+  /** Wakes the added-node loop (addnode add). */
+  wakeAddedNodes(): void {
+    this.#nextAddedNodesAt = 0;
+  }
+
+  #tick(): void {
+    if (this.#stopped) return;
+    const nowMs = Date.now();
+    const now = this.options.now();
+    for (const peer of [...this.#peers.values()]) {
+      if (peer.disconnectReason !== undefined) continue;
+      if (!peer.successfullyConnected) {
+        if (nowMs - peer.connectedAtMs > HANDSHAKE_TIMEOUT_MS) {
+          this.options.log.debug('net', `version handshake timeout, disconnecting peer=${peer.id}`);
+          this.disconnect(peer, 'version handshake timeout');
+        }
+        continue;
+      }
+      const c = peer.connection;
+      if (now - Math.max(c.lastSend, c.lastReceive) > INACTIVITY_TIMEOUT_S && now - peer.connectedAt > INACTIVITY_TIMEOUT_S) {
+        this.disconnect(peer, `socket inactivity timeout`);
+        continue;
+      }
+    }
+    this.peerManager.txRelay.tick();
+    this.peerManager.sendMessagesToAll();
+    if (!this.#networkActive) return;
+    if (this.options.connect.length > 0 && nowMs >= this.#nextConnectAt) {
+      // Core's -connect loop: each address in turn, waiting longer between rounds up to 5 s.
+      this.#connectLoop++;
+      for (const text of this.options.connect) void this.openManual(text);
+      this.#nextConnectAt = nowMs + 500 * (1 + Math.min(10, this.#connectLoop) * this.options.connect.length);
+    }
+    if (this.addedNodes.length > 0 && nowMs >= this.#nextAddedNodesAt) {
+      // Core's ThreadOpenAddedConnections: retry after 60 s if something was tried, else 2 s.
+      let tried = false;
+      const manual = [...this.#peers.values()].filter((p) => p.connectionType === 'manual').length;
+      for (const node of this.addedNodes) {
+        if (manual >= MAX_ADDNODE_CONNECTIONS) break;
+        if (this.findPeer(node.text) || this.#pending.has(node.text)) continue;
+        tried = true;
+        node.lastAttempt = nowMs;
+        void this.openManual(node.text);
+      }
+      this.#nextAddedNodesAt = nowMs + (tried ? 60_000 : 2000);
+    }
+  }
+}

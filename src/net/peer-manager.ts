@@ -1,0 +1,1013 @@
+/**
+ * What the node does with its peers' messages and what it sends them on its own (Core's
+ * PeerManagerImpl in net_processing.cpp): the version handshake, pings, headers-first
+ * sync with parallel block download, serving headers and blocks, block announcements
+ * (headers, inv or BIP152 compact blocks) and, through TxRelay, transactions. A malformed
+ * payload is logged and dropped as Core does; protocol violations Core punishes get the
+ * peer discouraged and disconnected.
+ */
+import { randomBytes } from 'node:crypto';
+import { BlockStatus, type BlockIndexEntry, type Chainstate, type Rejection } from '../chain/index.js';
+import { checkProofOfWork, isBlockMutated, moneyRange, type ChainParams } from '../consensus/index.js';
+import type { NodeMempool } from '../mempool/index.js';
+import { DecodeError, hashToHex, parseBlock, serializeBlock, type Block, type BlockHeader } from '../primitives/index.js';
+import { BLOCK_DOWNLOAD_WINDOW, findNextBlocksToDownload, MAX_BLOCKS_IN_TRANSIT_PER_PEER } from './block-download.js';
+import { CompactBlockRelay } from './compact-relay.js';
+import { AVG_FEEFILTER_BROADCAST_INTERVAL_MS, FeeFilterRounder, MAX_FEEFILTER_CHANGE_DELAY_MS, poissonDelayMs } from './fee-filter.js';
+import type { Frame } from './frame.js';
+import { activeChainFrom, findForkInGlobalIndex } from './headers-serving.js';
+import { decodeBlockTransactions, decodeCompactBlock } from './compact-blocks.js';
+import { decodeAddr, decodeAddrV2 } from './addresses.js';
+import {
+  decodeFeeFilter,
+  decodeHeaders,
+  decodeInventory,
+  decodeLocatorRequest,
+  decodeNonce,
+  decodeSendCmpct,
+  encodeFeeFilter,
+  encodeHeaders,
+  encodeInventory,
+  encodeLocatorRequest,
+  encodeNonce,
+  encodeSendCmpct,
+  encodeVersion,
+  type InventoryItem,
+} from './messages.js';
+import type { Peer } from './peer.js';
+import { MAX_ADDR_TO_SEND, MAX_HEADERS_RESULTS, MAX_INV_SZ, MAX_LOCATOR_SZ, MSG_BLOCK, MSG_CMPCT_BLOCK, MSG_TX, MSG_WITNESS_BLOCK, MSG_WITNESS_FLAG, MSG_WTX, NODE_BLOOM, PROTOCOL_VERSION } from './protocol.js';
+import { TxRelay } from './tx-relay.js';
+
+/** Core's PING_INTERVAL and TIMEOUT_INTERVAL, in milliseconds. */
+const PING_INTERVAL_MS = 2 * 60 * 1000;
+const TIMEOUT_INTERVAL_MS = 20 * 60 * 1000;
+/** Core's HEADERS_RESPONSE_TIME: a getheaders is not repeated within this many milliseconds. */
+const HEADERS_RESPONSE_TIME_MS = 2 * 60 * 1000;
+/** Core's MAX_BLOCKS_TO_ANNOUNCE: more new blocks than this are announced by inv. */
+const MAX_BLOCKS_TO_ANNOUNCE = 8;
+/** Core's MAX_BLOCKS_TO_ANNOUNCE for getblocks answers. */
+const GETBLOCKS_LIMIT = 500;
+/** Core's BLOCK_STALLING_TIMEOUT_DEFAULT and _MAX, in milliseconds. */
+const BLOCK_STALLING_TIMEOUT_DEFAULT_MS = 2000;
+const BLOCK_STALLING_TIMEOUT_MAX_MS = 64_000;
+/** Core's BLOCK_DOWNLOAD_TIMEOUT_BASE and _PER_PEER, in units of the block interval. */
+const BLOCK_DOWNLOAD_TIMEOUT_BASE = 1;
+const BLOCK_DOWNLOAD_TIMEOUT_PER_PEER = 0.5;
+/** Core's HEADERS_DOWNLOAD_TIMEOUT_BASE and _PER_HEADER, in milliseconds. */
+const HEADERS_DOWNLOAD_TIMEOUT_BASE_MS = 15 * 60 * 1000;
+const HEADERS_DOWNLOAD_TIMEOUT_PER_HEADER_MS = 1;
+/** Core's SENDHEADERS_VERSION, SHORT_IDS_BLOCKS_VERSION, FEEFILTER_VERSION, BIP0031_VERSION. */
+const SENDHEADERS_VERSION = 70012;
+const SHORT_IDS_BLOCKS_VERSION = 70014;
+const FEEFILTER_VERSION = 70013;
+const BIP0031_VERSION = 60000;
+/** Core's CMPCTBLOCKS_VERSION. */
+export const CMPCTBLOCKS_VERSION = 2n;
+/** Seconds: a block served to a peer more than this far below the tip is "historical" (Core's ~1 month). */
+const STALE_BLOCK_SECONDS = 30 * 24 * 60 * 60;
+
+export interface NetLog {
+  info(message: string): void;
+  debug(category: NetLogCategory, message: string): void;
+  /** Whether debug lines of this category are written (to skip costly formatting). */
+  enabled(category: NetLogCategory): boolean;
+}
+
+export type NetLogCategory = 'net' | 'mempool' | 'mempoolrej' | 'cmpctblock' | 'validation';
+
+export interface PeerManagerOptions {
+  readonly params: ChainParams;
+  readonly chain: Chainstate;
+  readonly mempool: NodeMempool | undefined;
+  readonly localServices: bigint;
+  /** -blocksonly: we neither ask for nor accept transactions (relay permission aside). */
+  readonly blocksOnly: boolean;
+  readonly userAgent: string;
+  /** -minrelaytxfee and -incrementalrelayfee, satoshis per kvB. */
+  readonly minRelayFee: bigint;
+  readonly incrementalRelayFee: bigint;
+  readonly log: NetLog;
+  /** The node's clock in seconds (mockable). */
+  now(): number;
+  /** Ends a connection (the connection manager does the bookkeeping). */
+  disconnect(peer: Peer, reason: string): void;
+  /** Discourages a peer's address after misbehaviour (the ban manager's Discourage). */
+  discourage(peer: Peer): void;
+  /** The connected peers. */
+  peers(): Iterable<Peer>;
+  /** Core's CConnman nonces: a version nonce that is ours means we connected to ourselves. */
+  readonly ownNonces: Set<bigint>;
+}
+
+export class PeerManager {
+  readonly txRelay: TxRelay;
+  readonly compact: CompactBlockRelay;
+  readonly #feeRounder: FeeFilterRounder;
+  /** Blocks requested and not yet received: hash (hex) → peer id (Core's mapBlocksInFlight). */
+  readonly #blocksInFlight = new Map<string, number>();
+  /** Where a block came from, to punish the peer if it turns out invalid (Core's mapBlockSource). */
+  readonly #blockSource = new Map<string, { peer: number; mayPunish: boolean }>();
+  /** Blocks received and queued for the chain, not yet stored (Core processes them under cs_main at once). */
+  readonly #received = new Set<string>();
+  #syncStarted = 0;
+  #preferredDownloadPeers = 0;
+  #peersDownloading = 0;
+  #stallingTimeoutMs = BLOCK_STALLING_TIMEOUT_DEFAULT_MS;
+  /** The last block hash an inv triggered a getheaders for before sync started (Core's m_last_block_inv_triggering_headers_sync). */
+  #lastInvTriggeringSync: string | undefined;
+  readonly #invTriggeredBeforeSync = new Set<number>();
+  #announcedTip: BlockIndexEntry | undefined;
+
+  constructor(private readonly options: PeerManagerOptions) {
+    this.#feeRounder = new FeeFilterRounder(options.incrementalRelayFee);
+    this.txRelay = new TxRelay({
+      mempool: options.mempool,
+      log: options.log,
+      nowMs: () => Date.now(),
+      nowSeconds: () => options.now(),
+      peers: () => options.peers(),
+      blocksOnly: options.blocksOnly,
+      isInitialBlockDownload: () => options.chain.isInitialBlockDownload(),
+      misbehaving: (peer, reason) => this.misbehaving(peer, reason),
+      disconnect: (peer, reason) => options.disconnect(peer, reason),
+    });
+    this.compact = new CompactBlockRelay({
+      chain: options.chain,
+      mempool: options.mempool,
+      log: options.log,
+      peers: () => options.peers(),
+      misbehaving: (peer, reason) => this.misbehaving(peer, reason),
+      acceptHeader: (peer, header) => this.#acceptAnnouncedHeader(peer, header),
+      processBlock: (peer, block, bytes) => this.processBlock(peer, block, bytes, true, true),
+      requestBlock: (peer, entry) => this.requestBlocks(peer, [entry], MSG_WITNESS_BLOCK),
+      markReceived: (hashHex) => this.#removeBlockRequest(hashHex, undefined),
+      inFlightFrom: (hashHex) => this.#blocksInFlight.get(hashHex),
+      markInFlight: (peer, entry) => this.#markInFlight(peer, entry),
+      canDirectFetch: () => this.#canDirectFetch(),
+    });
+    this.#announcedTip = options.chain.chain.tip;
+  }
+
+  private get chain(): Chainstate {
+    return this.options.chain;
+  }
+
+  // ------------------------------------------------------------------ connection life
+
+  /** Our version message for a new connection (Core's PushNodeVersion). */
+  versionPayload(peer: { inbound: boolean; blockRelayOnly: boolean; hasRelayPermission: boolean }, nonce: bigint): Uint8Array {
+    const txRelay = !(this.options.blocksOnly && !peer.hasRelayPermission) && !peer.blockRelayOnly;
+    const zero = { services: 0n, ip: new Uint8Array(16), port: 0 };
+    return encodeVersion({
+      version: PROTOCOL_VERSION,
+      services: this.options.localServices,
+      timestamp: BigInt(this.options.now()),
+      // Core names the peer's address only when it is routable (never on loopback).
+      receiver: zero,
+      sender: { ...zero, services: this.options.localServices },
+      nonce,
+      userAgent: this.options.userAgent,
+      startHeight: this.chain.chain.height,
+      relay: txRelay,
+    });
+  }
+
+  /** A new nonce for a version message, remembered to spot connections to ourselves. */
+  newNonce(): bigint {
+    for (;;) {
+      const nonce = randomBytes(8).readBigUInt64LE(0);
+      if (nonce !== 0n && !this.options.ownNonces.has(nonce)) {
+        this.options.ownNonces.add(nonce);
+        return nonce;
+      }
+    }
+  }
+
+  /** Core's FinalizeNode: what the peer had in flight goes back to the pool of work. */
+  peerDisconnected(peer: Peer): void {
+    if (peer.syncStarted) this.#syncStarted--;
+    if (peer.preferredDownload) this.#preferredDownloadPeers--;
+    if (peer.blocksInFlight.length > 0) this.#peersDownloading--;
+    for (const flight of peer.blocksInFlight) {
+      if (this.#blocksInFlight.get(flight.entry.hashHex) === peer.id) this.#blocksInFlight.delete(flight.entry.hashHex);
+    }
+    peer.blocksInFlight.length = 0;
+    this.#invTriggeredBeforeSync.delete(peer.id);
+    this.txRelay.peerDisconnected(peer);
+    this.compact.peerDisconnected(peer);
+    if (this.#peersDownloading === 0) this.#stallingTimeoutMs = BLOCK_STALLING_TIMEOUT_DEFAULT_MS;
+  }
+
+  /** Core's Misbehaving: the peer will be discouraged and disconnected (unless exempt). */
+  misbehaving(peer: Peer, reason: string): void {
+    this.options.log.debug('net', `Misbehaving: peer=${peer.id}: ${reason}`);
+    peer.shouldDiscourage = true;
+    this.#maybeDiscourageAndDisconnect(peer);
+  }
+
+  /** Core's MaybeDiscourageAndDisconnect. */
+  #maybeDiscourageAndDisconnect(peer: Peer): void {
+    if (!peer.shouldDiscourage) return;
+    peer.shouldDiscourage = false;
+    if (peer.hasPermission('noban')) {
+      this.options.log.info(`Warning: not punishing noban peer ${peer.id}!`);
+      return;
+    }
+    if (peer.connectionType === 'manual') {
+      this.options.log.info(`Warning: not punishing manually connected peer ${peer.id}!`);
+      return;
+    }
+    if (!peer.address.startsWith('127.') && !peer.address.startsWith('[::1]')) this.options.discourage(peer);
+    else this.options.log.debug('net', `Warning: disconnecting but not discouraging local peer ${peer.id}!`);
+    this.options.disconnect(peer, 'discouraged');
+  }
+
+  // ------------------------------------------------------------------ receiving
+
+  /** A message from a peer, in order of arrival. */
+  receive(peer: Peer, frame: Frame): void {
+    if (peer.disconnectReason !== undefined) return;
+    const action = peer.handshake.receive(frame.command, frame.payload);
+    switch (action.kind) {
+      case 'disconnect':
+        this.options.disconnect(peer, action.reason);
+        return;
+      case 'ignore':
+        this.options.log.debug('net', `${action.reason}, peer=${peer.id}`);
+        return;
+      case 'send':
+        if (frame.command === 'version') this.#versionReceived(peer);
+        for (const m of action.messages) peer.send(m.command, m.payload);
+        if (peer.handshake.complete && !peer.successfullyConnected) this.#handshakeComplete(peer);
+        return;
+      case 'deliver':
+        break;
+    }
+    try {
+      this.#process(peer, frame.command, frame.payload);
+    } catch (err) {
+      if (!(err instanceof DecodeError) && !(err instanceof RangeError)) throw err;
+      // Core catches the deserialization exception, logs it and keeps the connection.
+      this.options.log.debug('net', `ProcessMessages(${frame.command}, ${frame.payload.length} bytes): Exception '${err.message}' caught, peer=${peer.id}`);
+    }
+  }
+
+  #versionReceived(peer: Peer): void {
+    const v = peer.handshake.peerVersion!;
+    peer.services = v.services;
+    peer.version = Math.min(v.version, PROTOCOL_VERSION);
+    peer.userAgent = v.userAgent;
+    peer.startingHeight = v.startHeight;
+    peer.relayTransactions = v.relay && !peer.blockRelayOnly;
+    peer.timeOffset = Number(v.timestamp) - this.options.now();
+    this.options.log.debug('net', `receive version message: ${v.userAgent}: version ${v.version}, blocks=${v.startHeight}, us=${peer.bindAddress}, txrelay=${v.relay ? 1 : 0}, peer=${peer.id}`);
+  }
+
+  #handshakeComplete(peer: Peer): void {
+    peer.successfullyConnected = true;
+    // Core's fPreferredDownload: outbound full peers (and noban ones) are preferred for blocks.
+    peer.preferredDownload = (!peer.inbound || peer.hasPermission('noban')) && peer.connectionType !== 'addr-fetch' && peer.connectionType !== 'feeler';
+    if (peer.preferredDownload) this.#preferredDownloadPeers++;
+    peer.addrRelayEnabled = !peer.blockRelayOnly;
+    this.options.log.info(
+      `New ${peer.connectionType} v1 peer connected: version: ${peer.version}, blocks=${peer.startingHeight}, peer=${peer.id}`,
+    );
+    if (peer.version >= SHORT_IDS_BLOCKS_VERSION) peer.send('sendcmpct', encodeSendCmpct(false, CMPCTBLOCKS_VERSION));
+    if (!peer.inbound && peer.addrRelayEnabled && !peer.sentGetaddr) {
+      // Core asks outbound peers for addresses once, right after the handshake.
+      peer.sentGetaddr = true;
+      peer.send('getaddr');
+    }
+  }
+
+  #process(peer: Peer, command: string, payload: Uint8Array): void {
+    switch (command) {
+      case 'ping':
+        if (peer.version > BIP0031_VERSION) peer.send('pong', encodeNonce(decodeNonce(payload)));
+        return;
+      case 'pong':
+        return this.#pong(peer, payload);
+      case 'sendheaders':
+        peer.preferHeaders = true;
+        return;
+      case 'sendcmpct': {
+        const { highBandwidth, version } = decodeSendCmpct(payload);
+        if (version !== CMPCTBLOCKS_VERSION) return;
+        peer.providesCompactBlocks = true;
+        peer.wantsHighBandwidthCompact = highBandwidth;
+        return;
+      }
+      case 'feefilter': {
+        const fee = decodeFeeFilter(payload);
+        if (moneyRange(fee)) peer.feeFilterReceived = fee;
+        return;
+      }
+      case 'getheaders':
+        return this.#getheaders(peer, payload);
+      case 'getblocks':
+        return this.#getblocks(peer, payload);
+      case 'headers':
+        this.#spawn(peer, 'headers', this.#headers(peer, decodeHeaders(payload)));
+        return;
+      case 'inv':
+        return this.#inv(peer, payload);
+      case 'getdata':
+        return this.#getdata(peer, payload);
+      case 'notfound':
+        return this.txRelay.notFound(peer, decodeInventory(payload));
+      case 'block':
+        return this.#block(peer, payload);
+      case 'tx':
+        return this.txRelay.transactionReceived(peer, payload);
+      case 'mempool':
+        return this.#mempoolRequest(peer);
+      case 'getaddr':
+        // Core answers only inbound peers, once per connection; no address manager here yet.
+        if (peer.inbound) peer.answeredGetaddr = true;
+        return;
+      case 'addr':
+      case 'addrv2': {
+        const addresses = command === 'addr' ? decodeAddr(payload) : decodeAddrV2(payload);
+        if (addresses.length > MAX_ADDR_TO_SEND) return this.misbehaving(peer, `${command} message size = ${addresses.length}`);
+        if (peer.addrRelayEnabled) peer.addrProcessed += addresses.length;
+        return;
+      }
+      case 'cmpctblock':
+        this.#spawn(peer, command, this.compact.compactBlockReceived(peer, decodeCompactBlock(payload), payload.length));
+        return;
+      case 'getblocktxn':
+        return this.compact.getBlockTxnReceived(peer, payload);
+      case 'blocktxn':
+        this.#spawn(peer, command, this.compact.blockTxnReceived(peer, decodeBlockTransactions(payload)));
+        return;
+      default:
+        // Core ignores message types it does not know.
+        this.options.log.debug('net', `Unknown message type "${command}" from peer=${peer.id}`);
+    }
+  }
+
+  /** Runs a message's asynchronous part; a failure there is logged, never thrown at the socket. */
+  #spawn(peer: Peer, command: string, work: Promise<void>): void {
+    work.catch((err: unknown) => {
+      this.options.log.info(`ProcessMessages(${command}): peer=${peer.id}: ${(err as Error).stack ?? String(err)}`);
+    });
+  }
+
+  #pong(peer: Peer, payload: Uint8Array): void {
+    if (payload.length < 8) {
+      if (peer.pingNonceSent !== 0n) this.options.log.debug('net', `pong peer=${peer.id}: Short payload`);
+      peer.pingNonceSent = 0n;
+      return;
+    }
+    const nonce = decodeNonce(payload.subarray(0, 8));
+    if (peer.pingNonceSent === 0n) {
+      this.options.log.debug('net', `pong peer=${peer.id}: Unsolicited pong without ping`);
+      return;
+    }
+    if (nonce === peer.pingNonceSent) {
+      // Core measures in whole microseconds.
+      const seconds = Math.round((performance.timeOrigin + performance.now() - peer.pingStart) * 1000) / 1e6;
+      peer.lastPingTime = seconds;
+      peer.minPingTime = peer.minPingTime === undefined ? seconds : Math.min(peer.minPingTime, seconds);
+      peer.pingNonceSent = 0n;
+    } else if (nonce === 0n) {
+      // A zero nonce cancels the ping.
+      peer.pingNonceSent = 0n;
+    } else {
+      this.options.log.debug('net', `pong peer=${peer.id}: Nonce mismatch`);
+    }
+  }
+
+  // ------------------------------------------------------------------ headers
+
+  #getheaders(peer: Peer, payload: Uint8Array): void {
+    const request = decodeLocatorRequest(payload);
+    if (request.locator.length > MAX_LOCATOR_SZ) {
+      this.options.disconnect(peer, `getheaders locator size ${request.locator.length} > ${MAX_LOCATOR_SZ}`);
+      return;
+    }
+    const chain = this.chain.chain;
+    const tip = chain.tip;
+    if (!tip || (tip.chainWork < this.options.params.minimumChainWork && !peer.hasPermission('download'))) {
+      // Tell the peer to go away without looking unresponsive.
+      this.options.log.debug('net', `Ignoring getheaders from peer=${peer.id} because active chain has too little work; sending empty response`);
+      peer.send('headers', encodeHeaders([]));
+      return;
+    }
+    const stopHex = hashToHex(request.stop);
+    let start: BlockIndexEntry | undefined;
+    if (request.locator.length === 0) {
+      // A bare hash: that one header, if we have it on a chain we may serve.
+      start = this.chain.tree.getByHash(request.stop);
+      if (!start || !this.#blockRequestAllowed(start)) return;
+    } else {
+      const fork = findForkInGlobalIndex(chain, this.chain.tree, request.locator);
+      start = fork ? chain.next(fork) : undefined;
+    }
+    const entries = activeChainFrom(chain, start, MAX_HEADERS_RESULTS, stopHex);
+    peer.bestHeaderSent = entries.length > 0 && entries.length === MAX_HEADERS_RESULTS ? entries[entries.length - 1] : tip;
+    peer.send('headers', encodeHeaders(entries.map((e) => e.header)));
+  }
+
+  #getblocks(peer: Peer, payload: Uint8Array): void {
+    const request = decodeLocatorRequest(payload);
+    if (request.locator.length > MAX_LOCATOR_SZ) {
+      this.options.disconnect(peer, `getblocks locator size ${request.locator.length} > ${MAX_LOCATOR_SZ}`);
+      return;
+    }
+    const chain = this.chain.chain;
+    const fork = findForkInGlobalIndex(chain, this.chain.tree, request.locator);
+    const stopHex = hashToHex(request.stop);
+    const items: InventoryItem[] = [];
+    for (let walk = fork ? chain.next(fork) : undefined; walk; walk = chain.next(walk)) {
+      if (walk.hashHex === stopHex) break;
+      items.push({ type: MSG_BLOCK, hash: walk.hash });
+      if (items.length === GETBLOCKS_LIMIT) {
+        // When the peer fetches this last block, it gets an inv of our tip to continue.
+        peer.continueHash = walk.hashHex;
+        break;
+      }
+    }
+    if (items.length > 0) peer.send('inv', encodeInventory(items));
+  }
+
+  /** Core's BlockRequestAllowed: blocks on the active chain, or valid ones not too far off it. */
+  #blockRequestAllowed(entry: BlockIndexEntry): boolean {
+    if (this.chain.chain.contains(entry)) return true;
+    const best = this.chain.tree.bestHeader;
+    return entry.isValid(BlockStatus.VALID_SCRIPTS) && !!best && best.time - entry.time < STALE_BLOCK_SECONDS && best.chainWork - entry.chainWork < 1n << 80n;
+  }
+
+  /** Core's MaybeSendGetHeaders: at most one getheaders in flight per peer. */
+  maybeSendGetHeaders(peer: Peer, from: BlockIndexEntry | undefined): boolean {
+    const now = Date.now();
+    if (now - peer.lastGetheadersAt < HEADERS_RESPONSE_TIME_MS) return false;
+    this.#sendGetHeaders(peer, from);
+    return true;
+  }
+
+  #sendGetHeaders(peer: Peer, from: BlockIndexEntry | undefined): void {
+    peer.lastGetheadersAt = Date.now();
+    const locator = from ? this.chain.chain.locator(from) : [];
+    peer.send('getheaders', encodeLocatorRequest({ version: PROTOCOL_VERSION, locator, stop: new Uint8Array(32) }));
+  }
+
+  async #headers(peer: Peer, headers: BlockHeader[]): Promise<void> {
+    if (headers.length > MAX_HEADERS_RESULTS) return this.misbehaving(peer, `headers message size = ${headers.length}`);
+    // An answer to our getheaders: another may go out at once.
+    peer.lastGetheadersAt = 0;
+    if (headers.length === 0) return;
+    for (let i = 1; i < headers.length; i++) {
+      if (!equal(headers[i]!.prevHash, headers[i - 1]!.hash)) return this.misbehaving(peer, 'non-continuous headers sequence');
+    }
+    for (const header of headers) {
+      if (!checkProofOfWork(header.hash, header.bits, this.options.params)) return this.misbehaving(peer, 'header with invalid proof of work');
+    }
+    const tree = this.chain.tree;
+    const last = headers[headers.length - 1]!;
+    if (!tree.getByHash(headers[0]!.prevHash)) {
+      // Core's HandleUnconnectingHeaders: ask for what connects them, remember the tip.
+      if (this.maybeSendGetHeaders(peer, tree.bestHeader)) {
+        this.options.log.debug('net', `received header ${last.hashHex}: missing prev block ${hashToHex(headers[0]!.prevHash)}, sending getheaders (${tree.bestHeader?.height ?? 0}) to end (peer=${peer.id})`);
+      }
+      this.#updateBlockAvailabilityHash(peer, last.hashHex);
+      return;
+    }
+    const result = await this.chain.processHeaders(headers);
+    if (peer.disconnectReason !== undefined) return;
+    if (result.rejection) {
+      this.options.log.debug('net', `Invalid block header from peer=${peer.id}: ${result.rejection.reason}`);
+      return this.#punishForRejection(peer, result.rejection, false);
+    }
+    const lastEntry = result.entries[result.entries.length - 1]!;
+    this.#updateBlockAvailability(peer, lastEntry);
+    if (headers.length === MAX_HEADERS_RESULTS) {
+      // The peer may have more: ask from the last one at once.
+      this.#sendGetHeaders(peer, lastEntry);
+      this.options.log.debug('net', `more getheaders (${lastEntry.height}) to end to peer=${peer.id} (startheight:${peer.startingHeight})`);
+    }
+    this.#headersDirectFetch(peer, lastEntry);
+    this.sendMessages(peer);
+  }
+
+  /**
+   * A header announced in a compact block: accepted as a one-header headers message would
+   * be. Undefined when it did not connect (a getheaders went out) or the peer was punished.
+   */
+  async #acceptAnnouncedHeader(peer: Peer, header: BlockHeader): Promise<BlockIndexEntry | undefined> {
+    if (!checkProofOfWork(header.hash, header.bits, this.options.params)) {
+      this.misbehaving(peer, 'invalid header received');
+      return undefined;
+    }
+    if (!this.chain.tree.getByHash(header.prevHash)) {
+      if (!this.chain.isInitialBlockDownload()) this.maybeSendGetHeaders(peer, this.chain.tree.bestHeader);
+      return undefined;
+    }
+    const result = await this.chain.processHeaders([header]);
+    if (result.rejection) {
+      this.#punishForRejection(peer, result.rejection, true);
+      return undefined;
+    }
+    const entry = result.entries[0]!;
+    this.#updateBlockAvailability(peer, entry);
+    return entry;
+  }
+
+  #markInFlight(peer: Peer, entry: BlockIndexEntry): void {
+    if (this.#blocksInFlight.get(entry.hashHex) === peer.id) return;
+    this.#blocksInFlight.set(entry.hashHex, peer.id);
+    if (peer.blocksInFlight.length === 0) {
+      peer.downloadingSince = Date.now();
+      this.#peersDownloading++;
+    }
+    peer.blocksInFlight.push({ entry, requestedAt: Date.now() });
+  }
+
+  /** Core's HeadersDirectFetchBlocks: near the tip, fetch announced blocks straight away. */
+  #headersDirectFetch(peer: Peer, last: BlockIndexEntry): void {
+    const tip = this.chain.chain.tip!;
+    if (!this.#canDirectFetch() || !last.isValid(BlockStatus.VALID_TREE) || last.chainWork <= tip.chainWork) return;
+    const toFetch: BlockIndexEntry[] = [];
+    let walk: BlockIndexEntry | undefined = last;
+    while (walk && !this.chain.chain.contains(walk) && toFetch.length <= MAX_BLOCKS_IN_TRANSIT_PER_PEER) {
+      if (!walk.hasData && !this.#blocksInFlight.has(walk.hashHex) && !this.#received.has(walk.hashHex) && (peer.servesWitnesses || walk.height < this.options.params.segwitHeight)) toFetch.push(walk);
+      walk = walk.prev;
+    }
+    // Too far from our chain: leave it to the parallel download.
+    if (walk && !this.chain.chain.contains(walk)) return;
+    const wanted = toFetch.reverse().slice(0, MAX_BLOCKS_IN_TRANSIT_PER_PEER - peer.blocksInFlight.length);
+    if (wanted.length === 0) return;
+    // One new block from a compact-block peer: ask for the compact form.
+    const compact = wanted.length === 1 && peer.providesCompactBlocks && wanted[0]!.prev === tip;
+    this.requestBlocks(peer, wanted, compact ? MSG_CMPCT_BLOCK : MSG_WITNESS_BLOCK);
+  }
+
+  /** Core's CanDirectFetch: our tip is less than 20 block intervals old. */
+  #canDirectFetch(): boolean {
+    const tip = this.chain.chain.tip;
+    return !!tip && tip.time > this.options.now() - this.options.params.targetSpacing * 20;
+  }
+
+  /** Core's UpdateBlockAvailability. */
+  #updateBlockAvailability(peer: Peer, entry: BlockIndexEntry): void {
+    this.#processBlockAvailability(peer);
+    if (!peer.bestKnownBlock || entry.chainWork >= peer.bestKnownBlock.chainWork) peer.bestKnownBlock = entry;
+  }
+
+  #updateBlockAvailabilityHash(peer: Peer, hashHex: string): void {
+    this.#processBlockAvailability(peer);
+    const entry = this.chain.tree.get(hashHex);
+    if (entry && entry.chainWork > 0n) this.#updateBlockAvailability(peer, entry);
+    else peer.lastUnknownBlock = hashHex;
+  }
+
+  /** Core's ProcessBlockAvailability: a hash announced earlier may be known by now. */
+  #processBlockAvailability(peer: Peer): void {
+    if (peer.lastUnknownBlock === undefined) return;
+    const entry = this.chain.tree.get(peer.lastUnknownBlock);
+    if (entry && entry.chainWork > 0n) {
+      if (!peer.bestKnownBlock || entry.chainWork >= peer.bestKnownBlock.chainWork) peer.bestKnownBlock = entry;
+      peer.lastUnknownBlock = undefined;
+    }
+  }
+
+  // ------------------------------------------------------------------ inv and getdata
+
+  #inv(peer: Peer, payload: Uint8Array): void {
+    const items = decodeInventory(payload);
+    if (items.length > MAX_INV_SZ) return this.misbehaving(peer, `inv message size = ${items.length}`);
+    let bestBlock: string | undefined;
+    const txItems: InventoryItem[] = [];
+    for (const item of items) {
+      const type = item.type & ~MSG_WITNESS_FLAG;
+      if (type === MSG_BLOCK) {
+        const hashHex = hashToHex(item.hash);
+        this.#updateBlockAvailabilityHash(peer, hashHex);
+        if (!this.chain.tree.get(hashHex)) bestBlock = hashHex;
+      } else if (type === MSG_TX || type === MSG_WTX) {
+        txItems.push(item);
+      }
+    }
+    if (txItems.length > 0) {
+      this.txRelay.inventoryReceived(peer, txItems);
+      if (peer.disconnectReason !== undefined) return;
+    }
+    if (bestBlock !== undefined) {
+      const triggeredBefore = this.#invTriggeredBeforeSync.has(peer.id);
+      if (peer.syncStarted || (!triggeredBefore && bestBlock !== this.#lastInvTriggeringSync)) {
+        if (this.maybeSendGetHeaders(peer, this.chain.tree.bestHeader)) {
+          this.options.log.debug('net', `getheaders (${this.chain.tree.bestHeader?.height ?? 0}) ${bestBlock} to peer=${peer.id}`);
+        }
+        if (!peer.syncStarted) {
+          this.#invTriggeredBeforeSync.add(peer.id);
+          this.#lastInvTriggeringSync = bestBlock;
+        }
+      }
+    }
+  }
+
+  #getdata(peer: Peer, payload: Uint8Array): void {
+    const items = decodeInventory(payload);
+    if (items.length > MAX_INV_SZ) return this.misbehaving(peer, `getdata message size = ${items.length}`);
+    const notFound: InventoryItem[] = [];
+    for (const item of items) {
+      if (peer.disconnectReason !== undefined) return;
+      const type = item.type & ~MSG_WITNESS_FLAG;
+      if (type === MSG_TX || type === MSG_WTX) {
+        if (!this.txRelay.serveTransaction(peer, item)) notFound.push(item);
+      } else if (type === MSG_BLOCK || type === MSG_CMPCT_BLOCK) {
+        this.#serveBlock(peer, item);
+      }
+    }
+    // Core tells the peer which transactions it will not get, so it can ask elsewhere.
+    if (notFound.length > 0) peer.send('notfound', encodeInventory(notFound));
+  }
+
+  /** Core's ProcessGetBlockData. */
+  #serveBlock(peer: Peer, item: InventoryItem): void {
+    const entry = this.chain.tree.getByHash(item.hash);
+    if (!entry || !entry.isValid(BlockStatus.VALID_TRANSACTIONS) || !entry.hasData) return;
+    if (!this.#blockRequestAllowed(entry)) {
+      this.options.log.debug('net', `ignoring request from peer=${peer.id} for old block that isn't in the main chain`);
+      return;
+    }
+    let bytes: Uint8Array;
+    try {
+      bytes = this.chain.readBlockBytes(entry);
+    } catch {
+      // Pruned or unreadable: Core disconnects a peer asking for a block it cannot read.
+      this.options.disconnect(peer, `cannot load block from disk, disconnect peer=${peer.id}`);
+      return;
+    }
+    if (item.type === MSG_CMPCT_BLOCK && this.chain.chain.contains(entry) && entry.height >= this.chain.chain.height - 5) {
+      this.compact.sendCompactBlock(peer, entry, parseBlock(bytes));
+    } else if (item.type === MSG_BLOCK) {
+      peer.send('block', serializeBlock(parseBlock(bytes), false));
+    } else {
+      // MSG_WITNESS_BLOCK, and MSG_CMPCT_BLOCK for blocks too deep for a compact one.
+      peer.send('block', bytes);
+    }
+    if (peer.continueHash === entry.hashHex) {
+      // The end of a getblocks answer was fetched: point the peer at our tip to go on.
+      const tip = this.chain.chain.tip!;
+      peer.send('inv', encodeInventory([{ type: MSG_BLOCK, hash: tip.hash }]));
+      peer.continueHash = undefined;
+    }
+  }
+
+  #mempoolRequest(peer: Peer): void {
+    if ((this.options.localServices & NODE_BLOOM) === 0n && !peer.hasPermission('mempool')) {
+      if (!peer.hasPermission('noban')) this.options.disconnect(peer, 'mempool request with bloom filters disabled');
+      return;
+    }
+    this.txRelay.mempoolRequested(peer);
+  }
+
+  // ------------------------------------------------------------------ blocks
+
+  /** Asks a peer for blocks, marking them in flight (Core's BlockRequested). */
+  requestBlocks(peer: Peer, entries: readonly BlockIndexEntry[], type: number): void {
+    if (entries.length === 0) return;
+    const now = Date.now();
+    for (const entry of entries) {
+      this.#blocksInFlight.set(entry.hashHex, peer.id);
+      if (peer.blocksInFlight.length === 0) {
+        peer.downloadingSince = now;
+        this.#peersDownloading++;
+      }
+      peer.blocksInFlight.push({ entry, requestedAt: now });
+    }
+    peer.send('getdata', encodeInventory(entries.map((e) => ({ type, hash: e.hash }))));
+    this.options.log.debug('net', `Requesting ${entries.length} block${entries.length === 1 ? '' : 's'} up to ${entries[entries.length - 1]!.hashHex} (${entries[entries.length - 1]!.height}) peer=${peer.id}`);
+  }
+
+  /** Core's RemoveBlockRequest; `from` limits it to one peer's request. */
+  #removeBlockRequest(hashHex: string, from: number | undefined): void {
+    const holder = this.#blocksInFlight.get(hashHex);
+    if (holder === undefined || (from !== undefined && holder !== from)) return;
+    this.#blocksInFlight.delete(hashHex);
+    for (const peer of this.options.peers()) {
+      if (peer.id !== holder) continue;
+      const index = peer.blocksInFlight.findIndex((f) => f.entry.hashHex === hashHex);
+      if (index === -1) continue;
+      if (index === 0) peer.downloadingSince = Math.max(peer.downloadingSince, Date.now());
+      peer.blocksInFlight.splice(index, 1);
+      if (peer.blocksInFlight.length === 0) this.#peersDownloading--;
+      peer.stallingSince = 0;
+    }
+  }
+
+  #block(peer: Peer, payload: Uint8Array): void {
+    const block = parseBlock(payload);
+    const hashHex = block.header.hashHex;
+    const prev = this.chain.tree.getByHash(block.header.prevHash);
+    if (isBlockMutated(block, !!prev && prev.height + 1 >= this.options.params.segwitHeight)) {
+      this.options.log.debug('net', `Received mutated block from peer=${peer.id}`);
+      this.misbehaving(peer, 'mutated block');
+      this.#removeBlockRequest(hashHex, peer.id);
+      return;
+    }
+    const requested = this.#blocksInFlight.has(hashHex);
+    this.#removeBlockRequest(hashHex, peer.id);
+    // Until the chain has stored it, the block is neither in flight nor on disk: do not ask again.
+    this.#received.add(hashHex);
+    this.#spawn(peer, 'block', this.processBlock(peer, block, payload, requested, true).finally(() => this.#received.delete(hashHex)));
+  }
+
+  /** Core's ProcessBlock: ProcessNewBlock, then punish or credit the peer. */
+  async processBlock(peer: Peer, block: Block, bytes: Uint8Array | undefined, forceProcessing: boolean, mayPunish: boolean): Promise<void> {
+    const hashHex = block.header.hashHex;
+    this.#blockSource.set(hashHex, { peer: peer.id, mayPunish });
+    // Blocks that never get checked (stale branches) must not pile up here.
+    if (this.#blockSource.size > 1000) this.#blockSource.delete(this.#blockSource.keys().next().value!);
+    const result = await this.chain.processBlock(block, bytes, { forceProcessing });
+    if (result.newBlock) peer.lastBlockTime = this.options.now();
+    else this.#blockSource.delete(hashHex);
+    this.sendMessagesToAll();
+  }
+
+  /** Core's BlockChecked (the chain's event): punish the source of an invalid block, reward a fast one. */
+  blockChecked(hashHex: string, verdict: Rejection | { ok: true }): void {
+    const source = this.#blockSource.get(hashHex);
+    if (!source) return;
+    this.#blockSource.delete(hashHex);
+    const peer = [...this.options.peers()].find((p) => p.id === source.peer);
+    if (!peer) return;
+    if (!verdict.ok) {
+      if (source.mayPunish) this.#punishForRejection(peer, verdict, false);
+      return;
+    }
+    // A peer that gave us a new block outside IBD, with nothing else in flight, may push the next ones.
+    if (!this.chain.isInitialBlockDownload() && this.#blocksInFlight.size === 0) this.compact.maybeSetHighBandwidth(peer);
+  }
+
+  /** Core's MaybePunishNodeForBlock: invalid data costs the peer its connection. */
+  #punishForRejection(peer: Peer, rejection: Rejection, viaCompactBlock: boolean): void {
+    // A mutated copy may be a relay fault; compact blocks are not punished for consensus failures.
+    if (viaCompactBlock && !rejection.mutated) return;
+    this.misbehaving(peer, rejection.reason);
+  }
+
+  /** The chain has a new tip: remember what to announce (Core's UpdatedBlockTip). */
+  tipChanged(tip: BlockIndexEntry): void {
+    const previous = this.#announcedTip;
+    this.#announcedTip = tip;
+    if (this.chain.isInitialBlockDownload()) return;
+    const fork = previous ? this.#lastCommon(previous, tip) : undefined;
+    const fresh: BlockIndexEntry[] = [];
+    for (let walk: BlockIndexEntry | undefined = tip; walk && walk !== fork; walk = walk.prev) {
+      fresh.push(walk);
+      if (fresh.length === MAX_BLOCKS_TO_ANNOUNCE) break;
+    }
+    fresh.reverse();
+    for (const peer of this.options.peers()) {
+      if (!peer.successfullyConnected) continue;
+      // A peer that gave us the block knows it.
+      peer.blocksToAnnounce.push(...fresh.filter((e) => !(peer.bestKnownBlock && peer.bestKnownBlock.ancestor(e.height) === e)));
+    }
+    this.sendMessagesToAll();
+  }
+
+  #lastCommon(a: BlockIndexEntry, b: BlockIndexEntry): BlockIndexEntry | undefined {
+    let pa: BlockIndexEntry | undefined = a.height > b.height ? a.ancestor(b.height) : a;
+    let pb: BlockIndexEntry | undefined = b.height > a.height ? b.ancestor(a.height) : b;
+    while (pa && pb && pa !== pb) {
+      pa = pa.prev;
+      pb = pb.prev;
+    }
+    return pa;
+  }
+
+  /** Core's PeerHasHeader. */
+  #peerHasHeader(peer: Peer, entry: BlockIndexEntry): boolean {
+    if (peer.bestKnownBlock && peer.bestKnownBlock.ancestor(entry.height) === entry) return true;
+    if (peer.bestHeaderSent && peer.bestHeaderSent.ancestor(entry.height) === entry) return true;
+    return false;
+  }
+
+  /** Core's block announcement part of SendMessages. */
+  #announceBlocks(peer: Peer): void {
+    if (peer.blocksToAnnounce.length === 0) return;
+    const queued = peer.blocksToAnnounce.splice(0);
+    const chain = this.chain.chain;
+    let revertToInv = (!peer.preferHeaders && !peer.wantsHighBandwidthCompact) || queued.length > MAX_BLOCKS_TO_ANNOUNCE;
+    const headers: BlockIndexEntry[] = [];
+    if (!revertToInv) {
+      let foundStart = false;
+      let bestIndex: BlockIndexEntry | undefined;
+      for (const entry of queued) {
+        if (!chain.contains(entry)) {
+          revertToInv = true;
+          break;
+        }
+        if (bestIndex && entry.prev !== bestIndex) {
+          revertToInv = true;
+          break;
+        }
+        bestIndex = entry;
+        if (foundStart) headers.push(entry);
+        else if (this.#peerHasHeader(peer, entry)) continue;
+        else if (!entry.prev || this.#peerHasHeader(peer, entry.prev)) {
+          foundStart = true;
+          headers.push(entry);
+        } else {
+          revertToInv = true;
+          break;
+        }
+      }
+    }
+    if (!revertToInv && headers.length > 0) {
+      const last = headers[headers.length - 1]!;
+      if (headers.length === 1 && peer.wantsHighBandwidthCompact && this.compact.sendCompactBlockFor(peer, last)) {
+        peer.bestHeaderSent = last;
+        return;
+      }
+      if (peer.preferHeaders) {
+        peer.send('headers', encodeHeaders(headers.map((e) => e.header)));
+        peer.bestHeaderSent = last;
+        return;
+      }
+      revertToInv = true;
+    }
+    if (revertToInv) {
+      // Announce only the newest block still on our chain, if the peer lacks it.
+      const newest = queued[queued.length - 1]!;
+      if (!chain.contains(newest)) return;
+      if (!this.#peerHasHeader(peer, newest)) peer.send('inv', encodeInventory([{ type: MSG_BLOCK, hash: newest.hash }]));
+    }
+  }
+
+  // ------------------------------------------------------------------ SendMessages
+
+  sendMessagesToAll(): void {
+    for (const peer of this.options.peers()) this.sendMessages(peer);
+  }
+
+  /** Core's SendMessages: what we send a peer unasked, run on every tick and after events. */
+  sendMessages(peer: Peer): void {
+    if (!peer.successfullyConnected || peer.disconnectReason !== undefined) return;
+    const nowMs = Date.now();
+    this.#maybeSendPing(peer, nowMs);
+    if (peer.disconnectReason !== undefined) return;
+    this.#maybeSendSendHeaders(peer);
+    this.#maybeStartSync(peer, nowMs);
+    this.#announceBlocks(peer);
+    this.txRelay.announce(peer, nowMs);
+    if (this.#checkTimeouts(peer, nowMs)) return;
+    this.#downloadBlocks(peer, nowMs);
+    this.#maybeSendFeeFilter(peer, nowMs);
+  }
+
+  #maybeSendPing(peer: Peer, nowMs: number): void {
+    if (peer.pingNonceSent !== 0n && nowMs - peer.pingStart > TIMEOUT_INTERVAL_MS) {
+      this.options.disconnect(peer, `ping timeout: ${((nowMs - peer.pingStart) / 1000).toFixed(6)}s`);
+      return;
+    }
+    const due = peer.pingNonceSent === 0n && nowMs >= peer.pingStart + PING_INTERVAL_MS;
+    if (!peer.pingQueued && !due) return;
+    peer.pingQueued = false;
+    let nonce = 0n;
+    while (nonce === 0n) nonce = randomBytes(8).readBigUInt64LE(0);
+    peer.pingNonceSent = nonce;
+    peer.pingStart = performance.timeOrigin + performance.now();
+    peer.send('ping', encodeNonce(nonce));
+  }
+
+  /** Core's MaybeSendSendHeaders: once the peer has shown a chain with enough work. */
+  #maybeSendSendHeaders(peer: Peer): void {
+    if (peer.sentSendHeaders || peer.version < SENDHEADERS_VERSION) return;
+    const best = peer.bestKnownBlock;
+    if (!best || best.chainWork < this.options.params.minimumChainWork) return;
+    peer.send('sendheaders');
+    peer.sentSendHeaders = true;
+  }
+
+  #maybeStartSync(peer: Peer, nowMs: number): void {
+    if (peer.syncStarted || !peer.servesBlocks) return;
+    const best = this.chain.tree.bestHeader;
+    if (!best) return;
+    const syncFromThisPeer = peer.preferredDownload || this.#preferredDownloadPeers === 0;
+    const recent = best.time > this.options.now() - 24 * 60 * 60;
+    if (!((this.#syncStarted === 0 && syncFromThisPeer) || recent)) return;
+    peer.syncStarted = true;
+    this.#syncStarted++;
+    // Sync from the parent of our best header, so a peer with just that header answers.
+    const from = best.prev ?? best;
+    peer.headersSyncTimeout = nowMs + HEADERS_DOWNLOAD_TIMEOUT_BASE_MS + HEADERS_DOWNLOAD_TIMEOUT_PER_HEADER_MS * Math.max(0, Math.floor((nowMs / 1000 - best.time) / this.options.params.targetSpacing));
+    this.#sendGetHeaders(peer, from);
+    this.options.log.debug('net', `initial getheaders (${from.height}) to peer=${peer.id} (startheight:${peer.startingHeight})`);
+  }
+
+  /** Stalling, block download timeouts and the initial headers sync deadline; true when the peer was dropped. */
+  #checkTimeouts(peer: Peer, nowMs: number): boolean {
+    if (peer.stallingSince !== 0 && nowMs - peer.stallingSince > this.#stallingTimeoutMs) {
+      this.options.log.info(`Peer is stalling block download, disconnecting peer=${peer.id}`);
+      this.options.disconnect(peer, 'stalling block download');
+      // Give the next staller more time, as Core doubles its timeout.
+      this.#stallingTimeoutMs = Math.min(this.#stallingTimeoutMs * 2, BLOCK_STALLING_TIMEOUT_MAX_MS);
+      return true;
+    }
+    if (peer.blocksInFlight.length > 0) {
+      const spacingMs = this.options.params.targetSpacing * 1000;
+      const othersDownloading = Math.max(0, this.#peersDownloading - 1);
+      const timeout = spacingMs * (BLOCK_DOWNLOAD_TIMEOUT_BASE + BLOCK_DOWNLOAD_TIMEOUT_PER_PEER * othersDownloading);
+      if (nowMs > peer.downloadingSince + timeout) {
+        this.options.log.info(`Timeout downloading block ${peer.blocksInFlight[0]!.entry.hashHex}, disconnecting peer=${peer.id}`);
+        this.options.disconnect(peer, 'block download timeout');
+        return true;
+      }
+    }
+    if (peer.syncStarted && peer.headersSyncTimeout !== 0) {
+      const best = this.chain.tree.bestHeader!;
+      if (best.time > this.options.now() - 24 * 60 * 60) {
+        peer.headersSyncTimeout = 0; // caught up: no deadline any more
+      } else if (nowMs > peer.headersSyncTimeout && this.#syncStarted === 1 && this.#preferredDownloadPeers - (peer.preferredDownload ? 1 : 0) >= 1) {
+        if (!peer.hasPermission('noban')) {
+          this.options.log.info(`Timeout downloading headers from peer=${peer.id}, disconnecting`);
+          this.options.disconnect(peer, 'headers download timeout');
+          return true;
+        }
+        peer.headersSyncTimeout = 0;
+      }
+    }
+    return false;
+  }
+
+  #downloadBlocks(peer: Peer, nowMs: number): void {
+    const fetch = peer.preferredDownload || (this.#preferredDownloadPeers === 0 && peer.servesBlocks);
+    if (!fetch && this.chain.isInitialBlockDownload()) return;
+    if (!peer.servesBlocks) return;
+    const room = MAX_BLOCKS_IN_TRANSIT_PER_PEER - peer.blocksInFlight.length;
+    if (room <= 0) return;
+    this.#processBlockAvailability(peer);
+    const plan = findNextBlocksToDownload(peer, room, {
+      chain: this.chain.chain,
+      minimumChainWork: this.options.params.minimumChainWork,
+      segwitHeight: this.options.params.segwitHeight,
+      inFlightFrom: (hashHex) => this.#blocksInFlight.get(hashHex),
+      received: (hashHex) => this.#received.has(hashHex),
+    });
+    this.requestBlocks(peer, plan.blocks, MSG_WITNESS_BLOCK);
+    if (plan.staller !== undefined) {
+      for (const staller of this.options.peers()) {
+        if (staller.id === plan.staller && staller.stallingSince === 0) {
+          staller.stallingSince = nowMs;
+          this.options.log.debug('net', `Stall started peer=${staller.id}`);
+        }
+      }
+    }
+  }
+
+  /** Core's MaybeSendFeefilter. */
+  #maybeSendFeeFilter(peer: Peer, nowMs: number): void {
+    if (peer.version < FEEFILTER_VERSION || peer.hasPermission('forcerelay') || peer.blockRelayOnly) return;
+    if (this.options.blocksOnly && !peer.hasPermission('relay')) return;
+    const maxFilter = this.#feeRounder.maxFilter;
+    let currentFilter: bigint;
+    if (this.chain.isInitialBlockDownload()) {
+      currentFilter = 21_000_000n * 100_000_000n;
+    } else {
+      currentFilter = this.options.minRelayFee;
+      // Leaving IBD: lift the "send me nothing" filter at once.
+      if (peer.feeFilterSent === maxFilter) peer.nextFeeFilterAt = 0;
+    }
+    if (nowMs > peer.nextFeeFilterAt) {
+      let filter = this.#feeRounder.round(currentFilter);
+      if (filter < this.options.minRelayFee) filter = this.options.minRelayFee;
+      if (filter !== peer.feeFilterSent) {
+        peer.send('feefilter', encodeFeeFilter(filter));
+        peer.feeFilterSent = filter;
+      }
+      peer.nextFeeFilterAt = nowMs + poissonDelayMs(AVG_FEEFILTER_BROADCAST_INTERVAL_MS);
+    } else if (
+      nowMs + MAX_FEEFILTER_CHANGE_DELAY_MS < peer.nextFeeFilterAt &&
+      (currentFilter < (3n * peer.feeFilterSent) / 4n || currentFilter > (4n * peer.feeFilterSent) / 3n)
+    ) {
+      peer.nextFeeFilterAt = nowMs + Math.random() * MAX_FEEFILTER_CHANGE_DELAY_MS;
+    }
+  }
+
+  /** A block index entry by display hash (getblockfrompeer). */
+  lookupBlock(hashHex: string): BlockIndexEntry | undefined {
+    return this.chain.tree.get(hashHex);
+  }
+
+  /** Blocks in flight, for getpeerinfo's "inflight" (heights). */
+  inflightHeights(peer: Peer): number[] {
+    return peer.blocksInFlight.map((f) => f.entry.height);
+  }
+
+  /** Core's CNodeStateStats sync fields. */
+  syncedHeights(peer: Peer): { headers: number; blocks: number } {
+    this.#processBlockAvailability(peer);
+    return { headers: peer.bestKnownBlock?.height ?? -1, blocks: peer.lastCommonBlock?.height ?? -1 };
+  }
+
+  static readonly DOWNLOAD_WINDOW = BLOCK_DOWNLOAD_WINDOW;
+}
+
+function equal(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}

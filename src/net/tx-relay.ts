@@ -1,0 +1,331 @@
+/**
+ * Transaction relay (the transaction half of Core's net_processing with its TxRequest
+ * tracker and TxOrphanage): announcements by wtxid to BIP339 peers (by txid to the rest)
+ * in Poisson-spaced rounds filtered by the peer's BIP133 fee filter, requests for what
+ * peers announce, one peer at a time per transaction with a timeout, acceptance into the
+ * mempool, a bounded orphan pool for transactions whose parents are missing, and a
+ * recent-rejects filter so nothing is downloaded twice in vain.
+ */
+import type { MempoolEntry, NodeMempool } from '../mempool/index.js';
+import { hashToHex, hexToHash, parseTransaction, type Transaction } from '../primitives/index.js';
+import { poissonDelayMs } from './fee-filter.js';
+import { encodeInventory, type InventoryItem } from './messages.js';
+import type { NetLog } from './peer-manager.js';
+import { RecentSet, type Peer } from './peer.js';
+import { MSG_TX, MSG_WITNESS_FLAG, MSG_WITNESS_TX, MSG_WTX } from './protocol.js';
+import { TxOrphanage } from './tx-orphanage.js';
+
+/** Core's INBOUND_INVENTORY_BROADCAST_INTERVAL and OUTBOUND_INVENTORY_BROADCAST_INTERVAL. */
+const INBOUND_INVENTORY_INTERVAL_MS = 5000;
+const OUTBOUND_INVENTORY_INTERVAL_MS = 2000;
+/** Core's INVENTORY_BROADCAST_TARGET per round, and the per-second allowance on top of it. */
+const INVENTORY_BROADCAST_TARGET = 70;
+/** Core's GETDATA_TX_INTERVAL: a request unanswered this long goes to another announcer. */
+const GETDATA_TX_INTERVAL_MS = 60_000;
+/** Core's MAX_PEER_TX_ANNOUNCEMENTS and MAX_PEER_TX_REQUEST_IN_FLIGHT. */
+const MAX_PEER_TX_ANNOUNCEMENTS = 5000;
+const MAX_PEER_TX_REQUEST_IN_FLIGHT = 100;
+
+export interface TxRelayOptions {
+  readonly mempool: NodeMempool | undefined;
+  readonly log: NetLog;
+  readonly blocksOnly: boolean;
+  nowMs(): number;
+  nowSeconds(): number;
+  peers(): Iterable<Peer>;
+  isInitialBlockDownload(): boolean;
+  misbehaving(peer: Peer, reason: string): void;
+  disconnect(peer: Peer, reason: string): void;
+}
+
+interface PendingRequest {
+  /** Peers that announced the transaction, in order, by id. */
+  readonly announcers: number[];
+  /** Whether announcers gave the wtxid (MSG_WTX) or the txid. */
+  readonly byWtxid: boolean;
+  requestedFrom: number | undefined;
+  requestedAt: number;
+}
+
+export class TxRelay {
+  /** Core's m_lazy_recent_rejects: transactions (by wtxid and txid) not to fetch again. */
+  readonly #recentRejects = new RecentSet(120_000);
+  readonly orphanage = new TxOrphanage();
+  readonly #pending = new Map<string, PendingRequest>();
+  /** Peers that asked for the whole mempool (BIP35, with permission). */
+  readonly #sendMempool = new Set<number>();
+
+  constructor(private readonly options: TxRelayOptions) {
+    options.mempool?.relayListeners.push((entry) => this.relay(entry));
+  }
+
+  /** Core's RelayTransaction: every transaction-relaying peer will hear of it. */
+  relay(entry: MempoolEntry): void {
+    for (const peer of this.options.peers()) {
+      if (!peer.successfullyConnected || !peer.relayTransactions) continue;
+      const id = peer.handshake.wtxidRelay ? entry.tx.wtxidHex : entry.txid;
+      if (!peer.knownTransactions.has(id)) peer.txToAnnounce.add(id);
+    }
+  }
+
+  #rejectsTransactions(peer: Peer): boolean {
+    return (this.options.blocksOnly && !peer.hasPermission('relay')) || peer.blockRelayOnly;
+  }
+
+  #alreadyHave(idHex: string, byWtxid: boolean): boolean {
+    if (this.#recentRejects.has(idHex)) return true;
+    if (this.orphanage.has(idHex)) return true;
+    const pool = this.options.mempool?.pool;
+    if (!pool) return false;
+    return byWtxid ? pool.hasWtxid(idHex) : pool.get(idHex) !== undefined;
+  }
+
+  inventoryReceived(peer: Peer, items: readonly InventoryItem[]): void {
+    for (const item of items) {
+      const byWtxid = item.type === MSG_WTX;
+      // A BIP339 peer announces by wtxid only; the others by txid only.
+      if (peer.handshake.wtxidRelay !== byWtxid) continue;
+      const idHex = hashToHex(item.hash);
+      peer.knownTransactions.add(idHex);
+      if (this.#rejectsTransactions(peer)) {
+        this.options.log.debug('net', `transaction (${idHex}) inv sent in violation of protocol, peer=${peer.id}`);
+        this.options.disconnect(peer, 'transaction inv in violation of protocol');
+        return;
+      }
+      if (this.#alreadyHave(idHex, byWtxid) || this.options.isInitialBlockDownload()) continue;
+      this.#addAnnouncement(peer, idHex, byWtxid);
+    }
+    this.#requestDue();
+  }
+
+  #addAnnouncement(peer: Peer, idHex: string, byWtxid: boolean): void {
+    let pending = this.#pending.get(idHex);
+    if (!pending) {
+      if (this.#announcementsOf(peer) >= MAX_PEER_TX_ANNOUNCEMENTS) return;
+      pending = { announcers: [], byWtxid, requestedFrom: undefined, requestedAt: 0 };
+      this.#pending.set(idHex, pending);
+    }
+    if (!pending.announcers.includes(peer.id)) pending.announcers.push(peer.id);
+  }
+
+  #announcementsOf(peer: Peer): number {
+    return peer.txRequested.size;
+  }
+
+  /** Sends getdata for announced transactions nobody is fetching (or whose fetch timed out). */
+  #requestDue(): void {
+    const now = this.options.nowMs();
+    const peers = new Map<number, Peer>();
+    for (const p of this.options.peers()) peers.set(p.id, p);
+    const batches = new Map<Peer, InventoryItem[]>();
+    for (const [idHex, pending] of this.#pending) {
+      if (pending.requestedFrom !== undefined) {
+        if (now - pending.requestedAt < GETDATA_TX_INTERVAL_MS && peers.has(pending.requestedFrom)) continue;
+        // Timed out or gone: that peer is no longer asked.
+        peers.get(pending.requestedFrom)?.txRequested.delete(idHex);
+        pending.announcers.splice(pending.announcers.indexOf(pending.requestedFrom), 1);
+        pending.requestedFrom = undefined;
+      }
+      const next = pending.announcers.map((id) => peers.get(id)).find((p) => p && p.disconnectReason === undefined && p.txRequested.size < MAX_PEER_TX_REQUEST_IN_FLIGHT);
+      if (!next) {
+        if (pending.announcers.length === 0) this.#pending.delete(idHex);
+        continue;
+      }
+      pending.requestedFrom = next.id;
+      pending.requestedAt = now;
+      next.txRequested.set(idHex, now);
+      const type = pending.byWtxid ? MSG_WTX : MSG_WITNESS_TX;
+      let batch = batches.get(next);
+      if (!batch) batches.set(next, (batch = []));
+      batch.push({ type, hash: hexToHash(idHex) });
+    }
+    for (const [peer, items] of batches) peer.send('getdata', encodeInventory(items));
+  }
+
+  /** Called on every tick: re-requests timed-out transactions. */
+  tick(): void {
+    if (this.#pending.size > 0) this.#requestDue();
+  }
+
+  notFound(peer: Peer, items: readonly InventoryItem[]): void {
+    for (const item of items) {
+      const type = item.type & ~MSG_WITNESS_FLAG;
+      if (type !== MSG_TX && type !== MSG_WTX) continue;
+      this.#forgetRequest(peer, hashToHex(item.hash));
+    }
+    this.#requestDue();
+  }
+
+  #forgetRequest(peer: Peer, idHex: string): void {
+    peer.txRequested.delete(idHex);
+    const pending = this.#pending.get(idHex);
+    if (!pending) return;
+    const index = pending.announcers.indexOf(peer.id);
+    if (index !== -1) pending.announcers.splice(index, 1);
+    if (pending.requestedFrom === peer.id) pending.requestedFrom = undefined;
+    if (pending.announcers.length === 0) this.#pending.delete(idHex);
+  }
+
+  #received(tx: Transaction): void {
+    for (const idHex of [tx.txidHex, tx.wtxidHex]) {
+      for (const p of this.options.peers()) p.txRequested.delete(idHex);
+      this.#pending.delete(idHex);
+    }
+  }
+
+  transactionReceived(peer: Peer, payload: Uint8Array): void {
+    if (this.#rejectsTransactions(peer)) {
+      this.options.log.debug('net', `transaction sent in violation of protocol peer=${peer.id}`);
+      this.options.disconnect(peer, 'transaction in violation of protocol');
+      return;
+    }
+    const tx = parseTransaction(payload);
+    peer.knownTransactions.add(tx.txidHex);
+    peer.knownTransactions.add(tx.wtxidHex);
+    this.#received(tx);
+    const mempool = this.options.mempool;
+    if (!mempool) return;
+    if (mempool.pool.hasWtxid(tx.wtxidHex)) {
+      // Core relays again only for a forcerelay peer.
+      if (peer.hasPermission('forcerelay')) this.relay(mempool.pool.getByWtxid(tx.wtxidHex)!);
+      return;
+    }
+    if (this.#recentRejects.has(tx.wtxidHex) || this.#recentRejects.has(tx.txidHex)) return;
+    void this.#accept(peer, tx);
+  }
+
+  async #accept(peer: Peer, tx: Transaction): Promise<void> {
+    const mempool = this.options.mempool!;
+    const result = await mempool.acceptFromPeer(tx);
+    if (result.ok) {
+      peer.lastTransactionTime = this.options.nowSeconds();
+      if (this.options.log.enabled('mempool')) {
+        this.options.log.debug('mempool', `AcceptToMemoryPool: peer=${peer.id}: accepted ${tx.txidHex} (wtxid=${tx.wtxidHex}) (poolsz ${mempool.pool.size} txn, ${Math.round(poolBytes(mempool) / 1000)} kB)`);
+      }
+      this.orphanage.eraseTx(tx.wtxidHex);
+      await this.#processOrphansOf(tx);
+      return;
+    }
+    if (result.missingInputs) {
+      const parents = [...new Set(tx.inputs.map((i) => hashToHex(i.prevout.txid)))];
+      // A parent we rejected dooms the child: reject it too.
+      if (parents.some((p) => this.#recentRejects.has(p))) {
+        this.#recentRejects.add(tx.wtxidHex);
+        this.#recentRejects.add(tx.txidHex);
+        return;
+      }
+      if (this.orphanage.add(tx, peer.id)) {
+        this.options.log.debug('mempool', `stored orphan tx ${tx.txidHex} (wtxid=${tx.wtxidHex}), weight: ${tx.weight} (mapsz ${this.orphanage.size})`);
+        // Ask the announcing peer for the missing parents (by txid: that is all we know).
+        for (const parent of parents) if (!this.#alreadyHave(parent, false)) this.#addAnnouncement(peer, parent, false);
+        this.#requestDue();
+      }
+      return;
+    }
+    this.options.log.debug('mempoolrej', `${tx.txidHex} (wtxid=${tx.wtxidHex}) from peer=${peer.id} was not accepted: ${result.reason}${result.debug ? ` (${result.debug})` : ''}`);
+    this.#recentRejects.add(tx.wtxidHex);
+    // A witness-stripped copy may fail where the real one passes: keep the txid fetchable then.
+    if (!tx.hasWitness) this.#recentRejects.add(tx.txidHex);
+  }
+
+  /** Orphans whose parents are now in the pool get another try (Core's ProcessOrphanTx). */
+  async #processOrphansOf(parent: Transaction): Promise<void> {
+    for (const orphan of this.orphanage.childrenOf(parent.txidHex)) {
+      const mempool = this.options.mempool!;
+      const result = await mempool.acceptFromPeer(orphan.tx);
+      if (result.ok) {
+        this.options.log.debug('mempool', `   accepted orphan tx ${orphan.tx.txidHex} (wtxid=${orphan.tx.wtxidHex})`);
+        this.orphanage.eraseTx(orphan.tx.wtxidHex);
+        await this.#processOrphansOf(orphan.tx);
+      } else if (!result.missingInputs) {
+        this.orphanage.eraseTx(orphan.tx.wtxidHex);
+        this.#recentRejects.add(orphan.tx.wtxidHex);
+      }
+    }
+  }
+
+  /** getdata for a transaction: true when it was sent. */
+  serveTransaction(peer: Peer, item: InventoryItem): boolean {
+    const pool = this.options.mempool?.pool;
+    if (!pool) return false;
+    const idHex = hashToHex(item.hash);
+    const entry = item.type === MSG_WTX ? pool.getByWtxid(idHex) : pool.get(idHex);
+    if (!entry) return false;
+    // Core serves only what was announced to the peer or has been pooled since before our last round.
+    const announced = peer.knownTransactions.has(idHex) || entry.sequence < peer.lastInvSequence;
+    if (!announced) return false;
+    const witness = item.type === MSG_WTX || (item.type & MSG_WITNESS_FLAG) !== 0;
+    peer.send('tx', witness ? entry.tx.toBytes() : entry.tx.toBytesNoWitness());
+    return true;
+  }
+
+  mempoolRequested(peer: Peer): void {
+    this.#sendMempool.add(peer.id);
+  }
+
+  /** The transaction part of Core's SendMessages: an inv round when one is due. */
+  announce(peer: Peer, nowMs: number): void {
+    if (!peer.relayTransactions) return;
+    if (nowMs < peer.nextInvAt) return;
+    peer.nextInvAt = nowMs + poissonDelayMs(peer.inbound ? INBOUND_INVENTORY_INTERVAL_MS : OUTBOUND_INVENTORY_INTERVAL_MS);
+    const pool = this.options.mempool?.pool;
+    if (!pool) return;
+    const wtxid = peer.handshake.wtxidRelay;
+    const type = wtxid ? MSG_WTX : MSG_TX;
+    const items: InventoryItem[] = [];
+    const passesFilter = (entry: MempoolEntry): boolean => peer.feeFilterReceived === 0n || (entry.fee * 1000n) / BigInt(entry.vsize) >= peer.feeFilterReceived;
+    if (this.#sendMempool.delete(peer.id)) {
+      for (const entry of pool.entries()) {
+        const id = wtxid ? entry.tx.wtxidHex : entry.txid;
+        peer.txToAnnounce.delete(id);
+        if (!passesFilter(entry)) continue;
+        peer.knownTransactions.add(id);
+        items.push({ type, hash: hexToHash(id) });
+      }
+    }
+    peer.lastInvSequence = pool.sequence;
+    // Parents before children: the pool's entry order keeps them so.
+    const queued = [...peer.txToAnnounce]
+      .map((id) => (wtxid ? pool.getByWtxid(id) : pool.get(id)))
+      .filter((e): e is MempoolEntry => e !== undefined)
+      .sort((a, b) => a.sequence - b.sequence);
+    const limit = INVENTORY_BROADCAST_TARGET + Math.floor(peer.txToAnnounce.size / 1000) * 5;
+    let sent = 0;
+    for (const entry of queued) {
+      if (sent >= limit) break;
+      const id = wtxid ? entry.tx.wtxidHex : entry.txid;
+      peer.txToAnnounce.delete(id);
+      if (peer.knownTransactions.has(id) || !passesFilter(entry)) continue;
+      peer.knownTransactions.add(id);
+      items.push({ type, hash: hexToHash(id) });
+      sent++;
+    }
+    // Ids no longer in the pool are dropped.
+    for (const id of peer.txToAnnounce) if (!(wtxid ? pool.hasWtxid(id) : pool.get(id))) peer.txToAnnounce.delete(id);
+    for (let i = 0; i < items.length; i += 50_000) peer.send('inv', encodeInventory(items.slice(i, i + 50_000)));
+  }
+
+  peerDisconnected(peer: Peer): void {
+    this.#sendMempool.delete(peer.id);
+    for (const idHex of [...peer.txRequested.keys()]) this.#forgetRequest(peer, idHex);
+    for (const [idHex, pending] of this.#pending) {
+      const index = pending.announcers.indexOf(peer.id);
+      if (index !== -1) pending.announcers.splice(index, 1);
+      if (pending.announcers.length === 0) this.#pending.delete(idHex);
+    }
+    this.orphanage.erasePeer(peer.id);
+    this.#requestDue();
+  }
+
+  /** A block connected: transactions it confirmed need not be fetched (Core clears rejects per block). */
+  blockConnected(): void {
+    // Core resets its recent-rejects filter when the tip changes: a rejection may not hold any more.
+    this.#recentRejects.clear();
+  }
+}
+
+function poolBytes(mempool: NodeMempool): number {
+  let bytes = 0;
+  for (const e of mempool.pool.entries()) bytes += e.vsize;
+  return bytes;
+}

@@ -1,0 +1,95 @@
+/**
+ * The P2P layer as a node service (Core's step 12, "Starting network threads"): after the
+ * chainstate is loaded, the connection manager binds its listening sockets (a bind that
+ * fails stops start-up with Core's messages), joins the chain's events (announcements,
+ * punishment of invalid blocks) and starts connecting to -connect / -addnode peers. It
+ * registers the Network RPC methods, answered from the running connection manager.
+ */
+import { ConnectionManager, type NetLogCategory } from '../net/index.js';
+import { networkMethods, peerMethods, type PeerNetwork } from '../rpc/index.js';
+import type { ChainstateService } from './chainstate-service.js';
+import { InitError, type NodeConfig } from './config.js';
+import { PRODUCT_NAME } from './coordinator.js';
+import { nodeFacts } from './node-facts.js';
+import { networkFacts } from './node-rpc.js';
+import { netOptions } from './net-options.js';
+import { peerNetworkOf } from './peer-network-adapter.js';
+import type { NodeContext, NodeService } from './services.js';
+
+export class NetService implements NodeService {
+  readonly name = 'net';
+  readonly rpcMethods;
+  #manager: ConnectionManager | undefined;
+  #network: PeerNetwork | undefined;
+
+  constructor(
+    private readonly config: NodeConfig,
+    private readonly chainstate: ChainstateService,
+  ) {
+    const deprecated = new Set(config.args.getArgs('deprecatedrpc'));
+    const facts = nodeFacts(config, () => false, () => this.peerCount());
+    this.rpcMethods = [...networkMethods(networkFacts(config), facts, () => this.#network), ...peerMethods(() => this.#network, (name) => deprecated.has(name))];
+  }
+
+  peerCount(): number {
+    if (!this.#manager) return 0;
+    let n = 0;
+    for (const peer of this.#manager.peers()) if (peer.disconnectReason === undefined) n++;
+    return n;
+  }
+
+  async start(ctx: NodeContext): Promise<void> {
+    const chain = this.chainstate.chainstate;
+    if (!chain) return;
+    const config = this.config;
+    const options = netOptions(config);
+    const facts = networkFacts(config);
+    const policy = config.mempoolPolicy;
+    ctx.initMessage('Starting network threads…');
+    const manager = new ConnectionManager({
+      params: config.network,
+      chain,
+      mempool: this.chainstate.nodeMempool,
+      log: {
+        info: (m) => ctx.log.info(m),
+        debug: (category: NetLogCategory, m) => ctx.log.debug(category, m),
+        enabled: (category: NetLogCategory) => ctx.log.willLog(category, 'debug'),
+      },
+      now: () => ctx.clock.now(),
+      localServices: facts.localServices,
+      blocksOnly: options.blocksOnly,
+      userAgent: facts.subversion,
+      minRelayFee: policy.minRelayTxFee,
+      incrementalRelayFee: policy.incrementalRelayFee,
+      listen: options.listen,
+      binds: options.binds,
+      connect: options.connect,
+      addNodes: options.addNodes,
+      maxConnections: options.maxConnections,
+      networkActive: options.networkActive,
+      whitelist: options.whitelist,
+      dataDir: config.netDir,
+    });
+    try {
+      await manager.start();
+    } catch (err) {
+      await manager.stop();
+      const bind = options.binds.find((b) => b.host === '0.0.0.0') ?? options.binds[0]!;
+      const where = bind.host.includes(':') ? `[${bind.host}]:${bind.port}` : `${bind.host}:${bind.port}`;
+      const code = (err as NodeJS.ErrnoException).code;
+      const first = code === 'EADDRINUSE' ? `Unable to bind to ${where} on this computer. ${PRODUCT_NAME} is probably already running.` : `Unable to bind to ${where} on this computer (bind returned error ${(err as Error).message})`;
+      throw new InitError([first, 'Failed to listen on any port. Use -listen=0 if you want this.']);
+    }
+    this.#manager = manager;
+    this.#network = peerNetworkOf(manager, () => ctx.clock.now(), facts.localServices);
+    this.chainstate.chainListeners.push({
+      tipChanged: (tip) => manager.peerManager.tipChanged(tip),
+      blockChecked: (hash, verdict) => manager.peerManager.blockChecked(hash, verdict),
+      blockConnected: () => manager.peerManager.txRelay.blockConnected(),
+    });
+  }
+
+  async stop(): Promise<void> {
+    await this.#manager?.stop();
+  }
+}

@@ -1,0 +1,149 @@
+/**
+ * The running connection manager seen through the RPC layer's PeerNetwork interface:
+ * peers as Core's CNodeStats records, the added-node list, bans, and block fetches.
+ */
+import { BanManager, type ConnectionManager, type Peer } from '../net/index.js';
+import type { PeerInfoRecord, PeerNetwork } from '../rpc/index.js';
+
+const NODE_P2P_V2 = 1n << 11n;
+const MSG_WITNESS_BLOCK = 2 | (1 << 30);
+
+function peerInfo(manager: ConnectionManager, peer: Peer, nowMs: number): PeerInfoRecord {
+  const pm = manager.peerManager;
+  const synced = pm.syncedHeights(peer);
+  const c = peer.connection;
+  return {
+    id: peer.id,
+    addr: peer.addedAs ?? peer.address,
+    addrbind: peer.bindAddress,
+    network: peer.network,
+    services: peer.services,
+    relaytxes: peer.relayTransactions,
+    lastInvSequence: peer.lastInvSequence,
+    invToSend: peer.txToAnnounce.size,
+    lastsend: c.lastSend,
+    lastrecv: c.lastReceive,
+    lastTransaction: peer.lastTransactionTime,
+    lastBlock: peer.lastBlockTime,
+    bytessent: c.bytesSent,
+    bytesrecv: c.bytesReceived,
+    conntime: peer.connectedAt,
+    timeoffset: peer.timeOffset,
+    pingtime: peer.lastPingTime,
+    minping: peer.minPingTime,
+    pingwait: peer.pingNonceSent !== 0n ? (nowMs - peer.pingStart) / 1000 : undefined,
+    version: peer.version,
+    subver: peer.userAgent,
+    inbound: peer.inbound,
+    bip152HbTo: peer.highBandwidthTo,
+    bip152HbFrom: peer.wantsHighBandwidthCompact,
+    startingheight: peer.startingHeight,
+    presyncedHeaders: -1,
+    syncedHeaders: synced.headers,
+    syncedBlocks: synced.blocks,
+    inflight: pm.inflightHeights(peer),
+    addrRelayEnabled: peer.addrRelayEnabled,
+    addrProcessed: peer.addrProcessed,
+    addrRateLimited: peer.addrRateLimited,
+    permissions: [...peer.permissions],
+    minfeefilter: peer.feeFilterReceived,
+    bytessentPerMsg: c.sentPerMessage,
+    bytesrecvPerMsg: c.receivedPerMessage,
+    connectionType: peer.connectionType,
+    // An inbound peer is "detecting" until its first message shows the transport.
+    transportProtocolType: peer.inbound && c.bytesReceived === 0 ? 'detecting' : 'v1',
+    sessionId: '',
+  };
+}
+
+export function peerNetworkOf(manager: ConnectionManager, now: () => number, localServices: bigint): PeerNetwork {
+  const live = (): Peer[] => [...manager.peers()].filter((p) => p.disconnectReason === undefined);
+  return {
+    peerInfo: () => {
+      const nowMs = performance.timeOrigin + performance.now();
+      return live()
+        .sort((a, b) => a.id - b.id)
+        .map((p) => peerInfo(manager, p, nowMs));
+    },
+    connectionCounts: () => {
+      const peers = live();
+      const inbound = peers.filter((p) => p.inbound).length;
+      return { inbound, outbound: peers.length - inbound };
+    },
+    totals: () => ({ received: manager.totalBytesReceived, sent: manager.totalBytesSent }),
+    uploadTarget: () => ({ timeframe: 86400, target: 0, targetReached: false, serveHistoricalBlocks: true, bytesLeftInCycle: 0, timeLeftInCycle: 0 }),
+    get networkActive() {
+      return manager.networkActive;
+    },
+    setNetworkActive: (active) => manager.setNetworkActive(active),
+    v2TransportEnabled: (localServices & NODE_P2P_V2) !== 0n,
+    addNode: (node) => {
+      if (manager.addedNodes.some((n) => n.text === node)) return false;
+      manager.addedNodes.push({ text: node, lastAttempt: 0 });
+      manager.wakeAddedNodes();
+      return true;
+    },
+    removeNode: (node) => {
+      const index = manager.addedNodes.findIndex((n) => n.text === node);
+      if (index === -1) return false;
+      manager.addedNodes.splice(index, 1);
+      return true;
+    },
+    tryNode: (node) => void manager.openManual(node),
+    addedNodes: () =>
+      manager.addedNodes.map((n) => {
+        const peer = manager.findPeer(n.text);
+        return peer ? { addednode: n.text, connected: true, address: { address: peer.address, inbound: peer.inbound } } : { addednode: n.text, connected: false };
+      }),
+    disconnectByAddress: (address) => {
+      const peer = manager.findPeer(address);
+      if (!peer) return false;
+      manager.disconnect(peer, 'disconnectnode');
+      return true;
+    },
+    disconnectById: (id) => {
+      const peer = live().find((p) => p.id === id);
+      if (!peer) return false;
+      manager.disconnect(peer, 'disconnectnode');
+      return true;
+    },
+    ban: (text, seconds, absolute) => {
+      const subnet = BanManager.parse(text);
+      if (!subnet) return 'invalid';
+      if (!manager.bans.ban(subnet, seconds, absolute)) return 'exists';
+      manager.disconnectSubnet((ip) => BanManager.matches(subnet, ip), 'banned');
+      return 'ok';
+    },
+    unban: (text) => {
+      const subnet = BanManager.parse(text);
+      if (!subnet) return 'invalid';
+      return manager.bans.unban(subnet) ? 'ok' : 'not-banned';
+    },
+    listBanned: () => manager.bans.list().map((b) => ({ address: b.address, banCreated: b.created, bannedUntil: b.until })),
+    clearBanned: () => manager.bans.clear(),
+    pingAll: () => {
+      for (const p of live()) p.pingQueued = true;
+    },
+    fetchBlockFromPeer: (hashHex, peerId) => {
+      const entry = manager.peerManager.lookupBlock(hashHex);
+      if (!entry) return { code: -1, message: 'Block header missing' };
+      if (entry.hasData) return { code: -1, message: 'Block already downloaded' };
+      const peer = live().find((p) => p.id === peerId);
+      if (!peer) return { code: -1, message: 'Peer does not exist' };
+      if (!peer.servesWitnesses) return { code: -1, message: 'Pre-SegWit peer' };
+      manager.peerManager.requestBlocks(peer, [entry], MSG_WITNESS_BLOCK);
+      return undefined;
+    },
+    orphans: () =>
+      [...manager.peerManager.txRelay.orphanage.entries()].map((o) => ({
+        txid: o.tx.txidHex,
+        wtxid: o.tx.wtxidHex,
+        bytes: o.tx.toBytes().length,
+        vsize: o.tx.vsize,
+        weight: o.tx.weight,
+        from: [...o.announcers],
+        hex: Buffer.from(o.tx.toBytes()).toString('hex'),
+      })),
+    now,
+  };
+}
