@@ -230,6 +230,7 @@ export class ConnectionManager {
       {
         message: (frame) => this.peerManager.receive(peer, frame),
         closed: (reason) => this.#removed(peer, reason),
+        corrupt: (error) => this.options.log.debug('net', `Header error: Wrong checksum (${error.command}, ${(error.messageBytes ?? 24) - 24} bytes), peer=${peer.id}`),
         bytes: (direction, count) => {
           if (direction === 'sent') this.totalBytesSent += count;
           else this.totalBytesReceived += count;

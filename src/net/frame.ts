@@ -26,6 +26,8 @@ export class FrameError extends Error {
     message: string,
     /** The command of the message concerned, when the header was readable. */
     readonly command?: string,
+    /** The whole message's size, header included, when it was read to the end (checksum errors). */
+    readonly messageBytes?: number,
   ) {
     super(message);
   }
@@ -103,7 +105,7 @@ export class FrameDecoder {
       const payload = this.#take(size);
       this.#header = null;
       if (!bytesEqual(sha256d(payload).subarray(0, 4), checksum)) {
-        out.push(new FrameError('checksum', `message ${command} has a bad checksum`, command));
+        out.push(new FrameError('checksum', `message ${command} has a bad checksum`, command, MESSAGE_HEADER_SIZE + size));
       } else {
         out.push({ command, payload });
       }

@@ -27,6 +27,8 @@ export interface ConnectionTraffic {
   message(frame: Frame): void;
   /** The stream is unusable, or the socket ended: called once. */
   closed(reason: string): void;
+  /** A message was dropped for its bad checksum. */
+  corrupt(error: FrameError): void;
   /** Bytes moved, for the node's totals. */
   bytes(direction: 'sent' | 'received', count: number): void;
 }
@@ -118,8 +120,12 @@ export class PeerConnection {
     }
     for (const frame of frames) {
       if (this.#closed) return;
-      // Core drops a message with a bad checksum and keeps the connection.
-      if (frame instanceof FrameError) continue;
+      if (frame instanceof FrameError) {
+        // Core drops a message with a bad checksum, keeps the connection, and counts its bytes as "*other*".
+        this.receivedPerMessage.set(OTHER_MESSAGE_TYPE, (this.receivedPerMessage.get(OTHER_MESSAGE_TYPE) ?? 0) + (frame.messageBytes ?? 0));
+        this.traffic.corrupt(frame);
+        continue;
+      }
       const type = KNOWN_MESSAGE_TYPES.has(frame.command) ? frame.command : OTHER_MESSAGE_TYPE;
       this.receivedPerMessage.set(type, (this.receivedPerMessage.get(type) ?? 0) + MESSAGE_HEADER_SIZE + frame.payload.length);
       this.traffic.message(frame);

@@ -454,9 +454,11 @@ export class PeerManager {
 
   async #headers(peer: Peer, headers: BlockHeader[]): Promise<void> {
     if (headers.length > MAX_HEADERS_RESULTS) return this.misbehaving(peer, `headers message size = ${headers.length}`);
-    // An answer to our getheaders: another may go out at once.
-    peer.lastGetheadersAt = 0;
-    if (headers.length === 0) return;
+    if (headers.length === 0) {
+      // An empty answer cannot be an announcement: it answers our getheaders, so another may go out.
+      peer.lastGetheadersAt = 0;
+      return;
+    }
     for (let i = 1; i < headers.length; i++) {
       if (!equal(headers[i]!.prevHash, headers[i - 1]!.hash)) return this.misbehaving(peer, 'non-continuous headers sequence');
     }
@@ -473,6 +475,8 @@ export class PeerManager {
       this.#updateBlockAvailabilityHash(peer, last.hashHex);
       return;
     }
+    // Connecting headers answer any getheaders of ours (unconnecting ones cannot).
+    peer.lastGetheadersAt = 0;
     const result = await this.chain.processHeaders(headers);
     if (peer.disconnectReason !== undefined) return;
     if (result.rejection) {
@@ -889,12 +893,13 @@ export class PeerManager {
     const syncFromThisPeer = peer.preferredDownload || this.#preferredDownloadPeers === 0;
     const recent = best.time > this.options.now() - 24 * 60 * 60;
     if (!((this.#syncStarted === 0 && syncFromThisPeer) || recent)) return;
-    peer.syncStarted = true;
-    this.#syncStarted++;
     // Sync from the parent of our best header, so a peer with just that header answers.
     const from = best.prev ?? best;
+    // Like every getheaders, not while another to this peer awaits its answer.
+    if (!this.maybeSendGetHeaders(peer, from)) return;
+    peer.syncStarted = true;
+    this.#syncStarted++;
     peer.headersSyncTimeout = nowMs + HEADERS_DOWNLOAD_TIMEOUT_BASE_MS + HEADERS_DOWNLOAD_TIMEOUT_PER_HEADER_MS * Math.max(0, Math.floor((nowMs / 1000 - best.time) / this.options.params.targetSpacing));
-    this.#sendGetHeaders(peer, from);
     this.options.log.debug('net', `initial getheaders (${from.height}) to peer=${peer.id} (startheight:${peer.startingHeight})`);
   }
 
