@@ -13,6 +13,7 @@ import {
   checkBlockHeader,
   contextualCheckBlock,
   contextualCheckBlockHeader,
+  guessVerificationProgress,
   VersionBitsCache,
   type ChainParams,
 } from '../consensus/index.js';
@@ -819,12 +820,24 @@ export class Chainstate {
     entry.dirty = true;
     this.pendingUndo.set(entry, encodeBlockUndo(prepared.undo));
     this.chain.setTip(entry);
+    this.logUpdateTip(entry);
     this.pendingActive.set(entry.height, entry.hash);
     this.emitChecked(entry, VALID);
     this.mempoolSync?.blockConnected(block, entry);
     this.flush('if-needed');
     this.options.events?.blockConnected?.(block, entry);
     return VALID;
+  }
+
+  /** Core's UpdateTip line: every new tip, connected or disconnected to. */
+  private logUpdateTip(tip: BlockIndexEntry): void {
+    const progress = guessVerificationProgress(this.params.chainTxData, tip.chainTxCount, tip.time, Math.floor(Date.now() / 1000));
+    const date = new Date(tip.time * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    const log2Work = Math.log2(Number(tip.chainWork));
+    const cacheMiB = this.coins.memoryUsage / (1 << 20);
+    this.options.log(
+      `UpdateTip: new best=${tip.hashHex} height=${tip.height} version=0x${(tip.version >>> 0).toString(16).padStart(8, '0')} log2_work=${log2Work.toFixed(6)} tx=${tip.chainTxCount} date='${date}' progress=${progress.toFixed(6)} cache=${cacheMiB.toFixed(1)}MiB(${this.coins.size}txo)`,
+    );
   }
 
   /** Core's "- Verify N txins" bench line, then what the script and signature caches saved. */
@@ -854,6 +867,7 @@ export class Chainstate {
     if (outcome === 'failed') throw new ChainSystemError(`undo data of block ${entry.hashHex} does not match the block`);
     view.mergeInto(this.coins);
     this.chain.setTip(entry.prev);
+    this.logUpdateTip(entry.prev);
     this.pendingActive.set(entry.height, null);
     this.mempoolSync?.blockDisconnected(block, entry);
     this.disconnectedSinceReorg = true;

@@ -27,3 +27,4 @@ export * from './bip30.js';
 export * from './signet.js';
 export * from './block-checks.js';
 export * from './contextual-checks.js';
+export * from './verification-progress.js';

@@ -5,7 +5,7 @@
  * getdeploymentinfo, gettxout, getrawtransaction, getindexinfo. Texts are Core's.
  */
 import { BASIC_FILTER_INDEX_NAME, BlockDataUnavailable, type SnapshotChainView, type ViewEntry } from '../chain/index.js';
-import { blockScriptFlags, deploymentInfo, getDifficulty, uint256Hex, deriveTarget, VersionBitsCache } from '../consensus/index.js';
+import { blockScriptFlags, deploymentInfo, getDifficulty, guessVerificationProgress, uint256Hex, deriveTarget, VersionBitsCache } from '../consensus/index.js';
 import { bytesEqual, parseTransaction, toHex, type Transaction } from '../primitives/index.js';
 import { ALL_FLAG_NAMES, VerifyFlags } from '../script/index.js';
 import { view, lookupViewBlock } from './blockchain-read.js';
@@ -91,11 +91,7 @@ function warnings(snapshot: SnapshotChainView): string | string[] {
 
 /** Core's GuessVerificationProgress from the chain's transaction-count model. */
 function verificationProgress(snapshot: SnapshotChainView, tip: ViewEntry): number {
-  if (tip.chainTxCount === 0) return 0;
-  const data = snapshot.params.chainTxData;
-  const now = Math.floor(Date.now() / 1000);
-  const total = tip.chainTxCount <= data.txCount ? data.txCount + (now - data.time) * data.txRate : tip.chainTxCount + (now - tip.time) * data.txRate;
-  return Math.min(tip.chainTxCount / total, 1);
+  return guessVerificationProgress(snapshot.params.chainTxData, tip.chainTxCount, tip.time, Math.floor(Date.now() / 1000));
 }
 
 /** getblockchaininfo's object (also REST chaininfo.json), from one snapshot. */
