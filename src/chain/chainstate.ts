@@ -599,7 +599,17 @@ export class Chainstate {
         break;
       }
     }
-    this.flush('periodic');
+    // Caught up with every header we know (the end of a sync, or of a burst of it): make the
+    // tip durable and visible now rather than at the next periodic flush. An import reads
+    // headers and blocks together, so it would be "caught up" after every block: it flushes
+    // on its own schedule.
+    const tip = this.chain.tip;
+    this.flush(!this.importing && tip !== undefined && tip === this.tree.bestHeader && tip !== this.notifiedTip ? 'always' : 'periodic');
+  }
+
+  /** The periodic flush of initial sync, for a node whose sync went quiet (Core's scheduler does the same). */
+  flushIfDue(): Promise<void> {
+    return this.exclusive(() => this.flush('periodic'));
   }
 
   /** Core's ActivateBestChainStep, then MaybeUpdateMempoolForReorg when it disconnected blocks. */

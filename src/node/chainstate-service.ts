@@ -18,6 +18,9 @@ import { InitError } from './config.js';
 import { nodeFacts } from './node-facts.js';
 import type { NodeContext, NodeService } from './services.js';
 
+/** How often the node checks whether the periodic flush of initial sync is due. */
+const PERIODIC_FLUSH_CHECK_MS = 10_000;
+
 /** Core's -par: 0 = one thread per core, negative = leave that many cores free, 1 = no parallel checks. */
 export function scriptCheckThreads(par: number): number {
   const cores = availableParallelism();
@@ -70,6 +73,7 @@ export class ChainstateService implements NodeService {
   private ctx: NodeContext | undefined;
   /** The coordinator's snapshots, for scantxoutset (which flushes first, as Core does). */
   private snapshots: SnapshotSource | undefined;
+  private flushTimer: NodeJS.Timeout | undefined;
 
   /** Further listeners of the chain's events (the P2P layer). */
   readonly chainListeners: ChainEvents[] = [];
@@ -213,6 +217,8 @@ export class ChainstateService implements NodeService {
       void this.blockfilter.start();
     }
     if (config.loadBlock.length > 0) this.importing = this.importFiles(chain, config.loadBlock, ctx);
+    this.flushTimer = setInterval(() => void chain.flushIfDue(), PERIODIC_FLUSH_CHECK_MS);
+    this.flushTimer.unref();
   }
 
   /**
@@ -255,6 +261,7 @@ export class ChainstateService implements NodeService {
   }
 
   async stop(): Promise<void> {
+    clearInterval(this.flushTimer);
     this.tipWaiters.close();
     if (this.chain) this.chain.interrupted = true;
     await this.importing?.catch(() => undefined);

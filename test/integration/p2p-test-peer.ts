@@ -8,7 +8,10 @@ import * as net from 'node:net';
 import { blockSubsidy, selectParams } from '../../src/consensus/index.js';
 import { addWitnessCommitment, createCoinbase, solveBlock } from '../../src/mining/index.js';
 import {
+  decodeInventory,
+  decodeLocatorRequest,
   decodeNonce,
+  encodeHeaders,
   encodeFrame,
   encodeNonce,
   encodeVersion,
@@ -20,7 +23,7 @@ import {
   PROTOCOL_VERSION,
   type Frame,
 } from '../../src/net/index.js';
-import { blockMerkleRoot, BlockHeader, type Block, type Transaction } from '../../src/primitives/index.js';
+import { blockMerkleRoot, BlockHeader, bytesEqual, hashToHex, serializeBlock, type Block, type Transaction } from '../../src/primitives/index.js';
 import { MESSAGE_START, waitFor } from './daemon-harness.js';
 
 export const REGTEST = selectParams('regtest');
@@ -35,7 +38,10 @@ export class TestPeer {
   readonly closedPromise: Promise<void>;
   readonly handshake: Handshake;
 
-  private constructor(readonly socket: net.Socket, startHeight: number) {
+  /** Called with every message after the handshake (pings are answered already). */
+  readonly handlers: ((frame: Frame) => void)[] = [];
+
+  private constructor(readonly socket: net.Socket, startHeight: number, outbound = true) {
     const ourVersion = encodeVersion({
       version: PROTOCOL_VERSION,
       services: NODE_NETWORK | NODE_WITNESS,
@@ -47,7 +53,7 @@ export class TestPeer {
       startHeight,
       relay: true,
     });
-    this.handshake = new Handshake({ outbound: true, ourVersion, isOwnNonce: () => false, requiredServices: 0n });
+    this.handshake = new Handshake({ outbound, ourVersion, isOwnNonce: () => false, requiredServices: 0n });
     this.closedPromise = new Promise((resolve) => socket.once('close', () => resolve()));
     socket.on('close', () => (this.closed = true));
     socket.on('error', () => undefined);
@@ -65,6 +71,7 @@ export class TestPeer {
         const action = this.handshake.receive(f.command, f.payload);
         if (action.kind === 'send') for (const m of action.messages) this.send(m.command, m.payload);
         if (action.kind === 'deliver' && f.command === 'ping') this.send('pong', encodeNonce(decodeNonce(f.payload)));
+        if (action.kind === 'deliver') for (const h of this.handlers) h(f);
       }
     });
   }
@@ -78,6 +85,11 @@ export class TestPeer {
     if (opening.kind === 'send') for (const m of opening.messages) peer.send(m.command, m.payload);
     await waitFor('the handshake', () => (peer.handshake.complete ? true : peer.closed ? Promise.reject(new Error('closed during handshake')) : undefined), 15_000);
     return peer;
+  }
+
+  /** The answering side of a connection the node opened to us. */
+  static accepted(socket: net.Socket, startHeight: number): TestPeer {
+    return new TestPeer(socket, startHeight, false);
   }
 
   send(command: string, payload: Uint8Array = new Uint8Array(0)): void {
@@ -127,4 +139,80 @@ export function resolve(block: Block): Block {
   const solved = solveBlock(block, REGTEST, { remaining: 1 << 20 });
   if (!solved) throw new Error('could not solve a regtest block');
   return solved;
+}
+
+/**
+ * A listening peer holding a chain (heights 1..n on regtest's genesis) that a node can
+ * -connect to: it answers getheaders from the chain and, unless it is a staller, getdata
+ * for blocks. A staller announces the chain and never sends a block.
+ */
+export class ChainServer {
+  readonly peers: TestPeer[] = [];
+  /** Blocks (hex hash) asked for and how often. */
+  readonly requested = new Map<string, number>();
+
+  private constructor(
+    readonly server: net.Server,
+    readonly port: number,
+    private readonly blocks: readonly Block[],
+    private readonly serveBlocks: boolean,
+  ) {}
+
+  /** `once`: the server stops listening after its first connection (a peer that goes away). */
+  static async start(blocks: readonly Block[], options: { serveBlocks: boolean; once?: boolean }): Promise<ChainServer> {
+    let self!: ChainServer;
+    const server = net.createServer((socket) => {
+      if (options.once) server.close();
+      const peer = TestPeer.accepted(socket, blocks.length);
+      self.peers.push(peer);
+      peer.handlers.push((f) => self.#answer(peer, f));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    self = new ChainServer(server, (server.address() as net.AddressInfo).port, blocks, options.serveBlocks);
+    return self;
+  }
+
+  get address(): string {
+    return `127.0.0.1:${this.port}`;
+  }
+
+  #answer(peer: TestPeer, frame: Frame): void {
+    if (frame.command === 'getheaders') {
+      const request = decodeLocatorRequest(frame.payload);
+      let start = 0;
+      for (const hash of request.locator) {
+        const at = this.blocks.findIndex((b) => bytesEqual(b.header.hash, hash));
+        if (at !== -1) {
+          start = at + 1;
+          break;
+        }
+      }
+      peer.send('headers', encodeHeaders(this.blocks.slice(start, start + 2000).map((b) => b.header)));
+    } else if (frame.command === 'getdata') {
+      for (const item of decodeInventory(frame.payload)) {
+        const hex = hashToHex(item.hash);
+        this.requested.set(hex, (this.requested.get(hex) ?? 0) + 1);
+        if (!this.serveBlocks) continue;
+        const block = this.blocks.find((b) => bytesEqual(b.header.hash, item.hash));
+        if (block) peer.send('block', serializeBlock(block));
+      }
+    }
+  }
+
+  close(): void {
+    for (const p of this.peers) p.close();
+    this.server.close();
+  }
+}
+
+/** `count` coinbase-only blocks on regtest's genesis, a second apart from `startTime`. */
+export function buildChain(count: number, startTime: number): Block[] {
+  const blocks: Block[] = [];
+  let prev = { hash: REGTEST.genesisHash, height: 0, time: startTime };
+  for (let i = 0; i < count; i++) {
+    const block = buildBlock(prev);
+    blocks.push(block);
+    prev = { hash: block.header.hash, height: prev.height + 1, time: block.header.time };
+  }
+  return blocks;
 }

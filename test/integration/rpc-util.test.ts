@@ -211,7 +211,8 @@ test('getnetworkinfo, getconnectioncount, getmemoryinfo, syncwithvalidationinter
   const info = await result(d, 'getnetworkinfo');
   assert.equal(info.version, 310000);
   assert.match(info.subversion, /^\/tsbtcd:\d+\.\d+\.\d+\/$/);
-  assert.equal(info.localservices, '0000000000000c09');
+  // Core's 0c09 less NODE_P2P_V2: tsbtcd speaks only the v1 transport.
+  assert.equal(info.localservices, '0000000000000409');
   assert.equal(info.connections, 0);
   assert.deepEqual(info.warnings, []);
   const r = await d.rpc('getnetworkinfo');
@@ -221,7 +222,7 @@ test('getnetworkinfo, getconnectioncount, getmemoryinfo, syncwithvalidationinter
   assert.deepEqual(await error(d, 'getmemoryinfo', ['mallocinfo']), { code: -8, message: 'mallocinfo mode not available' });
   assert.equal(await result(d, 'syncwithvalidationinterfacequeue'), null);
   const help = await result(d, 'help');
-  for (const section of ['== Network ==\ngetconnectioncount\ngetnetworkinfo\n', '== Util ==\nderiveaddresses', '== Wallet ==\nabandontransaction', '\ngetmemoryinfo ( "mode" )\n']) {
+  for (const section of ['== Network ==\naddnode "node" "command" ( v2transport )\nclearbanned\ndisconnectnode ( "address" nodeid )\n', '\ngetconnectioncount\ngetnettotals\ngetnetworkinfo\n', '== Util ==\nderiveaddresses', '== Wallet ==\nabandontransaction', '\ngetmemoryinfo ( "mode" )\n']) {
     assert.ok(help.includes(section), section);
   }
   assert.ok(!help.includes('syncwithvalidationinterfacequeue'));

@@ -1,0 +1,97 @@
+/**
+ * Initial sync over P2P against scripted peers (no reference bitcoind needed):
+ *  - IBD from four peers, one of which announces the chain but never sends a block: the
+ *    node detects the staller holding up the download window, disconnects it, and
+ *    finishes from the others;
+ *  - restart mid-IBD: SIGKILL at ten random moments, each restart resumes, and the final
+ *    UTXO set equals the one -reindex-chainstate computes;
+ *  - inbound slots: with -maxconnections=125 the node takes Core's 114 inbound peers
+ *    (125 less 8 full-relay, 2 block-relay-only and 1 feeler outbound slots), and the next
+ *    one evicts the youngest unprotected inbound peer.
+ */
+import assert from 'node:assert/strict';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import { generateChain } from '../../native-bench/import-chain.js';
+import { parseBlock } from '../../src/primitives/index.js';
+import { scanBlockFile } from '../../src/storage/index.js';
+import { Daemon, MESSAGE_START, sleep, tempDir, waitFor } from './daemon-harness.js';
+import { buildChain, ChainServer, TestPeer } from './p2p-test-peer.js';
+
+const cleanups: (() => Promise<void> | void)[] = [];
+after(async () => {
+  for (const c of cleanups.reverse()) await c();
+});
+
+async function call<T = any>(node: Daemon, method: string, params: unknown[] = []): Promise<T> {
+  const r = await node.rpc(method, params);
+  if (r.json?.error) throw new Error(`${method}: ${JSON.stringify(r.json.error)}`);
+  return r.json.result as T;
+}
+
+test('IBD from four peers finishes although one stalls; the staller is disconnected', async () => {
+  const blocks = buildChain(1400, Math.floor(Date.now() / 1000) - 1500);
+  // The staller takes one connection: the node's -connect loop would otherwise bring it back,
+  // and near the tip (no window left to block) only Core's 10-minute download timeout ends it.
+  const servers = await Promise.all([0, 1, 2, 3].map((i) => ChainServer.start(blocks, { serveBlocks: i !== 0, once: i === 0 })));
+  cleanups.push(() => servers.forEach((s) => s.close()));
+  const node = await Daemon.start({ args: [...servers.map((s) => `-connect=${s.address}`), '-debug=net'] });
+  cleanups.push(() => node.cleanup());
+  const tipHash = blocks[blocks.length - 1]!.header.hashHex;
+  await waitFor('the node to reach the tip', async () => ((await call(node, 'getbestblockhash')) === tipHash ? true : undefined), 120_000);
+  const log = node.debugLog();
+  assert.match(log, /Peer is stalling block download, disconnecting peer=\d+/);
+  // The staller was asked for blocks it never sent; every block still arrived from the others.
+  assert.ok(servers[0]!.requested.size > 0);
+  assert.ok(servers[0]!.peers.some((p) => p.closed), 'the staller\'s connection was closed by the node');
+  assert.equal(await call(node, 'getblockcount'), 1400);
+});
+
+test('SIGKILL at ten random moments of IBD: each restart resumes, the end state equals -reindex-chainstate', async (t) => {
+  const dir = tempDir();
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+  const file = join(dir, 'chain.blk');
+  const meta = await generateChain(file, { transactions: 6000, txPerBlock: 60, assumeValidTail: false }, 2);
+  const blocks = [...scanBlockFile(file, MESSAGE_START.regtest, new Uint8Array(8))].map((s) => parseBlock(s.bytes));
+  assert.equal(blocks.length, meta.blocks);
+  const server = await ChainServer.start(blocks, { serveBlocks: true });
+  cleanups.push(() => server.close());
+  let node = await Daemon.start({ args: [`-connect=${server.address}`, '-assumevalid=0'] });
+  cleanups.push(() => node.cleanup());
+  const heights: number[] = [];
+  for (let i = 0; i < 10; i++) {
+    await sleep(200 + Math.floor(Math.random() * 1500));
+    await node.kill();
+    node = await node.restart({ args: [`-connect=${server.address}`, '-assumevalid=0'], readyTimeoutMs: 60_000 });
+    heights.push(await call<number>(node, 'getblockcount'));
+  }
+  await waitFor('the node to reach the tip', async () => ((await call(node, 'getbestblockhash')) === meta.lastHash ? true : undefined), 180_000);
+  t.diagnostic(`heights after each of the 10 restarts: ${heights.join(', ')} (tip ${meta.blocks})`);
+  const synced = await call(node, 'gettxoutsetinfo');
+  await node.stop();
+  node = await node.restart({ args: ['-reindex-chainstate', '-connect=0'], readyTimeoutMs: 120_000 });
+  await waitFor('the reindex to finish', async () => ((await call(node, 'getbestblockhash')) === meta.lastHash ? true : undefined), 180_000);
+  const rebuilt = await call(node, 'gettxoutsetinfo');
+  assert.equal(rebuilt.hash_serialized_3, synced.hash_serialized_3);
+  assert.equal(rebuilt.height, meta.blocks);
+  // The kills landed at different points of the sync (not all before or after it).
+  assert.ok(heights.some((h) => h < meta.blocks), `heights after each restart: ${heights.join(', ')}`);
+});
+
+test('125 connections: 114 inbound slots, then Core\'s eviction makes room', async () => {
+  const node = await Daemon.start({ args: ['-maxconnections=125'] });
+  cleanups.push(() => node.cleanup());
+  const peers: TestPeer[] = [];
+  cleanups.push(() => peers.forEach((p) => p.close()));
+  for (let i = 0; i < 114; i++) peers.push(await TestPeer.connect(node.p2pPort));
+  const info = await call(node, 'getnetworkinfo');
+  assert.equal(info.connections_in, 114);
+  // One more: the node evicts an unprotected inbound peer (the youngest of the largest group) and keeps the newcomer.
+  const extra = await TestPeer.connect(node.p2pPort);
+  peers.push(extra);
+  await waitFor('an eviction', () => (peers.some((p) => p.closed) ? true : undefined));
+  await extra.sync();
+  assert.equal((await call(node, 'getnetworkinfo')).connections_in, 114);
+  assert.equal(peers.filter((p) => p.closed).length, 1);
+});
