@@ -3,7 +3,7 @@ NODE ?= node
 TSC := node_modules/.bin/tsc
 TEST_FILES = $$(find dist/test -name '*.test.js' | sort)
 
-.PHONY: install build native test vectors differential-sig run bench bench-sig bench-hash bench-import bench-http clean
+.PHONY: install build native test vectors differential-sig run bench bench-sig bench-hash bench-import bench-ibd bench-http clean
 
 # npm ci only when the lockfile changed since the last install.
 node_modules/.installed: package.json package-lock.json
@@ -104,6 +104,13 @@ bench-hash: build
 bench-import: build
 	$(NODE) dist/native-bench/import.js
 
+# Initial block download over P2P: the bench-import chain served by a bitcoind that imported
+# it, synced by tsbtcd and by a fresh bitcoind in the same run, every script checked and
+# with -assumevalid; prints the speed ratio. Needs the reference bitcoind (BITCOIND or
+# ../shared/bin); without it, one line says so.
+bench-ibd: build
+	$(NODE) dist/native-bench/ibd.js
+
 # JSON-RPC requests/s and p50/p99 latency with 64 keep-alive connections (wrk, installed
 # here when missing), beside a bare uWS.js hello-world server measured in the same run.
 bench-http: build
@@ -111,7 +118,7 @@ bench-http: build
 	$(NODE) dist/native-bench/http.js
 	$(NODE) dist/native-bench/http-rest.js
 
-bench: bench-hash bench-sig bench-import bench-http
+bench: bench-hash bench-sig bench-import bench-ibd bench-http
 
 clean:
 	rm -rf dist node_modules

@@ -1,14 +1,16 @@
 /**
  * One import of a block file by a real daemon, the harness of issue 10: tsbtcd or bitcoind
- * started with `-loadblock=FILE` in a fresh data directory, timed from spawn until
- * `getblockcount` (JSON-RPC with the cookie, polled every 50 ms) reaches the file's tip.
+ * started with `-loadblock=FILE` (or, for `make bench-ibd`, `-connect=PEER` to sync the
+ * same chain over P2P) in a fresh data directory, timed from spawn until `getblockcount`
+ * (JSON-RPC with the cookie, polled every 50 ms) reaches the file's tip.
  * Then, outside the timing: peak RSS (VmHWM from /proc), the tip hash, gettxoutsetinfo,
  * and what debug.log says about which blocks had their scripts checked; then RPC `stop`
  * and the wait for the process to exit. The data directory is removed in every case.
  *
  * Both daemons get the same options (tsbtcd accepts Core's): regtest, the same -par and
  * -assumevalid, Core's regtest consistency checks off (-checkblockindex=0 -checkmempool=0),
- * no P2P (-listen=0 -connect=0), no wallet, the RPC server on a free loopback port.
+ * no P2P but the -connect peer (-listen=0, -connect=0 for imports), no wallet, the RPC server
+ * on a free loopback port.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -24,7 +26,10 @@ export interface LoadblockImportOptions {
   daemon: DaemonKind;
   /** The daemon's executable; bin/tsbtcd of this checkout when left out for tsbtcd. */
   executable?: string;
-  file: string;
+  /** The block file to -loadblock; or, with `connect`, none: the blocks come over P2P. */
+  file?: string;
+  /** Sync over P2P from this peer (-connect=ADDRESS) instead of importing a file. */
+  connect?: string;
   /** The height getblockcount must reach: the last block of the file. */
   tipHeight: number;
   /** -assumevalid: a block hash, or null for -assumevalid=0 (every script checked). */
@@ -78,13 +83,12 @@ function commonArgs(datadir: string, port: number, o: LoadblockImportOptions): s
   return [
     '-regtest',
     `-datadir=${datadir}`,
-    `-loadblock=${o.file}`,
+    ...(o.connect !== undefined ? [`-connect=${o.connect}`] : [`-loadblock=${o.file}`, '-connect=0']),
     `-par=${o.par}`,
     `-assumevalid=${o.assumeValid ?? '0'}`,
     '-checkblockindex=0',
     '-checkmempool=0',
     '-listen=0',
-    '-connect=0',
     '-disablewallet',
     '-server=1',
     `-rpcport=${port}`,

@@ -157,6 +157,8 @@ export interface ChainTip {
 const PERIODIC_FLUSH_MS = 60_000;
 /** Bound on the hashes kept from acceptance for the connect (two 32-byte hashes per transaction). */
 const ACCEPTED_HASHES_MAX_BYTES = 64 * 1024 * 1024;
+/** Bound on parsed peer blocks held for their connect. */
+const HELD_BLOCKS_MAX_BYTES = 64 * 1024 * 1024;
 /** Two weeks of work-equivalent time: assumevalid only applies this far below the best header (Core). */
 const ASSUMEVALID_MIN_BURY_SECONDS = 60 * 60 * 24 * 7 * 2;
 
@@ -182,6 +184,9 @@ export class Chainstate {
    */
   private readonly acceptedHashes = new Map<BlockIndexEntry, { txids: Uint8Array; wtxids: Uint8Array | null }>();
   private acceptedHashBytes = 0;
+  /** Parsed blocks from peers awaiting their connect (see holdBlock). */
+  private readonly heldBlocks = new Map<BlockIndexEntry, ParsedBlock>();
+  private heldBlockBytes = 0;
   private readonly pendingActive = new Map<number, Uint8Array | null>();
   private readonly failedBlocks = new Set<BlockIndexEntry>();
   private queue: Promise<unknown> = Promise.resolve();
@@ -425,6 +430,22 @@ export class Chainstate {
     });
   }
 
+  /**
+   * A block from a peer, stored without activating the chain (the caller activates once for
+   * a batch, so initial sync connects blocks pipelined as an import does). A rejection is
+   * reported through blockChecked as ProcessNewBlock's would be.
+   */
+  storeBlock(block: Block, bytes: Uint8Array | undefined, forceProcessing: boolean): Promise<{ accepted: boolean; newBlock: boolean }> {
+    return this.exclusive(() => {
+      const result = this.acceptBlock(block, bytes, forceProcessing);
+      if (!result.ok) {
+        this.options.events?.blockChecked?.(block.header.hashHex, result.rejection);
+        return { accepted: false, newBlock: false };
+      }
+      return { accepted: true, newBlock: result.newBlock };
+    });
+  }
+
   /** See ChainStore.syncBlocksInBackground. */
   syncStoredBlocksInBackground(): void {
     this.store.syncBlocksInBackground();
@@ -466,8 +487,23 @@ export class Chainstate {
     }
     const position = stored ?? this.store.writeBlock(bytes ?? serializeBlock(block), entry.height);
     this.receivedTransactions(block, entry, position);
-    this.rememberHashes(entry, block);
+    if (stored === undefined && isParsed(block)) this.holdBlock(entry, block);
+    else this.rememberHashes(entry, block);
     return { ok: true, newBlock: true, entry };
+  }
+
+  /**
+   * Keeps a block that arrived parsed (from a peer) for its connect, within a byte budget,
+   * oldest out first: reading it back from disk would parse and hash it a second time.
+   */
+  private holdBlock(entry: BlockIndexEntry, block: ParsedBlock): void {
+    this.heldBlocks.set(entry, block);
+    this.heldBlockBytes += block.size;
+    while (this.heldBlockBytes > HELD_BLOCKS_MAX_BYTES) {
+      const [oldest, held] = this.heldBlocks.entries().next().value!;
+      this.heldBlocks.delete(oldest);
+      this.heldBlockBytes -= held.size;
+    }
   }
 
   /** Core's ReceivedBlockTransactions. */
@@ -512,6 +548,14 @@ export class Chainstate {
 
   /** The block to connect, with the hashes its acceptance computed (see acceptedHashes). */
   private readBlockToConnect(entry: BlockIndexEntry): ParsedBlock {
+    const held = this.heldBlocks.get(entry);
+    if (held) {
+      this.heldBlocks.delete(entry);
+      this.heldBlockBytes -= held.size;
+      const hashes = this.acceptedHashes.get(entry);
+      if (hashes) this.forgetHashes(entry, hashes);
+      return held;
+    }
     const block = this.readBlock(entry);
     const hashes = this.acceptedHashes.get(entry);
     if (!hashes) return block;
@@ -1201,4 +1245,8 @@ function toStored(entry: BlockIndexEntry): StoredIndexEntry {
     data: entry.data,
     sequenceId: entry.sequenceId,
   };
+}
+
+function isParsed(block: Block): block is ParsedBlock {
+  return 'txOffsets' in block && 'size' in block;
 }

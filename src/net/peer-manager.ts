@@ -8,7 +8,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { BlockStatus, type BlockIndexEntry, type Chainstate, type Rejection } from '../chain/index.js';
-import { checkProofOfWork, isBlockMutated, moneyRange, type ChainParams } from '../consensus/index.js';
+import { checkProofOfWork, moneyRange, type ChainParams } from '../consensus/index.js';
 import type { NodeMempool } from '../mempool/index.js';
 import { DecodeError, hashToHex, parseBlock, serializeBlock, type Block, type BlockHeader } from '../primitives/index.js';
 import { BLOCK_DOWNLOAD_WINDOW, findNextBlocksToDownload, MAX_BLOCKS_IN_TRANSIT_PER_PEER } from './block-download.js';
@@ -38,6 +38,8 @@ import type { Peer } from './peer.js';
 import { MAX_ADDR_TO_SEND, MAX_HEADERS_RESULTS, MAX_INV_SZ, MAX_LOCATOR_SZ, MSG_BLOCK, MSG_CMPCT_BLOCK, MSG_TX, MSG_WITNESS_BLOCK, MSG_WITNESS_FLAG, MSG_WTX, NODE_BLOOM, PROTOCOL_VERSION } from './protocol.js';
 import { TxRelay } from './tx-relay.js';
 
+/** Received blocks waiting for the chain beyond which no more are requested (bounds memory in initial sync). */
+const MAX_QUEUED_BLOCKS = 64;
 /** Core's PING_INTERVAL and TIMEOUT_INTERVAL, in milliseconds. */
 const PING_INTERVAL_MS = 2 * 60 * 1000;
 const TIMEOUT_INTERVAL_MS = 20 * 60 * 1000;
@@ -107,6 +109,8 @@ export class PeerManager {
   readonly #blocksInFlight = new Map<string, number>();
   /** Where a block came from, to punish the peer if it turns out invalid (Core's mapBlockSource). */
   readonly #blockSource = new Map<string, { peer: number; mayPunish: boolean }>();
+  readonly #blockQueue: { peer: Peer; block: Block; bytes: Uint8Array | undefined; forceProcessing: boolean; mayPunish: boolean; resolve: () => void; reject: (err: unknown) => void }[] = [];
+  #draining = false;
   /** Blocks received and queued for the chain, not yet stored (Core processes them under cs_main at once). */
   readonly #received = new Set<string>();
   #syncStarted = 0;
@@ -704,30 +708,61 @@ export class PeerManager {
   #block(peer: Peer, payload: Uint8Array): void {
     const block = parseBlock(payload);
     const hashHex = block.header.hashHex;
-    const prev = this.chain.tree.getByHash(block.header.prevHash);
-    if (isBlockMutated(block, !!prev && prev.height + 1 >= this.options.params.segwitHeight)) {
-      this.options.log.debug('net', `Received mutated block from peer=${peer.id}`);
-      this.misbehaving(peer, 'mutated block');
-      this.#removeBlockRequest(hashHex, peer.id);
-      return;
-    }
+    // A mutated block (Core's IsBlockMutated check here) is refused by the chain's CheckBlock
+    // without being marked invalid, and its sender punished through blockChecked: the merkle
+    // root is computed once, there.
     const requested = this.#blocksInFlight.has(hashHex);
     this.#removeBlockRequest(hashHex, peer.id);
     // Until the chain has stored it, the block is neither in flight nor on disk: do not ask again.
     this.#received.add(hashHex);
     this.#spawn(peer, 'block', this.processBlock(peer, block, payload, requested, true).finally(() => this.#received.delete(hashHex)));
+    // Ask for the next blocks now rather than at the next tick (Core's SendMessages follows each message).
+    this.sendMessages(peer);
   }
 
-  /** Core's ProcessBlock: ProcessNewBlock, then punish or credit the peer. */
-  async processBlock(peer: Peer, block: Block, bytes: Uint8Array | undefined, forceProcessing: boolean, mayPunish: boolean): Promise<void> {
-    const hashHex = block.header.hashHex;
-    this.#blockSource.set(hashHex, { peer: peer.id, mayPunish });
-    // Blocks that never get checked (stale branches) must not pile up here.
-    if (this.#blockSource.size > 1000) this.#blockSource.delete(this.#blockSource.keys().next().value!);
-    const result = await this.chain.processBlock(block, bytes, { forceProcessing });
-    if (result.newBlock) peer.lastBlockTime = this.options.now();
-    else this.#blockSource.delete(hashHex);
-    this.sendMessagesToAll();
+  /**
+   * Core's ProcessBlock (ProcessNewBlock, then punish or credit the peer), batched: blocks
+   * that arrive while earlier ones are processed are stored together and the chain is
+   * activated once for them, so initial sync connects them pipelined. Resolves once the
+   * block was stored and the chain activated past it.
+   */
+  processBlock(peer: Peer, block: Block, bytes: Uint8Array | undefined, forceProcessing: boolean, mayPunish: boolean): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.#blockQueue.push({ peer, block, bytes, forceProcessing, mayPunish, resolve, reject });
+      if (!this.#draining) void this.#drainBlocks();
+    });
+  }
+
+  async #drainBlocks(): Promise<void> {
+    this.#draining = true;
+    try {
+      while (this.#blockQueue.length > 0) {
+        const batch = this.#blockQueue.splice(0);
+        try {
+          for (const item of batch) {
+            const hashHex = item.block.header.hashHex;
+            this.#blockSource.set(hashHex, { peer: item.peer.id, mayPunish: item.mayPunish });
+            // Blocks that never get checked (stale branches) must not pile up here.
+            if (this.#blockSource.size > 1000) this.#blockSource.delete(this.#blockSource.keys().next().value!);
+            const stored = await this.chain.storeBlock(item.block, item.bytes, item.forceProcessing);
+            if (stored.newBlock) item.peer.lastBlockTime = this.options.now();
+            else this.#blockSource.delete(hashHex);
+          }
+          await this.chain.activateBestChain();
+          for (const item of batch) item.resolve();
+        } catch (err) {
+          for (const item of batch) item.reject(err);
+        }
+        this.sendMessagesToAll();
+      }
+    } finally {
+      this.#draining = false;
+    }
+  }
+
+  /** Blocks waiting to be stored: past this many, no new ones are requested (Core reads no more while its queue is full). */
+  get #blocksQueueFull(): boolean {
+    return this.#blockQueue.length >= MAX_QUEUED_BLOCKS;
   }
 
   /** Core's BlockChecked (the chain's event): punish the source of an invalid block, reward a fast one. */
@@ -749,7 +784,8 @@ export class PeerManager {
   #punishForRejection(peer: Peer, rejection: Rejection, viaCompactBlock: boolean): void {
     // A mutated copy may be a relay fault; compact blocks are not punished for consensus failures.
     if (viaCompactBlock && !rejection.mutated) return;
-    this.misbehaving(peer, rejection.reason);
+    if (rejection.mutated) this.options.log.debug('net', `Received mutated block from peer=${peer.id}`);
+    this.misbehaving(peer, rejection.mutated ? 'mutated block' : rejection.reason);
   }
 
   /** The chain has a new tip: remember what to announce (Core's UpdatedBlockTip). */
@@ -941,7 +977,7 @@ export class PeerManager {
   #downloadBlocks(peer: Peer, nowMs: number): void {
     const fetch = peer.preferredDownload || (this.#preferredDownloadPeers === 0 && peer.servesBlocks);
     if (!fetch && this.chain.isInitialBlockDownload()) return;
-    if (!peer.servesBlocks) return;
+    if (!peer.servesBlocks || this.#blocksQueueFull) return;
     const room = MAX_BLOCKS_IN_TRANSIT_PER_PEER - peer.blocksInFlight.length;
     if (room <= 0) return;
     this.#processBlockAvailability(peer);
