@@ -18,26 +18,12 @@ import {
   verifyInput,
 } from '../../src/script/index.js';
 import { seededRandom } from '../support/memo-signatures.js';
+import { mutate } from '../support/mutate.js';
 import { readVectorJson, vectorPath } from '../support/vectors.js';
 
 const SEED = 0xfadedace;
 const ERROR_NAMES = new Set<string>(Object.values(ScriptError));
 const ALL_FLAGS = ALL_FLAG_NAMES.reduce((acc, n) => acc | VerifyFlags[n], 0);
-
-function mutate(bytes: Uint8Array, random: () => number): Uint8Array {
-  const out = Array.from(bytes);
-  const edits = 1 + (random() % 4);
-  for (let e = 0; e < edits; e++) {
-    const kind = random() % 5;
-    const at = out.length ? random() % out.length : 0;
-    if (kind === 0 && out.length) out[at] = random() & 0xff;
-    else if (kind === 1 && out.length) out[at]! ^= 1 << (random() % 8);
-    else if (kind === 2) out.splice(at, 0, random() & 0xff);
-    else if (kind === 3 && out.length) out.splice(at, 1 + (random() % 8));
-    else out.length = at;
-  }
-  return Uint8Array.from(out);
-}
 
 function randomBytes(random: () => number, max: number): Uint8Array {
   const out = new Uint8Array(random() % max);

@@ -44,26 +44,11 @@ import { DecodeError, fromHex, parseBlock, parseTransaction, serializeBlock } fr
 import { Daemon } from '../integration/daemon-harness.js';
 import { buildBlock, REGTEST, TestPeer } from '../integration/p2p-test-peer.js';
 import { seededRandom } from '../support/memo-signatures.js';
+import { mutate } from '../support/mutate.js';
 
 const SEED = 0x5eed_b10c;
 const MESSAGES = 100_000;
 const CONNECTIONS = 4;
-
-function mutate(bytes: Uint8Array, random: () => number): Uint8Array {
-  const out = Array.from(bytes);
-  const edits = 1 + (random() % 4);
-  for (let e = 0; e < edits; e++) {
-    const kind = random() % 6;
-    const at = out.length ? random() % out.length : 0;
-    if (kind === 0 && out.length) out[at] = random() & 0xff;
-    else if (kind === 1 && out.length) out[at]! ^= 1 << (random() % 8);
-    else if (kind === 2) out.splice(at, 0, random() & 0xff);
-    else if (kind === 3 && out.length) out.splice(at, 1 + (random() % 8));
-    else if (kind === 4) out.splice(at, 0, 0xfd, random() & 0xff, random() & 0xff); // a CompactSize where a byte was
-    else out.length = at;
-  }
-  return Uint8Array.from(out);
-}
 
 /** Valid payloads for each command, from one real block. */
 function samples(): Map<string, { payload: Uint8Array; decode?: (p: Uint8Array) => unknown }> {
@@ -104,7 +89,7 @@ test('every P2P message decoder turns mutated and random payloads into a value o
   for (const [command, { payload, decode }] of samples()) {
     if (!decode) continue;
     for (let i = 0; i < 2000; i++) {
-      const input = i % 10 === 0 ? Uint8Array.from({ length: random() % 200 }, () => random() & 0xff) : mutate(payload, random);
+      const input = i % 10 === 0 ? Uint8Array.from({ length: random() % 200 }, () => random() & 0xff) : mutate(payload, random, { compactSize: true });
       try {
         decode(input);
         decoded++;
@@ -145,7 +130,7 @@ test('100,000 fuzzed messages over four sockets: no crash, bounded memory, an ho
         // A burst per connection, then the honest peer must still get its pong.
         for (let i = 0; i < 250; i++, sent++) {
           const [command, { payload }] = sampleList[random() % sampleList.length]!;
-          const body = random() % 8 === 0 ? payload : random() % 16 === 0 ? Uint8Array.from({ length: random() % 300 }, () => random() & 0xff) : mutate(payload, random);
+          const body = random() % 8 === 0 ? payload : random() % 16 === 0 ? Uint8Array.from({ length: random() % 300 }, () => random() & 0xff) : mutate(payload, random, { compactSize: true });
           peer.send(command, body);
         }
         await new Promise((resolve) => setImmediate(resolve));

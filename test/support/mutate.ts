@@ -33,3 +33,24 @@ export function flipScriptSigSignature(scriptSig: Uint8Array): Uint8Array {
   out.set(flipSignatureByte(op.data), op.end - op.data.length);
   return out;
 }
+
+/**
+ * Seeded byte-level mutation for fuzz tests: one to four edits (overwrite, bit flip,
+ * insertion, deletion, truncation, and with `compactSize` an inserted 3-byte CompactSize
+ * prefix that claims a large count).
+ */
+export function mutate(bytes: Uint8Array, random: () => number, options: { compactSize?: boolean } = {}): Uint8Array {
+  const out = Array.from(bytes);
+  const edits = 1 + (random() % 4);
+  for (let e = 0; e < edits; e++) {
+    const kind = random() % (options.compactSize ? 6 : 5);
+    const at = out.length ? random() % out.length : 0;
+    if (kind === 0 && out.length) out[at] = random() & 0xff;
+    else if (kind === 1 && out.length) out[at]! ^= 1 << (random() % 8);
+    else if (kind === 2) out.splice(at, 0, random() & 0xff);
+    else if (kind === 3 && out.length) out.splice(at, 1 + (random() % 8));
+    else if (kind === 5) out.splice(at, 0, 0xfd, random() & 0xff, random() & 0xff);
+    else out.length = at;
+  }
+  return Uint8Array.from(out);
+}
