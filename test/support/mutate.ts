@@ -1,6 +1,7 @@
 /**
- * Single-point mutations of real transactions, for tests that must show a verifier
- * rejects exactly the input that was tampered with.
+ * Mutations for tests: single-point changes of real transactions, for tests that must show
+ * a verifier rejects exactly the input that was tampered with, and seeded byte mutation
+ * for the fuzz suites.
  */
 import { Transaction, type TxIn } from '../../src/primitives/index.js';
 import { readOp } from '../../src/script/index.js';
