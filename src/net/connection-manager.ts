@@ -20,6 +20,7 @@ import { formatAddrPort, networkClass, plainIp, splitHostPort } from './net-addr
 import { PeerConnection } from './peer-connection.js';
 import { PeerManager, type NetLog } from './peer-manager.js';
 import { Peer, type ConnectionType, type PermissionName } from './peer.js';
+import { UploadTarget } from './upload-target.js';
 import { NODE_NETWORK, NODE_WITNESS } from './protocol.js';
 
 /** Core's MAX_OUTBOUND_FULL_RELAY_CONNECTIONS, MAX_BLOCK_RELAY_ONLY_CONNECTIONS, MAX_FEELER_CONNECTIONS. */
@@ -64,6 +65,8 @@ export interface ConnectionManagerOptions {
   readonly maxConnections: number;
   readonly networkActive: boolean;
   readonly whitelist: readonly WhitelistEntry[];
+  /** -maxuploadtarget in bytes per 24 hours (0: none). */
+  readonly maxUploadTarget: number;
   /** Where banlist.json lives (undefined: not persisted). */
   readonly dataDir: string | undefined;
 }
@@ -77,6 +80,7 @@ export interface AddedNode {
 export class ConnectionManager {
   readonly peerManager: PeerManager;
   readonly bans: BanManager;
+  readonly uploadTarget: UploadTarget;
   readonly #peers = new Map<number, Peer>();
   readonly #servers: Server[] = [];
   readonly #pending = new Set<string>();
@@ -97,6 +101,7 @@ export class ConnectionManager {
   constructor(private readonly options: ConnectionManagerOptions) {
     this.#networkActive = options.networkActive;
     this.bans = new BanManager(options.dataDir, options.now, (m) => options.log.info(m));
+    this.uploadTarget = new UploadTarget(options.maxUploadTarget, options.now);
     this.peerManager = new PeerManager({
       params: options.params,
       chain: options.chain,
@@ -112,6 +117,7 @@ export class ConnectionManager {
       discourage: (peer) => this.bans.discourage(plainIp(peer.connection.socket.remoteAddress ?? '')),
       peers: () => this.#peers.values(),
       ownNonces: this.#ownNonces,
+      uploadTarget: this.uploadTarget,
     });
     for (const text of options.addNodes) this.addedNodes.push({ text, lastAttempt: 0 });
   }
@@ -232,7 +238,10 @@ export class ConnectionManager {
         closed: (reason) => this.#removed(peer, reason),
         corrupt: (error) => this.options.log.debug('net', `Header error: Wrong checksum (${error.command}, ${(error.messageBytes ?? 24) - 24} bytes), peer=${peer.id}`),
         bytes: (direction, count) => {
-          if (direction === 'sent') this.totalBytesSent += count;
+          if (direction === 'sent') {
+            this.totalBytesSent += count;
+            this.uploadTarget.recordSent(count);
+          }
           else this.totalBytesReceived += count;
         },
       },

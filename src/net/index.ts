@@ -20,3 +20,4 @@ export * from './ban-manager.js';
 export * from './connection-manager.js';
 export * from './eviction.js';
 export * from './fee-filter.js';
+export * from './upload-target.js';

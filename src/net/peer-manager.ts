@@ -37,6 +37,7 @@ import {
 import type { Peer } from './peer.js';
 import { MAX_ADDR_TO_SEND, MAX_HEADERS_RESULTS, MAX_INV_SZ, MAX_LOCATOR_SZ, MSG_BLOCK, MSG_CMPCT_BLOCK, MSG_TX, MSG_WITNESS_BLOCK, MSG_WITNESS_FLAG, MSG_WTX, NODE_BLOOM, PROTOCOL_VERSION } from './protocol.js';
 import { TxRelay } from './tx-relay.js';
+import { HISTORICAL_BLOCK_AGE_S, type UploadTarget } from './upload-target.js';
 
 /** Received blocks waiting for the chain beyond which no more are requested (bounds memory in initial sync). */
 const MAX_QUEUED_BLOCKS = 64;
@@ -99,6 +100,8 @@ export interface PeerManagerOptions {
   peers(): Iterable<Peer>;
   /** Core's CConnman nonces: a version nonce that is ours means we connected to ourselves. */
   readonly ownNonces: Set<bigint>;
+  /** -maxuploadtarget accounting. */
+  readonly uploadTarget: UploadTarget;
 }
 
 export class PeerManager {
@@ -113,6 +116,7 @@ export class PeerManager {
   #draining = false;
   /** Blocks received and queued for the chain, not yet stored (Core processes them under cs_main at once). */
   readonly #received = new Set<string>();
+  readonly #outboundTimeOffsets: number[] = [];
   #syncStarted = 0;
   #preferredDownloadPeers = 0;
   #peersDownloading = 0;
@@ -264,6 +268,11 @@ export class PeerManager {
     peer.startingHeight = v.startHeight;
     peer.relayTransactions = v.relay && !peer.blockRelayOnly;
     peer.timeOffset = Number(v.timestamp) - this.options.now();
+    // Core's TimeOffsets: the last 50 outbound peers' offsets, for getnetworkinfo's median.
+    if (!peer.inbound) {
+      this.#outboundTimeOffsets.push(peer.timeOffset);
+      if (this.#outboundTimeOffsets.length > 50) this.#outboundTimeOffsets.shift();
+    }
     this.options.log.debug('net', `receive version message: ${v.userAgent}: version ${v.version}, blocks=${v.startHeight}, us=${peer.bindAddress}, txrelay=${v.relay ? 1 : 0}, peer=${peer.id}`);
   }
 
@@ -639,6 +648,12 @@ export class PeerManager {
       this.options.log.debug('net', `ignoring request from peer=${peer.id} for old block that isn't in the main chain`);
       return;
     }
+    const best = this.chain.tree.bestHeader;
+    const historical = !!best && best.time - entry.time > HISTORICAL_BLOCK_AGE_S;
+    if (historical && this.options.uploadTarget.reached(true) && !peer.hasPermission('download')) {
+      this.options.disconnect(peer, 'historical block serving limit reached');
+      return;
+    }
     let bytes: Uint8Array;
     try {
       bytes = this.chain.readBlockBytes(entry);
@@ -666,6 +681,10 @@ export class PeerManager {
   #mempoolRequest(peer: Peer): void {
     if ((this.options.localServices & NODE_BLOOM) === 0n && !peer.hasPermission('mempool')) {
       if (!peer.hasPermission('noban')) this.options.disconnect(peer, 'mempool request with bloom filters disabled');
+      return;
+    }
+    if (this.options.uploadTarget.reached(false) && !peer.hasPermission('mempool')) {
+      if (!peer.hasPermission('noban')) this.options.disconnect(peer, 'mempool request with bandwidth limit reached');
       return;
     }
     this.txRelay.mempoolRequested(peer);
@@ -1026,6 +1045,13 @@ export class PeerManager {
     ) {
       peer.nextFeeFilterAt = nowMs + Math.random() * MAX_FEEFILTER_CHANGE_DELAY_MS;
     }
+  }
+
+  /** Core's TimeOffsets::Median: the middle of the sorted samples (0 without any). */
+  medianTimeOffset(): number {
+    if (this.#outboundTimeOffsets.length === 0) return 0;
+    const sorted = [...this.#outboundTimeOffsets].sort((a, b) => a - b);
+    return sorted[Math.floor(sorted.length / 2)]!;
   }
 
   /** A block index entry by display hash (getblockfrompeer). */

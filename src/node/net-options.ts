@@ -5,7 +5,7 @@
  * connections and no -connect peers), -addnode, -maxconnections (default 125), -blocksonly,
  * -networkactive and -whitelist permissions.
  */
-import type { PermissionName, WhitelistEntry } from '../net/index.js';
+import { parseByteUnits, type PermissionName, type WhitelistEntry } from '../net/index.js';
 import { parseSubnet } from '../primitives/index.js';
 import type { NodeConfig } from './config.js';
 import { InitError } from './config.js';
@@ -20,6 +20,7 @@ export interface NetOptions {
   readonly blocksOnly: boolean;
   readonly networkActive: boolean;
   readonly whitelist: WhitelistEntry[];
+  readonly maxUploadTarget: number;
 }
 
 const ALL_PERMISSIONS: readonly PermissionName[] = ['bloomfilter', 'noban', 'forcerelay', 'relay', 'mempool', 'download', 'addr'];
@@ -94,6 +95,9 @@ export function netOptions(config: NodeConfig): NetOptions {
     whitelist.push({ subnet, permissions });
   }
   const maxConnections = Math.max(0, args.getIntArg('maxconnections', 125));
+  const uploadText = args.getArg('maxuploadtarget') ?? '0';
+  const maxUploadTarget = parseByteUnits(uploadText);
+  if (maxUploadTarget === undefined) throw new InitError(`Unable to parse -maxuploadtarget: '${uploadText}'`);
   return {
     listen,
     port,
@@ -104,5 +108,6 @@ export function netOptions(config: NodeConfig): NetOptions {
     blocksOnly: args.getBoolArg('blocksonly', false),
     networkActive: args.getBoolArg('networkactive', true),
     whitelist,
+    maxUploadTarget,
   };
 }

@@ -68,6 +68,7 @@ export class NetService implements NodeService {
       maxConnections: options.maxConnections,
       networkActive: options.networkActive,
       whitelist: options.whitelist,
+      maxUploadTarget: options.maxUploadTarget,
       dataDir: config.netDir,
     });
     try {

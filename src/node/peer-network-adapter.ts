@@ -2,7 +2,7 @@
  * The running connection manager seen through the RPC layer's PeerNetwork interface:
  * peers as Core's CNodeStats records, the added-node list, bans, and block fetches.
  */
-import { BanManager, type ConnectionManager, type Peer } from '../net/index.js';
+import { BanManager, MAX_UPLOAD_TIMEFRAME_S, type ConnectionManager, type Peer } from '../net/index.js';
 import type { PeerInfoRecord, PeerNetwork } from '../rpc/index.js';
 
 const NODE_P2P_V2 = 1n << 11n;
@@ -70,8 +70,12 @@ export function peerNetworkOf(manager: ConnectionManager, now: () => number, loc
       const inbound = peers.filter((p) => p.inbound).length;
       return { inbound, outbound: peers.length - inbound };
     },
+    timeOffset: () => manager.peerManager.medianTimeOffset(),
     totals: () => ({ received: manager.totalBytesReceived, sent: manager.totalBytesSent }),
-    uploadTarget: () => ({ timeframe: 86400, target: 0, targetReached: false, serveHistoricalBlocks: true, bytesLeftInCycle: 0, timeLeftInCycle: 0 }),
+    uploadTarget: () => {
+      const u = manager.uploadTarget;
+      return { timeframe: MAX_UPLOAD_TIMEFRAME_S, target: u.limit, targetReached: u.reached(false), serveHistoricalBlocks: !u.reached(true), bytesLeftInCycle: u.bytesLeft(), timeLeftInCycle: u.timeLeftInCycle() };
+    },
     get networkActive() {
       return manager.networkActive;
     },

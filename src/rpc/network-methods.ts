@@ -89,7 +89,7 @@ export function networkInfoJson(net: NetworkFacts, node: NodeFacts, live?: PeerN
     localservices: hex16(net.localServices),
     localservicesnames: servicesNames(net.localServices),
     localrelay: net.localRelay,
-    timeoffset: 0,
+    timeoffset: live ? live.timeOffset() : 0,
     networkactive: live ? live.networkActive : net.networkActive,
     connections: counts.inbound + counts.outbound,
     connections_in: counts.inbound,

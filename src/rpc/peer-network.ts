@@ -90,6 +90,8 @@ export interface OrphanRecord {
 export interface PeerNetwork {
   peerInfo(): PeerInfoRecord[];
   connectionCounts(): { inbound: number; outbound: number };
+  /** Seconds: the median clock offset of recent outbound peers (getnetworkinfo's timeoffset). */
+  timeOffset(): number;
   totals(): { received: number; sent: number };
   uploadTarget(): UploadTargetRecord;
   readonly networkActive: boolean;
