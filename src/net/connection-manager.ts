@@ -18,6 +18,7 @@ import { selectPeerToEvict } from './eviction.js';
 import { Handshake } from './handshake.js';
 import { formatAddrPort, networkClass, plainIp, splitHostPort } from './net-address.js';
 import { PeerConnection } from './peer-connection.js';
+import { randomProxyCredentials, socks5Connect } from './socks5.js';
 import { PeerManager, type NetLog } from './peer-manager.js';
 import { Peer, type ConnectionType, type PermissionName } from './peer.js';
 import { UploadTarget } from './upload-target.js';
@@ -65,6 +66,8 @@ export interface ConnectionManagerOptions {
   readonly maxConnections: number;
   readonly networkActive: boolean;
   readonly whitelist: readonly WhitelistEntry[];
+  /** -proxy: every outbound connection goes through this SOCKS5 proxy. */
+  readonly proxy?: { host: string; port: number; randomizeCredentials: boolean };
   /** -maxuploadtarget in bytes per 24 hours (0: none). */
   readonly maxUploadTarget: number;
   /** Where banlist.json lives (undefined: not persisted). */
@@ -281,32 +284,44 @@ export class ConnectionManager {
   }
 
   /** Opens a manual connection (-connect, -addnode, addnode add/onetry); resolves when it is up or failed. */
-  openManual(text: string, type: ConnectionType = 'manual'): Promise<Peer | undefined> {
-    if (this.#stopped || !this.#networkActive) return Promise.resolve(undefined);
-    if (this.#pending.has(text) || this.findPeer(text)) return Promise.resolve(undefined);
+  async openManual(text: string, type: ConnectionType = 'manual'): Promise<Peer | undefined> {
+    if (this.#stopped || !this.#networkActive) return undefined;
+    if (this.#pending.has(text) || this.findPeer(text)) return undefined;
     const target = splitHostPort(text, this.options.params.defaultPort);
-    if (!target) return Promise.resolve(undefined);
+    if (!target) return undefined;
     this.#pending.add(text);
-    return new Promise((resolve) => {
-      const socket = netConnect({ host: target.host, port: target.port, noDelay: true });
+    let socket: Socket;
+    try {
+      socket = await this.#dial(target.host, target.port);
+    } catch (err) {
+      this.options.log.debug('net', `connection to ${text} failed: ${(err as Error).message}`);
+      return undefined;
+    } finally {
+      this.#pending.delete(text);
+    }
+    if (this.#stopped || !this.#networkActive) {
+      socket.destroy();
+      return undefined;
+    }
+    const ip = plainIp(socket.remoteAddress ?? '');
+    return this.#addPeer(socket, type, text, this.#permissionsFor(ip, []));
+  }
+
+  /** A connected socket to host:port, directly or through the -proxy. */
+  #dial(host: string, port: number): Promise<Socket> {
+    const proxy = this.options.proxy;
+    if (proxy) return socks5Connect(proxy, host, port, proxy.randomizeCredentials ? randomProxyCredentials() : undefined, CONNECT_TIMEOUT_MS);
+    return new Promise((resolve, reject) => {
+      const socket = netConnect({ host, port, noDelay: true });
       const timer = setTimeout(() => socket.destroy(new Error('connection timeout')), CONNECT_TIMEOUT_MS);
       socket.once('connect', () => {
         clearTimeout(timer);
-        this.#pending.delete(text);
         socket.removeAllListeners('error');
-        if (this.#stopped || !this.#networkActive) {
-          socket.destroy();
-          resolve(undefined);
-          return;
-        }
-        const ip = plainIp(socket.remoteAddress ?? '');
-        resolve(this.#addPeer(socket, type, text, this.#permissionsFor(ip, [])));
+        resolve(socket);
       });
       socket.once('error', (err) => {
         clearTimeout(timer);
-        this.#pending.delete(text);
-        this.options.log.debug('net', `connection to ${text} failed: ${err.message}`);
-        resolve(undefined);
+        reject(err);
       });
     });
   }

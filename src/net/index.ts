@@ -21,3 +21,4 @@ export * from './connection-manager.js';
 export * from './eviction.js';
 export * from './fee-filter.js';
 export * from './upload-target.js';
+export * from './socks5.js';

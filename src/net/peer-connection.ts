@@ -58,6 +58,8 @@ export class PeerConnection {
     socket.on('error', (err) => this.close(`socket error: ${err.message}`));
     socket.on('close', () => this.close('connection closed by peer'));
     socket.on('end', () => this.close('connection closed by peer'));
+    // A socket handed over paused (after a SOCKS5 handshake) starts flowing now.
+    socket.resume();
   }
 
   get closed(): boolean {

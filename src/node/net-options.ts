@@ -21,6 +21,20 @@ export interface NetOptions {
   readonly networkActive: boolean;
   readonly whitelist: WhitelistEntry[];
   readonly maxUploadTarget: number;
+  /** -proxy (SOCKS5) for every outbound connection. */
+  readonly proxy: { host: string; port: number; randomizeCredentials: boolean } | undefined;
+}
+
+/** Core's -proxy: "host[:port]" (port 9050 by default); empty or 0 is none. */
+export function proxyOption(config: NodeConfig): NetOptions['proxy'] {
+  const text = config.args.getArg('proxy') ?? '';
+  if (text === '' || text === '0') return undefined;
+  const bracketed = /^\[([^\]]+)\](?::(\d+))?$/.exec(text);
+  const plain = /^([^:]+)(?::(\d+))?$/.exec(text);
+  const m = bracketed ?? plain;
+  const port = m?.[2] === undefined ? 9050 : Number(m[2]);
+  if (!m || port < 1 || port > 65535) throw new InitError(`Invalid -proxy address or hostname: '${text}'`);
+  return { host: m[1]!, port, randomizeCredentials: config.args.getBoolArg('proxyrandomize', true) };
 }
 
 const ALL_PERMISSIONS: readonly PermissionName[] = ['bloomfilter', 'noban', 'forcerelay', 'relay', 'mempool', 'download', 'addr'];
@@ -109,5 +123,6 @@ export function netOptions(config: NodeConfig): NetOptions {
     networkActive: args.getBoolArg('networkactive', true),
     whitelist,
     maxUploadTarget,
+    proxy: proxyOption(config),
   };
 }

@@ -69,6 +69,7 @@ export class NetService implements NodeService {
       networkActive: options.networkActive,
       whitelist: options.whitelist,
       maxUploadTarget: options.maxUploadTarget,
+      ...(options.proxy ? { proxy: options.proxy } : {}),
       dataDir: config.netDir,
     });
     try {

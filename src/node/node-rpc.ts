@@ -20,6 +20,7 @@ import {
 } from '../rpc/index.js';
 import type { NodeConfig } from './config.js';
 import { PRODUCT_NAME } from './coordinator.js';
+import { proxyOption } from './net-options.js';
 
 function packageVersion(): string {
   return (createRequire(import.meta.url)('../../../package.json') as { version: string }).version;
@@ -52,7 +53,18 @@ export function networkFacts(config: NodeConfig): NetworkFacts {
 
   // The same policy getmempoolinfo reports (-minrelaytxfee, -incrementalrelayfee).
   const policy = config.mempoolPolicy;
+  // -proxy serves IPv4, IPv6, CJDNS and onion (unless -onion names another, or -onion=0), as Core sets it.
+  const proxy = proxyOption(config);
+  const proxies: NetworkFacts['proxies'] = {};
+  if (proxy) {
+    const entry = { address: proxy.host.includes(':') ? `[${proxy.host}]:${proxy.port}` : `${proxy.host}:${proxy.port}`, randomizeCredentials: proxy.randomizeCredentials };
+    proxies.ipv4 = entry;
+    proxies.ipv6 = entry;
+    proxies.cjdns = entry;
+    if (onion === undefined || onion === '') proxies.onion = entry;
+  }
   return {
+    proxies,
     subversion: formatSubVersion(PRODUCT_NAME, packageVersion(), args.getArgs('uacomment')),
     localServices: services,
     localRelay: !args.getBoolArg('blocksonly', false),

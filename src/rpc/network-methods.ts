@@ -64,6 +64,8 @@ export interface NetworkFacts {
   readonly networkActive: boolean;
   /** Networks Core would consider reachable (-onlynet, onion/i2p/cjdns need their options). */
   readonly reachable: ReadonlySet<NetworkName>;
+  /** The SOCKS5 proxy per network (-proxy, -onion), as "host:port", and whether credentials are randomized. */
+  readonly proxies?: Partial<Record<NetworkName, { address: string; randomizeCredentials: boolean }>>;
   /** -minrelaytxfee and -incrementalrelayfee, satoshis per kvB. */
   readonly relayFee: bigint;
   readonly incrementalFee: bigint;
@@ -98,9 +100,8 @@ export function networkInfoJson(net: NetworkFacts, node: NodeFacts, live?: PeerN
       name,
       limited: !net.reachable.has(name),
       reachable: net.reachable.has(name),
-      // -proxy is not supported: nothing goes through one.
-      proxy: '',
-      proxy_randomize_credentials: false,
+      proxy: net.proxies?.[name]?.address ?? '',
+      proxy_randomize_credentials: net.proxies?.[name]?.randomizeCredentials ?? false,
     })),
     relayfee: amountJson(net.relayFee),
     incrementalfee: amountJson(net.incrementalFee),

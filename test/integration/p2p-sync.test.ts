@@ -18,6 +18,7 @@ import { parseBlock } from '../../src/primitives/index.js';
 import { scanBlockFile } from '../../src/storage/index.js';
 import { Daemon, MESSAGE_START, sleep, tempDir, waitFor } from './daemon-harness.js';
 import { buildChain, ChainServer, TestPeer } from './p2p-test-peer.js';
+import { Socks5Server } from './socks5-server.js';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 after(async () => {
@@ -94,4 +95,25 @@ test('125 connections: 114 inbound slots, then Core\'s eviction makes room', asy
   await extra.sync();
   assert.equal((await call(node, 'getnetworkinfo')).connections_in, 114);
   assert.equal(peers.filter((p) => p.closed).length, 1);
+});
+
+test('-proxy: outbound connections go through SOCKS5 with per-connection credentials, and sync works through it', async () => {
+  const blocks = buildChain(50, Math.floor(Date.now() / 1000) - 100);
+  const server = await ChainServer.start(blocks, { serveBlocks: true });
+  const proxy = await Socks5Server.start();
+  cleanups.push(() => (server.close(), proxy.close()));
+  const node = await Daemon.start({ args: [`-proxy=127.0.0.1:${proxy.port}`, `-connect=${server.address}`] });
+  cleanups.push(() => node.cleanup());
+  const tipHash = blocks[blocks.length - 1]!.header.hashHex;
+  await waitFor('the node to sync through the proxy', async () => ((await call(node, 'getbestblockhash')) === tipHash ? true : undefined), 60_000);
+  // Every connection went through the proxy, each with credentials of its own.
+  assert.ok(proxy.connects.length >= 1);
+  assert.ok(proxy.connects.every((c) => c.host === '127.0.0.1' && c.port === server.port), JSON.stringify(proxy.connects));
+  assert.equal(new Set(proxy.connects.map((c) => c.username)).size, proxy.connects.length);
+  assert.equal(server.peers.length, proxy.connects.length);
+  const networks = (await call(node, 'getnetworkinfo')).networks;
+  assert.deepEqual(
+    networks.map((n: any) => [n.name, n.proxy, n.proxy_randomize_credentials]),
+    [['ipv4', `127.0.0.1:${proxy.port}`, true], ['ipv6', `127.0.0.1:${proxy.port}`, true], ['onion', `127.0.0.1:${proxy.port}`, true], ['i2p', '', false], ['cjdns', `127.0.0.1:${proxy.port}`, true]],
+  );
 });
