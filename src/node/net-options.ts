@@ -6,6 +6,7 @@
  * -networkactive and -whitelist permissions.
  */
 import { parseByteUnits, type PermissionName, type WhitelistEntry } from '../net/index.js';
+import { isIP } from 'node:net';
 import { parseSubnet } from '../primitives/index.js';
 import type { NodeConfig } from './config.js';
 import { InitError } from './config.js';
@@ -107,6 +108,10 @@ export function netOptions(config: NodeConfig): NetOptions {
     const subnet = parseSubnet(rest);
     if (!subnet) throw new InitError(`Invalid netmask specified in -whitelist: '${rest}'`);
     whitelist.push({ subnet, permissions });
+  }
+  for (const text of args.getArgs('externalip')) {
+    // Core resolves names here; tsbtcd takes numeric addresses only.
+    if (!isIP(text.replace(/^\[(.*)\]$/, '$1'))) throw new InitError(`Cannot resolve -externalip address: '${text}'`);
   }
   const maxConnections = Math.max(0, args.getIntArg('maxconnections', 125));
   const uploadText = args.getArg('maxuploadtarget') ?? '0';

@@ -21,6 +21,8 @@ import {
 import type { NodeConfig } from './config.js';
 import { PRODUCT_NAME } from './coordinator.js';
 import { proxyOption } from './net-options.js';
+import { networkClass } from '../net/index.js';
+import { isIP } from 'node:net';
 
 function packageVersion(): string {
   return (createRequire(import.meta.url)('../../../package.json') as { version: string }).version;
@@ -31,6 +33,27 @@ function networkName(text: string): NetworkName | undefined {
   const lower = text.toLowerCase();
   if (lower === 'tor') return 'onion';
   return (['ipv4', 'ipv6', 'onion', 'i2p', 'cjdns'] as const).find((n) => n === lower);
+}
+
+/** Core's LOCAL_MANUAL score of an -externalip address. */
+const LOCAL_MANUAL = 4;
+
+/**
+ * Core's -externalip handling (AddLocal with LOCAL_MANUAL): each numeric address at the
+ * listening port, kept only when routable and on a reachable network.
+ */
+function externalAddresses(config: NodeConfig, reachable: ReadonlySet<NetworkName>): { address: string; port: number; score: number }[] {
+  const port = config.args.getIntArg('port', config.network.defaultPort);
+  const out: { address: string; port: number; score: number }[] = [];
+  for (const text of config.args.getArgs('externalip')) {
+    const bare = text.replace(/^\[(.*)\]$/, '$1');
+    // Not an address: the P2P service's start stops the node (net-options.ts).
+    if (!isIP(bare)) continue;
+    const net = networkClass(bare);
+    if (net === 'not_publicly_routable' || !reachable.has(net)) continue;
+    if (!out.some((a) => a.address === bare)) out.push({ address: bare, port, score: LOCAL_MANUAL });
+  }
+  return out;
 }
 
 /** What getnetworkinfo reports that does not change, from the options Core derives it from at init. */
@@ -65,6 +88,7 @@ export function networkFacts(config: NodeConfig): NetworkFacts {
   }
   return {
     proxies,
+    localAddresses: externalAddresses(config, reachable),
     subversion: formatSubVersion(PRODUCT_NAME, packageVersion(), args.getArgs('uacomment')),
     localServices: services,
     localRelay: !args.getBoolArg('blocksonly', false),

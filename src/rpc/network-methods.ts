@@ -66,6 +66,8 @@ export interface NetworkFacts {
   readonly reachable: ReadonlySet<NetworkName>;
   /** The SOCKS5 proxy per network (-proxy, -onion), as "host:port", and whether credentials are randomized. */
   readonly proxies?: Partial<Record<NetworkName, { address: string; randomizeCredentials: boolean }>>;
+  /** Our own addresses as peers should see them (-externalip), Core's localaddresses. */
+  readonly localAddresses?: readonly { address: string; port: number; score: number }[];
   /** -minrelaytxfee and -incrementalrelayfee, satoshis per kvB. */
   readonly relayFee: bigint;
   readonly incrementalFee: bigint;
@@ -105,7 +107,7 @@ export function networkInfoJson(net: NetworkFacts, node: NodeFacts, live?: PeerN
     })),
     relayfee: amountJson(net.relayFee),
     incrementalfee: amountJson(net.incrementalFee),
-    localaddresses: [],
+    localaddresses: (net.localAddresses ?? []).map((a) => ({ address: a.address, port: a.port, score: a.score })),
     warnings: warningsJson(node),
   };
 }
