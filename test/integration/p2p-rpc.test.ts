@@ -1,0 +1,106 @@
+/**
+ * The Network RPCs on a real node with real peers (scripted ones, so no bitcoind needed):
+ * addnode add/remove/onetry and getaddednodeinfo, disconnectnode by address and by id,
+ * setban (which disconnects the banned peer and refuses it after), listbanned and
+ * clearbanned persisting across a restart, setnetworkactive, ping, getnettotals, and
+ * Core's errors for each misuse.
+ */
+import assert from 'node:assert/strict';
+import * as net from 'node:net';
+import { after, before, test } from 'node:test';
+import { Daemon, waitFor } from './daemon-harness.js';
+import { buildChain, ChainServer, TestPeer } from './p2p-test-peer.js';
+
+let node: Daemon;
+let server: ChainServer;
+
+async function call<T = any>(method: string, params: unknown[] = []): Promise<T> {
+  const r = await node.rpc(method, params);
+  if (r.json?.error) throw Object.assign(new Error(r.json.error.message), { code: r.json.error.code });
+  return r.json.result as T;
+}
+
+async function rpcError(method: string, params: unknown[] = []): Promise<{ code: number; message: string }> {
+  const r = await node.rpc(method, params);
+  assert.ok(r.json?.error, `${method} ${JSON.stringify(params)} should fail`);
+  return r.json.error;
+}
+
+before(async () => {
+  server = await ChainServer.start(buildChain(5, Math.floor(Date.now() / 1000) - 60), { serveBlocks: true });
+  node = await Daemon.start({ args: ['-debug=net'] });
+});
+
+after(async () => {
+  server?.close();
+  await node?.cleanup();
+});
+
+test('addnode, getaddednodeinfo, disconnectnode and their errors', async () => {
+  await call('addnode', [server.address, 'add']);
+  assert.deepEqual(await rpcError('addnode', [server.address, 'add']), { code: -23, message: 'Error: Node already added' });
+  await waitFor('the added node to connect', async () => ((await call<any[]>('getaddednodeinfo'))[0]?.connected ? true : undefined));
+  const [info] = await call<any[]>('getaddednodeinfo', [server.address]);
+  assert.deepEqual(info, { addednode: server.address, connected: true, addresses: [{ address: server.address, connected: 'outbound' }] });
+  assert.deepEqual(await rpcError('getaddednodeinfo', ['127.0.0.1:1']), { code: -24, message: 'Error: Node has not been added.' });
+  const peer = (await call<any[]>('getpeerinfo')).find((p) => p.addr === server.address);
+  assert.equal(peer.connection_type, 'manual');
+  assert.deepEqual(await rpcError('disconnectnode', ['127.0.0.1:1']), { code: -29, message: 'Node not found in connected nodes' });
+  assert.deepEqual(await rpcError('disconnectnode', [server.address, peer.id]), { code: -32602, message: 'Only one of address and nodeid should be provided.' });
+  assert.equal(await call('disconnectnode', ['', peer.id]), null);
+  await waitFor('the peer to be gone', async () => ((await call<any[]>('getpeerinfo')).some((p) => p.id === peer.id) ? undefined : true));
+  assert.equal(await call('addnode', [server.address, 'remove']), null);
+  assert.deepEqual(await rpcError('addnode', [server.address, 'remove']), { code: -24, message: 'Error: Node could not be removed. It has not been added previously.' });
+  assert.equal((await rpcError('addnode', [server.address, 'bogus'])).code, -1);
+  assert.deepEqual(await rpcError('addnode', [server.address, 'onetry', true]), { code: -8, message: 'Error: v2transport requested but not enabled (see -v2transport)' });
+  // onetry connects once and is not listed.
+  assert.equal(await call('addnode', [server.address, 'onetry']), null);
+  await waitFor('the onetry connection', async () => ((await call<any[]>('getpeerinfo')).some((p) => p.addr === server.address) ? true : undefined));
+  assert.deepEqual(await call('getaddednodeinfo'), []);
+});
+
+test('setban disconnects and refuses the peer; listbanned and clearbanned; bans survive a restart', async () => {
+  const peer = await TestPeer.connect(node.p2pPort);
+  await peer.sync();
+  assert.deepEqual(await rpcError('setban', ['not-an-ip', 'add']), { code: -30, message: 'Error: Invalid IP/Subnet' });
+  assert.equal(await call('setban', ['127.0.0.1', 'add', 3600]), null);
+  await peer.waitClosed();
+  assert.deepEqual(await rpcError('setban', ['127.0.0.1', 'add']), { code: -23, message: 'Error: IP/Subnet already banned' });
+  // A banned address is refused at once.
+  const refused = net.connect(node.p2pPort, '127.0.0.1');
+  await new Promise<void>((resolve) => refused.once('close', () => resolve()).once('error', () => undefined));
+  await call('setban', ['10.0.0.0/255.0.0.0', 'add', 2_000_000_000, true]);
+  const banned = await call<any[]>('listbanned');
+  assert.deepEqual(banned.map((b) => b.address).sort(), ['10.0.0.0/8', '127.0.0.1/32']);
+  const local = banned.find((b) => b.address === '127.0.0.1/32');
+  assert.equal(local.ban_duration, 3600);
+  assert.equal(local.banned_until - local.ban_created, 3600);
+  await node.stop();
+  node = await node.restart();
+  assert.deepEqual((await call<any[]>('listbanned')).map((b) => b.address).sort(), ['10.0.0.0/8', '127.0.0.1/32']);
+  assert.equal(await call('setban', ['127.0.0.1', 'remove']), null);
+  assert.deepEqual(await rpcError('setban', ['127.0.0.1', 'remove']), { code: -30, message: 'Error: Unban failed. Requested address/subnet was not previously manually banned.' });
+  assert.equal(await call('clearbanned'), null);
+  assert.deepEqual(await call('listbanned'), []);
+});
+
+test('setnetworkactive, ping and getnettotals', async () => {
+  const peer = await TestPeer.connect(node.p2pPort);
+  await peer.sync();
+  const pings = peer.received.filter((f) => f.command === 'ping').length;
+  assert.equal(await call('ping'), null);
+  await waitFor('a ping from the node', () => (peer.received.filter((f) => f.command === 'ping').length > pings ? true : undefined));
+  const totals = await call('getnettotals');
+  assert.ok(totals.totalbytesrecv > 0 && totals.totalbytessent > 0);
+  assert.equal(await call('setnetworkactive', [false]), false);
+  await peer.waitClosed();
+  assert.equal((await call('getnetworkinfo')).networkactive, false);
+  assert.equal(await call('getconnectioncount'), 0);
+  const refused = net.connect(node.p2pPort, '127.0.0.1');
+  await new Promise<void>((resolve) => refused.once('close', () => resolve()).once('error', () => undefined));
+  assert.equal(await call('setnetworkactive', [true]), true);
+  const again = await TestPeer.connect(node.p2pPort);
+  await again.sync();
+  assert.equal(await call('getconnectioncount'), 1);
+  again.close();
+});
