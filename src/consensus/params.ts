@@ -63,6 +63,8 @@ export interface ChainParams {
   /** P2P message start and blk*.dat framing magic. */
   readonly messageStart: Uint8Array;
   readonly defaultPort: number;
+  /** DNS seeds queried for peer addresses when the address manager is empty (Core's vSeeds). */
+  readonly dnsSeeds: readonly string[];
   readonly rpcPort: number;
   /** Sub-directory of the data directory ('' for main). */
   readonly dataSubdir: string;
@@ -206,6 +208,7 @@ function mainParams(): ChainParams {
   return finish('main', genesisBlock('main'), {
     messageStart: Uint8Array.of(0xf9, 0xbe, 0xb4, 0xd9),
     defaultPort: 8333,
+    dnsSeeds: ['seed.bitcoin.sipa.be.', 'dnsseed.bluematt.me.', 'seed.bitcoin.jonasschnelli.ch.', 'seed.btc.petertodd.net.', 'seed.bitcoin.sprovoost.nl.', 'dnsseed.emzy.de.', 'seed.bitcoin.wiz.biz.', 'seed.mainnet.achownodes.xyz.'],
     rpcPort: 8332,
     dataSubdir: '',
     bip34Height: 227931,
@@ -233,6 +236,7 @@ function testnet3Params(): ChainParams {
   return finish('test', genesisBlock('test'), {
     messageStart: Uint8Array.of(0x0b, 0x11, 0x09, 0x07),
     defaultPort: 18333,
+    dnsSeeds: ['testnet-seed.bitcoin.jonasschnelli.ch.', 'seed.tbtc.petertodd.net.', 'seed.testnet.bitcoin.sprovoost.nl.', 'testnet-seed.bluematt.me.', 'seed.testnet.achownodes.xyz.'],
     rpcPort: 18332,
     dataSubdir: 'testnet3',
     allowMinDifficultyBlocks: true,
@@ -257,6 +261,7 @@ function testnet4Params(): ChainParams {
   return finish('testnet4', genesisBlock('testnet4'), {
     messageStart: Uint8Array.of(0x1c, 0x16, 0x3f, 0x28),
     defaultPort: 48333,
+    dnsSeeds: ['seed.testnet4.bitcoin.sprovoost.nl.', 'seed.testnet4.wiz.biz.'],
     rpcPort: 48332,
     dataSubdir: 'testnet4',
     allowMinDifficultyBlocks: true,
@@ -279,6 +284,7 @@ function signetParams(challenge: Uint8Array | undefined): ChainParams {
   return finish('signet', genesisBlock('signet'), {
     messageStart: signetMessageStart(bin),
     defaultPort: 38333,
+    dnsSeeds: isDefault ? ['seed.signet.bitcoin.sprovoost.nl.', 'seed.signet.achownodes.xyz.'] : [],
     rpcPort: 38332,
     dataSubdir: 'signet',
     powLimit: POW_LIMIT_SIGNET,
@@ -344,6 +350,7 @@ function regtestParams(options: SelectParamsOptions): ChainParams {
   return finish('regtest', genesisBlock('regtest'), {
     messageStart: Uint8Array.of(0xfa, 0xbf, 0xb5, 0xda),
     defaultPort: 18444,
+    dnsSeeds: ['dummySeed.invalid.'],
     rpcPort: 18443,
     dataSubdir: 'regtest',
     powLimit: POW_LIMIT_REGTEST,
