@@ -60,3 +60,22 @@ export const FILTER_NOT_FOUND_MESSAGE: Readonly<Record<FilterMissingReason, stri
   indexing: 'Filter not found. Block filters are still in the process of being indexed.',
   corruption: 'Filter not found. This error is unexpected and indicates index corruption.',
 };
+
+/**
+ * A lookup straight over the indexes environment: filter hashes come from the stored
+ * records without reading the filters (cheaper for getcfheaders), as Core's
+ * LookupFilterHashRange reads only its database values.
+ */
+export function blockFilterLookupFromEnv(env: IndexesEnv): { filter(blockHash: Uint8Array): Uint8Array | undefined; filterHash(blockHash: Uint8Array): Uint8Array | undefined; header(blockHash: Uint8Array): Uint8Array | undefined } {
+  return {
+    filter: (blockHash) =>
+      env.withSnapshot((r) => {
+        const filter = r.blockFilter(blockHash);
+        const record = r.filterHeader(blockHash);
+        if (!filter || !record) return undefined;
+        return bytesEqual(blockFilterHash(filter), record.filterHash) ? filter : undefined;
+      }),
+    filterHash: (blockHash) => env.withSnapshot((r) => r.filterHeader(blockHash)?.filterHash),
+    header: (blockHash) => env.withSnapshot((r) => r.filterHeader(blockHash)?.header),
+  };
+}

@@ -14,6 +14,7 @@ import type { Chainstate } from '../chain/index.js';
 import type { ChainParams } from '../consensus/index.js';
 import type { NodeMempool } from '../mempool/index.js';
 import { BanManager } from './ban-manager.js';
+import type { BlockFilterLookup } from './compact-filters.js';
 import { selectPeerToEvict } from './eviction.js';
 import { Handshake } from './handshake.js';
 import { formatAddrPort, networkClass, plainIp, splitHostPort } from './net-address.js';
@@ -68,6 +69,8 @@ export interface ConnectionManagerOptions {
   readonly whitelist: readonly WhitelistEntry[];
   /** -proxy: every outbound connection goes through this SOCKS5 proxy. */
   readonly proxy?: { host: string; port: number; randomizeCredentials: boolean };
+  /** The basic block filter index for BIP157 requests. */
+  filterIndex?(): BlockFilterLookup | undefined;
   /** -maxuploadtarget in bytes per 24 hours (0: none). */
   readonly maxUploadTarget: number;
   /** Where banlist.json lives (undefined: not persisted). */
@@ -121,6 +124,7 @@ export class ConnectionManager {
       peers: () => this.#peers.values(),
       ownNonces: this.#ownNonces,
       uploadTarget: this.uploadTarget,
+      filterIndex: () => options.filterIndex?.(),
     });
     for (const text of options.addNodes) this.addedNodes.push({ text, lastAttempt: 0 });
   }

@@ -22,3 +22,4 @@ export * from './eviction.js';
 export * from './fee-filter.js';
 export * from './upload-target.js';
 export * from './socks5.js';
+export * from './compact-filters.js';

@@ -35,8 +35,9 @@ import {
   type InventoryItem,
 } from './messages.js';
 import type { Peer } from './peer.js';
-import { MAX_ADDR_TO_SEND, MAX_HEADERS_RESULTS, MAX_INV_SZ, MAX_LOCATOR_SZ, MSG_BLOCK, MSG_CMPCT_BLOCK, MSG_TX, MSG_WITNESS_BLOCK, MSG_WITNESS_FLAG, MSG_WTX, NODE_BLOOM, PROTOCOL_VERSION } from './protocol.js';
+import { MAX_ADDR_TO_SEND, MAX_HEADERS_RESULTS, MAX_INV_SZ, MAX_LOCATOR_SZ, MSG_BLOCK, MSG_CMPCT_BLOCK, MSG_TX, MSG_WITNESS_BLOCK, MSG_WITNESS_FLAG, MSG_WTX, NODE_BLOOM, NODE_COMPACT_FILTERS, PROTOCOL_VERSION } from './protocol.js';
 import { TxRelay } from './tx-relay.js';
+import { answerFilterRequest, blockRequestAllowed, type BlockFilterLookup } from './compact-filters.js';
 import { HISTORICAL_BLOCK_AGE_S, type UploadTarget } from './upload-target.js';
 
 /** Received blocks waiting for the chain beyond which no more are requested (bounds memory in initial sync). */
@@ -66,8 +67,6 @@ const FEEFILTER_VERSION = 70013;
 const BIP0031_VERSION = 60000;
 /** Core's CMPCTBLOCKS_VERSION. */
 export const CMPCTBLOCKS_VERSION = 2n;
-/** Seconds: a block served to a peer more than this far below the tip is "historical" (Core's ~1 month). */
-const STALE_BLOCK_SECONDS = 30 * 24 * 60 * 60;
 
 export interface NetLog {
   info(message: string): void;
@@ -102,6 +101,8 @@ export interface PeerManagerOptions {
   readonly ownNonces: Set<bigint>;
   /** -maxuploadtarget accounting. */
   readonly uploadTarget: UploadTarget;
+  /** The basic block filter index, for BIP157 requests (undefined without -blockfilterindex). */
+  filterIndex?(): BlockFilterLookup | undefined;
 }
 
 export class PeerManager {
@@ -345,6 +346,23 @@ export class PeerManager {
         if (peer.addrRelayEnabled) peer.addrProcessed += addresses.length;
         return;
       }
+      case 'getcfilters':
+      case 'getcfheaders':
+      case 'getcfcheckpt': {
+        const answer = answerFilterRequest(command, payload, {
+          servingFilters: (this.options.localServices & NODE_COMPACT_FILTERS) !== 0n,
+          chain: this.chain,
+          index: this.options.filterIndex?.(),
+          log: (m) => this.options.log.debug('net', m),
+        });
+        if ('disconnect' in answer) {
+          this.options.log.debug('net', `${answer.disconnect}, disconnecting peer=${peer.id}`);
+          this.options.disconnect(peer, answer.disconnect);
+        } else {
+          for (const m of answer.send) peer.send(m.command, m.payload);
+        }
+        return;
+      }
       case 'cmpctblock':
         this.#spawn(peer, command, this.compact.compactBlockReceived(peer, decodeCompactBlock(payload), payload.length));
         return;
@@ -444,11 +462,9 @@ export class PeerManager {
     if (items.length > 0) peer.send('inv', encodeInventory(items));
   }
 
-  /** Core's BlockRequestAllowed: blocks on the active chain, or valid ones not too far off it. */
+  /** Core's BlockRequestAllowed: blocks on the active chain, or valid ones within a month of the best header. */
   #blockRequestAllowed(entry: BlockIndexEntry): boolean {
-    if (this.chain.chain.contains(entry)) return true;
-    const best = this.chain.tree.bestHeader;
-    return entry.isValid(BlockStatus.VALID_SCRIPTS) && !!best && best.time - entry.time < STALE_BLOCK_SECONDS && best.chainWork - entry.chainWork < 1n << 80n;
+    return blockRequestAllowed(entry, this.chain);
   }
 
   /** Core's MaybeSendGetHeaders: at most one getheaders in flight per peer. */

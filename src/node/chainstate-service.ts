@@ -87,6 +87,11 @@ export class ChainstateService implements NodeService {
     return this.mempool;
   }
 
+  /** The basic block filter index (-blockfilterindex), once started. */
+  get blockFilterIndex(): BlockFilterIndex | undefined {
+    return this.blockfilter;
+  }
+
   constructor(
     private readonly config: NodeConfig,
     /** Connected peers (getblocktemplate refuses to work without any off regtest). */

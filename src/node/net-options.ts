@@ -109,6 +109,7 @@ export function netOptions(config: NodeConfig): NetOptions {
     if (!subnet) throw new InitError(`Invalid netmask specified in -whitelist: '${rest}'`);
     whitelist.push({ subnet, permissions });
   }
+  if (args.getBoolArg('peerblockfilters', false) && !config.blockFilterIndex) throw new InitError('Cannot set -peerblockfilters without -blockfilterindex.');
   for (const text of args.getArgs('externalip')) {
     // Core resolves names here; tsbtcd takes numeric addresses only.
     if (!isIP(text.replace(/^\[(.*)\]$/, '$1'))) throw new InitError(`Cannot resolve -externalip address: '${text}'`);

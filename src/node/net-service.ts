@@ -5,7 +5,7 @@
  * punishment of invalid blocks) and starts connecting to -connect / -addnode peers. It
  * registers the Network RPC methods, answered from the running connection manager.
  */
-import { ConnectionManager, type NetLogCategory } from '../net/index.js';
+import { ConnectionManager, filterLookupFromView, type NetLogCategory } from '../net/index.js';
 import { networkMethods, peerMethods, type PeerNetwork } from '../rpc/index.js';
 import type { ChainstateService } from './chainstate-service.js';
 import { InitError, type NodeConfig } from './config.js';
@@ -69,6 +69,10 @@ export class NetService implements NodeService {
       networkActive: options.networkActive,
       whitelist: options.whitelist,
       maxUploadTarget: options.maxUploadTarget,
+      filterIndex: () => {
+        const index = this.chainstate.blockFilterIndex;
+        return index ? filterLookupFromView(index.view) : undefined;
+      },
       ...(options.proxy ? { proxy: options.proxy } : {}),
       dataDir: config.netDir,
     });

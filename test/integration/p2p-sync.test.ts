@@ -117,3 +117,23 @@ test('-proxy: outbound connections go through SOCKS5 with per-connection credent
     [['ipv4', `127.0.0.1:${proxy.port}`, true], ['ipv6', `127.0.0.1:${proxy.port}`, true], ['onion', `127.0.0.1:${proxy.port}`, true], ['i2p', '', false], ['cjdns', `127.0.0.1:${proxy.port}`, true]],
   );
 });
+
+test('-peerblockfilters: NODE_COMPACT_FILTERS offered and BIP157 requests answered from the filter index', async () => {
+  const node = await Daemon.start({ args: ['-blockfilterindex', '-peerblockfilters'] });
+  cleanups.push(() => node.cleanup());
+  await call(node, 'generatetoaddress', [20, 'bcrt1qw508d6qejxtdg4y5r3zarvary0c5xw7kygt080']);
+  await waitFor('the filter index to catch up', async () => ((await call(node, 'getindexinfo'))['basic block filter index']?.synced ? true : undefined));
+  const peer = await TestPeer.connect(node.p2pPort);
+  cleanups.push(() => peer.close());
+  assert.ok((peer.handshake.peerVersion!.services & (1n << 6n)) !== 0n, 'NODE_COMPACT_FILTERS is offered');
+  const tip = Buffer.from(await call<string>(node, 'getbestblockhash'), 'hex').reverse();
+  peer.send('getcfcheckpt', Uint8Array.from([0, ...tip]));
+  await waitFor('cfcheckpt', () => (peer.received.some((f) => f.command === 'cfcheckpt') ? true : undefined));
+  peer.send('getcfilters', Uint8Array.from([0, 1, 0, 0, 0, ...tip]));
+  await waitFor('20 cfilter messages', () => (peer.received.filter((f) => f.command === 'cfilter').length === 20 ? true : undefined));
+  const refused = await Daemon.start({ args: ['-peerblockfilters'], waitReady: false });
+  cleanups.push(() => refused.cleanup());
+  const exit = await refused.exited;
+  assert.equal(exit.code, 1);
+  assert.match(refused.stderr, /Cannot set -peerblockfilters without -blockfilterindex\./);
+});
