@@ -4,9 +4,10 @@
  * keeps them; misbehaving peers' addresses are discouraged (a bounded, unpersisted set)
  * and get inbound slots only when nothing else wants them.
  */
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { addressBytes, canonicalAddress, formatAddress, parseSubnet, subnetMatches, type SubnetSpec } from '../primitives/index.js';
+import { writeFileAtomic } from '../storage/index.js';
 import { RecentSet } from './peer.js';
 
 /** Core's DEFAULT_MISBEHAVING_BANTIME: a ban lasts a day unless told otherwise. */
@@ -68,9 +69,7 @@ export class BanManager {
     const json = {
       banned_nets: [...this.#banned.values()].map((b) => ({ version: 1, ban_created: b.created, banned_until: b.until, address: b.address })),
     };
-    const path = join(this.dir, BANLIST_FILE);
-    writeFileSync(`${path}.new`, JSON.stringify(json, null, 4) + '\n');
-    renameSync(`${path}.new`, path);
+    writeFileAtomic(join(this.dir, BANLIST_FILE), new TextEncoder().encode(JSON.stringify(json, null, 4) + '\n'));
   }
 
   /** Parses setban's address; undefined when it is not an IP or subnet. */

@@ -13,6 +13,9 @@ import { createServer, connect as netConnect, type Server, type Socket } from 'n
 import type { Chainstate } from '../chain/index.js';
 import type { ChainParams } from '../consensus/index.js';
 import type { NodeMempool } from '../mempool/index.js';
+import { join } from 'node:path';
+import { AddrMan, formatAddress, formatAddressPort, type Network } from './addrman.js';
+import { loadAddrman, writePeersDat } from './addrman-file.js';
 import { BanManager } from './ban-manager.js';
 import type { BlockFilterLookup } from './compact-filters.js';
 import { selectPeerToEvict } from './eviction.js';
@@ -39,6 +42,10 @@ const HANDSHAKE_TIMEOUT_MS = 60_000;
 /** Core's TIMEOUT_INTERVAL: no traffic either way for this long ends a connection. */
 const INACTIVITY_TIMEOUT_S = 20 * 60;
 const TICK_MS = 100;
+/** Core's DUMP_PEERS_INTERVAL: peers.dat is rewritten every 15 minutes. */
+const DUMP_PEERS_INTERVAL_MS = 15 * 60 * 1000;
+/** Milliseconds between automatic outbound attempts (Core's ThreadOpenConnections loop sleeps 500 ms). */
+const AUTOMATIC_CONNECT_INTERVAL_MS = 500;
 
 export interface WhitelistEntry {
   readonly subnet: { readonly bytes: readonly number[]; readonly prefix: number };
@@ -71,6 +78,10 @@ export interface ConnectionManagerOptions {
   readonly proxy?: { host: string; port: number; randomizeCredentials: boolean };
   /** The basic block filter index for BIP157 requests. */
   filterIndex?(): BlockFilterLookup | undefined;
+  /** Whether to keep automatic outbound connections from the address manager (no -connect). */
+  readonly automaticOutbound?: boolean;
+  /** Networks automatic connections may use (-onlynet; all when empty). */
+  readonly reachableNetworks?: readonly Network[];
   /** -maxuploadtarget in bytes per 24 hours (0: none). */
   readonly maxUploadTarget: number;
   /** Where banlist.json lives (undefined: not persisted). */
@@ -87,6 +98,9 @@ export class ConnectionManager {
   readonly peerManager: PeerManager;
   readonly bans: BanManager;
   readonly uploadTarget: UploadTarget;
+  /** Known peer addresses (peers.dat); an empty one until start() loads the file. */
+  addrman: AddrMan;
+  #lastAddrmanDump = Date.now();
   readonly #peers = new Map<number, Peer>();
   readonly #servers: Server[] = [];
   readonly #pending = new Set<string>();
@@ -108,6 +122,7 @@ export class ConnectionManager {
     this.#networkActive = options.networkActive;
     this.bans = new BanManager(options.dataDir, options.now, (m) => options.log.info(m));
     this.uploadTarget = new UploadTarget(options.maxUploadTarget, options.now);
+    this.addrman = new AddrMan({ now: options.now });
     this.peerManager = new PeerManager({
       params: options.params,
       chain: options.chain,
@@ -125,8 +140,33 @@ export class ConnectionManager {
       ownNonces: this.#ownNonces,
       uploadTarget: this.uploadTarget,
       filterIndex: () => options.filterIndex?.(),
+      addrman: () => this.addrman,
     });
     for (const text of options.addNodes) this.addedNodes.push({ text, lastAttempt: 0 });
+  }
+
+  #peersDatPath(): string | undefined {
+    return this.options.dataDir === undefined ? undefined : join(this.options.dataDir, 'peers.dat');
+  }
+
+  /** Loads peers.dat (Core's LoadAddrman: a missing file is created, a corrupt one stops start-up). */
+  loadAddresses(): void {
+    const path = this.#peersDatPath();
+    if (!path) return;
+    const started = Date.now();
+    const { addrman } = loadAddrman(path, this.options.params.messageStart, { now: this.options.now });
+    this.addrman = addrman;
+    this.options.log.info(`Loaded ${addrman.size()} addresses from peers.dat  ${Date.now() - started}ms`);
+  }
+
+  /** Core's DumpAddresses: peers.dat rewritten whole. */
+  dumpAddresses(): void {
+    const path = this.#peersDatPath();
+    if (!path) return;
+    const started = Date.now();
+    writePeersDat(path, this.addrman, this.options.params.messageStart);
+    this.#lastAddrmanDump = Date.now();
+    this.options.log.debug('net', `Flushed ${this.addrman.size()} addresses to peers.dat  ${Date.now() - started}ms`);
   }
 
   /** Binds the listening sockets (Core's "Bound to" lines); throws the bind error. */
@@ -161,10 +201,12 @@ export class ConnectionManager {
   }
 
   async stop(): Promise<void> {
+    const wasRunning = this.#timer !== undefined;
     this.#stopped = true;
     clearInterval(this.#timer);
     for (const server of this.#servers) server.close();
     for (const peer of [...this.#peers.values()]) this.disconnect(peer, 'shutdown');
+    if (wasRunning) this.dumpAddresses();
   }
 
   peers(): IterableIterator<Peer> {
@@ -348,6 +390,42 @@ export class ConnectionManager {
     }
   }
 
+  #nextAutomaticAt = 0;
+
+  /**
+   * Core's ThreadOpenConnections without -connect: keep MAX_OUTBOUND_FULL_RELAY outbound
+   * peers from the address manager, one new attempt per round, never two in one network
+   * group, never to an address we are connected to, banned or discouraged ones skipped.
+   */
+  #openAutomatic(nowMs: number): void {
+    if (!this.options.automaticOutbound || nowMs < this.#nextAutomaticAt) return;
+    this.#nextAutomaticAt = nowMs + AUTOMATIC_CONNECT_INTERVAL_MS;
+    const outbound = [...this.#peers.values()].filter((p) => p.connectionType === 'outbound-full-relay');
+    if (outbound.length + this.#pendingAutomatic >= MAX_OUTBOUND_FULL_RELAY) return;
+    const groups = new Set(outbound.map((p) => groupOf(p.address)));
+    for (let tries = 0; tries < 100; tries++) {
+      const selected = this.addrman.select(false, this.options.reachableNetworks ?? []);
+      if (!selected) return;
+      const a = selected.address;
+      const text = formatAddressPort(a);
+      const ip = formatAddress(a);
+      if (this.findPeer(text) || this.#pending.has(text)) continue;
+      if (groups.has(groupOf(text)) || this.bans.isBanned(ip) || this.bans.isDiscouraged(ip)) continue;
+      // Core avoids non-default ports for the first 50 tries.
+      if (a.port !== this.options.params.defaultPort && tries < 50) continue;
+      this.addrman.attempt(a, true);
+      this.#pendingAutomatic++;
+      void this.openManual(text, 'outbound-full-relay').then((peer) => {
+        this.#pendingAutomatic--;
+        if (!peer) return;
+        peer.addrmanAddress = a;
+      });
+      return;
+    }
+  }
+
+  #pendingAutomatic = 0;
+
   /** Wakes the added-node loop (addnode add). */
   wakeAddedNodes(): void {
     this.#nextAddedNodesAt = 0;
@@ -374,7 +452,9 @@ export class ConnectionManager {
     }
     this.peerManager.txRelay.tick();
     this.peerManager.sendMessagesToAll();
+    if (nowMs - this.#lastAddrmanDump > DUMP_PEERS_INTERVAL_MS) this.dumpAddresses();
     if (!this.#networkActive) return;
+    this.#openAutomatic(nowMs);
     if (this.options.connect.length > 0 && nowMs >= this.#nextConnectAt) {
       // Core's -connect loop: each address in turn, waiting longer between rounds up to 5 s.
       this.#connectLoop++;
@@ -395,4 +475,11 @@ export class ConnectionManager {
       this.#nextAddedNodesAt = nowMs + (tried ? 60_000 : 2000);
     }
   }
+}
+
+/** The network group of an "ip:port" peer address for outbound diversity: /16 of IPv4, /32 of IPv6. */
+function groupOf(address: string): string {
+  const v4 = /^(\d+)\.(\d+)\./.exec(address);
+  if (v4) return `${v4[1]}.${v4[2]}`;
+  return address.replace(/^\[/, '').split(':').slice(0, 2).join(':');
 }

@@ -119,8 +119,20 @@ export class FrameDecoder {
     return err;
   }
 
-  /** The first `n` buffered bytes, as one array the caller owns. */
+  /**
+   * The first `n` buffered bytes. When they lie within one received chunk they are a view
+   * of it (no copy: a block arriving in one read is not allocated twice); otherwise a new
+   * array. Received chunks are never written again, so a view stays valid.
+   */
   #take(n: number): Uint8Array {
+    const head = this.#buffered[0];
+    if (head && head.length >= n) {
+      const out = head.subarray(0, n);
+      if (n === head.length) this.#buffered.shift();
+      else this.#buffered[0] = head.subarray(n);
+      this.#length -= n;
+      return out;
+    }
     const out = new Uint8Array(n);
     let filled = 0;
     while (filled < n) {

@@ -23,3 +23,5 @@ export * from './fee-filter.js';
 export * from './upload-target.js';
 export * from './socks5.js';
 export * from './compact-filters.js';
+export * from './addrman.js';
+export * from './addrman-file.js';

@@ -17,7 +17,9 @@ import { AVG_FEEFILTER_BROADCAST_INTERVAL_MS, FeeFilterRounder, MAX_FEEFILTER_CH
 import type { Frame } from './frame.js';
 import { activeChainFrom, findForkInGlobalIndex } from './headers-serving.js';
 import { decodeBlockTransactions, decodeCompactBlock } from './compact-blocks.js';
-import { decodeAddr, decodeAddrV2 } from './addresses.js';
+import { BIP155_NETWORK, decodeAddr, decodeAddrV2, encodeAddr, encodeAddrV2, type PeerAddress } from './addresses.js';
+import { parseAddress, type AddrMan } from './addrman.js';
+import { plainIp } from './net-address.js';
 import {
   decodeFeeFilter,
   decodeHeaders,
@@ -35,11 +37,15 @@ import {
   type InventoryItem,
 } from './messages.js';
 import type { Peer } from './peer.js';
-import { MAX_ADDR_TO_SEND, MAX_HEADERS_RESULTS, MAX_INV_SZ, MAX_LOCATOR_SZ, MSG_BLOCK, MSG_CMPCT_BLOCK, MSG_TX, MSG_WITNESS_BLOCK, MSG_WITNESS_FLAG, MSG_WTX, NODE_BLOOM, NODE_COMPACT_FILTERS, PROTOCOL_VERSION } from './protocol.js';
+import { MAX_ADDR_TO_SEND, MAX_HEADERS_RESULTS, MAX_INV_SZ, MAX_LOCATOR_SZ, MSG_BLOCK, MSG_CMPCT_BLOCK, MSG_TX, MSG_WITNESS_BLOCK, MSG_WITNESS_FLAG, MSG_WTX, NODE_BLOOM, NODE_COMPACT_FILTERS, NODE_NETWORK, NODE_NETWORK_LIMITED, NODE_WITNESS, PROTOCOL_VERSION } from './protocol.js';
 import { TxRelay } from './tx-relay.js';
 import { answerFilterRequest, blockRequestAllowed, type BlockFilterLookup } from './compact-filters.js';
 import { HISTORICAL_BLOCK_AGE_S, type UploadTarget } from './upload-target.js';
 
+/** Core's MAX_PCT_ADDR_TO_SEND, MAX_ADDR_RATE_PER_SECOND and MAX_ADDR_PROCESSING_TOKEN_BUCKET. */
+const MAX_PCT_ADDR_TO_SEND = 23;
+const MAX_ADDR_RATE_PER_SECOND = 0.1;
+const MAX_ADDR_PROCESSING_TOKEN_BUCKET = MAX_ADDR_TO_SEND;
 /** Received blocks waiting for the chain beyond which no more are requested (bounds memory in initial sync). */
 const MAX_QUEUED_BLOCKS = 64;
 /** Core's PING_INTERVAL and TIMEOUT_INTERVAL, in milliseconds. */
@@ -101,6 +107,8 @@ export interface PeerManagerOptions {
   readonly ownNonces: Set<bigint>;
   /** -maxuploadtarget accounting. */
   readonly uploadTarget: UploadTarget;
+  /** The address manager (replaced when peers.dat is loaded, hence a getter). */
+  addrman(): AddrMan;
   /** The basic block filter index, for BIP157 requests (undefined without -blockfilterindex). */
   filterIndex?(): BlockFilterLookup | undefined;
 }
@@ -118,6 +126,7 @@ export class PeerManager {
   /** Blocks received and queued for the chain, not yet stored (Core processes them under cs_main at once). */
   readonly #received = new Set<string>();
   readonly #outboundTimeOffsets: number[] = [];
+  readonly #addrResponseCache = new Map<string, { addresses: PeerAddress[]; expires: number }>();
   #syncStarted = 0;
   #preferredDownloadPeers = 0;
   #peersDownloading = 0;
@@ -286,10 +295,22 @@ export class PeerManager {
     this.options.log.info(
       `New ${peer.connectionType} v1 peer connected: version: ${peer.version}, blocks=${peer.startingHeight}, peer=${peer.id}`,
     );
+    if (peer.connectionType === 'feeler') {
+      // A feeler only tests that the address answers.
+      this.options.disconnect(peer, 'feeler connection completed');
+      return;
+    }
     if (peer.version >= SHORT_IDS_BLOCKS_VERSION) peer.send('sendcmpct', encodeSendCmpct(false, CMPCTBLOCKS_VERSION));
+    if (peer.addrmanAddress && (peer.connectionType === 'outbound-full-relay' || peer.connectionType === 'block-relay-only')) {
+      // A working outbound peer: its address moves to the tried table, with the services it offers.
+      const addrman = this.options.addrman();
+      addrman.good(peer.addrmanAddress);
+      addrman.setServices(peer.addrmanAddress, peer.services);
+    }
     if (!peer.inbound && peer.addrRelayEnabled && !peer.sentGetaddr) {
-      // Core asks outbound peers for addresses once, right after the handshake.
+      // Core asks outbound peers for addresses once, right after the handshake, and takes up to a full answer.
       peer.sentGetaddr = true;
+      peer.addrTokenBucket += MAX_ADDR_TO_SEND;
       peer.send('getaddr');
     }
   }
@@ -336,16 +357,10 @@ export class PeerManager {
       case 'mempool':
         return this.#mempoolRequest(peer);
       case 'getaddr':
-        // Core answers only inbound peers, once per connection; no address manager here yet.
-        if (peer.inbound) peer.answeredGetaddr = true;
-        return;
+        return this.#getaddr(peer);
       case 'addr':
-      case 'addrv2': {
-        const addresses = command === 'addr' ? decodeAddr(payload) : decodeAddrV2(payload);
-        if (addresses.length > MAX_ADDR_TO_SEND) return this.misbehaving(peer, `${command} message size = ${addresses.length}`);
-        if (peer.addrRelayEnabled) peer.addrProcessed += addresses.length;
-        return;
-      }
+      case 'addrv2':
+        return this.#addr(peer, command, command === 'addr' ? decodeAddr(payload) : decodeAddrV2(payload));
       case 'getcfilters':
       case 'getcfheaders':
       case 'getcfcheckpt': {
@@ -382,6 +397,81 @@ export class PeerManager {
     work.catch((err: unknown) => {
       this.options.log.info(`ProcessMessages(${command}): peer=${peer.id}: ${(err as Error).stack ?? String(err)}`);
     });
+  }
+
+  /** Core's GETADDR handling: inbound peers only, one answer per connection, from a cached sample. */
+  #getaddr(peer: Peer): void {
+    if (!peer.inbound) {
+      this.options.log.debug('net', `Ignoring "getaddr" from ${peer.connectionType} connection. peer=${peer.id}`);
+      return;
+    }
+    if (peer.answeredGetaddr) {
+      this.options.log.debug('net', `Ignoring repeated "getaddr". peer=${peer.id}`);
+      return;
+    }
+    peer.answeredGetaddr = true;
+    peer.addrRelayEnabled = true;
+    const addrman = this.options.addrman();
+    let addresses: PeerAddress[];
+    if (peer.hasPermission('addr')) {
+      addresses = addrman.getAddr(MAX_ADDR_TO_SEND, MAX_PCT_ADDR_TO_SEND, null, true);
+    } else {
+      // Core's GetAddresses cache: one sample per requesting network, kept 21 to 27 hours, so
+      // repeated requests cannot map the whole table.
+      const nowMs = Date.now();
+      const key = peer.network;
+      let cached = this.#addrResponseCache.get(key);
+      if (!cached || cached.expires < nowMs) {
+        cached = { addresses: addrman.getAddr(MAX_ADDR_TO_SEND, MAX_PCT_ADDR_TO_SEND, null, true), expires: nowMs + (21 + Math.random() * 6) * 3600_000 };
+        this.#addrResponseCache.set(key, cached);
+      }
+      addresses = cached.addresses;
+    }
+    const usable = peer.handshake.addrV2 ? addresses : addresses.filter((a) => a.network === BIP155_NETWORK.IPV4 || a.network === BIP155_NETWORK.IPV6);
+    if (usable.length === 0) return;
+    peer.send(peer.handshake.addrV2 ? 'addrv2' : 'addr', peer.handshake.addrV2 ? encodeAddrV2(usable) : encodeAddr(usable));
+  }
+
+  /** Core's ProcessAddrs: rate limited, full nodes only, times clamped, into the address manager with a 2-hour penalty. */
+  #addr(peer: Peer, command: string, addresses: PeerAddress[]): void {
+    if (peer.blockRelayOnly) {
+      this.options.log.debug('net', `ignoring ${command} message from ${peer.connectionType} peer=${peer.id}`);
+      return;
+    }
+    if (addresses.length > MAX_ADDR_TO_SEND) return this.misbehaving(peer, `${command} message size = ${addresses.length}`);
+    peer.addrRelayEnabled = true;
+    const nowMs = Date.now();
+    if (peer.addrTokenBucket < MAX_ADDR_PROCESSING_TOKEN_BUCKET) {
+      const increment = (Math.max(nowMs - peer.addrTokenTimestamp, 0) / 1000) * MAX_ADDR_RATE_PER_SECOND;
+      peer.addrTokenBucket = Math.min(peer.addrTokenBucket + increment, MAX_ADDR_PROCESSING_TOKEN_BUCKET);
+    }
+    peer.addrTokenTimestamp = nowMs;
+    const rateLimited = !peer.hasPermission('addr');
+    const now = this.options.now();
+    const accepted: PeerAddress[] = [];
+    let processed = 0;
+    let limited = 0;
+    for (const original of shuffled(addresses)) {
+      if (peer.addrTokenBucket < 1) {
+        if (rateLimited) {
+          limited++;
+          continue;
+        }
+      } else {
+        peer.addrTokenBucket -= 1;
+      }
+      // Only full nodes are worth remembering.
+      if ((original.services & (NODE_NETWORK | NODE_NETWORK_LIMITED)) === 0n && (original.services & (NODE_NETWORK | NODE_WITNESS)) !== (NODE_NETWORK | NODE_WITNESS)) continue;
+      const time = original.time <= 100_000_000 || original.time > now + 600 ? now - 5 * 24 * 3600 : original.time;
+      processed++;
+      accepted.push(time === original.time ? original : { ...original, time });
+    }
+    peer.addrProcessed += processed;
+    peer.addrRateLimited += limited;
+    this.options.log.debug('net', `Received addr: ${addresses.length} addresses (${processed} processed, ${limited} rate-limited) from peer=${peer.id}`);
+    const source = parseAddress(plainIp(peer.connection.socket.remoteAddress ?? ''));
+    if (source && accepted.length > 0) this.options.addrman().add(accepted, source, 2 * 3600);
+    if (peer.connectionType === 'addr-fetch' && addresses.length > 1) this.options.disconnect(peer, 'addrfetch connection completed');
   }
 
   #pong(peer: Peer, payload: Uint8Array): void {
@@ -1093,4 +1183,14 @@ function equal(a: Uint8Array, b: Uint8Array): boolean {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
+}
+
+/** A shuffled copy (Core shuffles a received addr message before rate limiting it). */
+function shuffled<T>(items: readonly T[]): T[] {
+  const out = [...items];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [out[i], out[j]] = [out[j]!, out[i]!];
+  }
+  return out;
 }

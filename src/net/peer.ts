@@ -5,6 +5,7 @@
  * relay state. The logic that changes these lives in the peer manager.
  */
 import type { BlockIndexEntry } from '../chain/index.js';
+import type { ServiceAddress } from './addrman.js';
 import type { Handshake } from './handshake.js';
 import type { PeerConnection } from './peer-connection.js';
 
@@ -133,6 +134,11 @@ export class Peer {
   addrRateLimited = 0;
   sentGetaddr = false;
   answeredGetaddr = false;
+  /** The address manager's entry this automatic connection was made to (Good after the handshake). */
+  addrmanAddress: ServiceAddress | undefined;
+  /** Core's addr rate limiter: tokens for addresses we will still process, and when last refilled (ms). */
+  addrTokenBucket = 1;
+  addrTokenTimestamp = Date.now();
 
   constructor(
     readonly id: number,

@@ -69,6 +69,7 @@ export class NetService implements NodeService {
       networkActive: options.networkActive,
       whitelist: options.whitelist,
       maxUploadTarget: options.maxUploadTarget,
+      automaticOutbound: options.connect.length === 0 && !config.args.isArgSet('connect'),
       filterIndex: () => {
         const index = this.chainstate.blockFilterIndex;
         return index ? filterLookupFromView(index.view) : undefined;
@@ -76,6 +77,11 @@ export class NetService implements NodeService {
       ...(options.proxy ? { proxy: options.proxy } : {}),
       dataDir: config.netDir,
     });
+    try {
+      manager.loadAddresses();
+    } catch (err) {
+      throw new InitError((err as Error).message);
+    }
     try {
       await manager.start();
     } catch (err) {
@@ -87,7 +93,7 @@ export class NetService implements NodeService {
       throw new InitError([first, 'Failed to listen on any port. Use -listen=0 if you want this.']);
     }
     this.#manager = manager;
-    this.#network = peerNetworkOf(manager, () => ctx.clock.now(), facts.localServices);
+    this.#network = peerNetworkOf(manager, () => ctx.clock.now(), facts.localServices, config.chain === 'regtest');
     this.chainstate.chainListeners.push({
       tipChanged: (tip) => manager.peerManager.tipChanged(tip),
       blockChecked: (hash, verdict) => manager.peerManager.blockChecked(hash, verdict),

@@ -2,7 +2,7 @@
  * The running connection manager seen through the RPC layer's PeerNetwork interface:
  * peers as Core's CNodeStats records, the added-node list, bans, and block fetches.
  */
-import { BanManager, MAX_UPLOAD_TIMEFRAME_S, type ConnectionManager, type Peer } from '../net/index.js';
+import { addressNetwork, BanManager, formatAddress, MAX_BLOCK_RELAY_ONLY, MAX_OUTBOUND_FULL_RELAY, MAX_UPLOAD_TIMEFRAME_S, networkName, parseAddress, parseNetworkName, type ConnectionManager, type Peer } from '../net/index.js';
 import type { PeerInfoRecord, PeerNetwork } from '../rpc/index.js';
 
 const NODE_P2P_V2 = 1n << 11n;
@@ -56,7 +56,7 @@ function peerInfo(manager: ConnectionManager, peer: Peer, nowMs: number): PeerIn
   };
 }
 
-export function peerNetworkOf(manager: ConnectionManager, now: () => number, localServices: bigint): PeerNetwork {
+export function peerNetworkOf(manager: ConnectionManager, now: () => number, localServices: bigint, regtest: boolean): PeerNetwork {
   const live = (): Peer[] => [...manager.peers()].filter((p) => p.disconnectReason === undefined);
   return {
     peerInfo: () => {
@@ -148,6 +148,37 @@ export function peerNetworkOf(manager: ConnectionManager, now: () => number, loc
         from: [...o.announcers],
         hex: Buffer.from(o.tx.toBytes()).toString('hex'),
       })),
+    nodeAddresses: (count, network) => {
+      const net = network === undefined ? null : (parseNetworkName(network) ?? null);
+      return manager.addrman.getAddr(count, 0, net, true).map((a) => ({
+        time: a.time,
+        services: a.services,
+        address: formatAddress(a),
+        port: a.port,
+        network: networkName(addressNetwork(a)),
+      }));
+    },
+    addPeerAddress: (text, port, tried) => {
+      const parsed = parseAddress(text.replace(/^\[(.*)\]$/, '$1'));
+      if (!parsed) return 'invalid-ip';
+      // Core's addpeeraddress: a full node announcing itself (source = the address itself).
+      const address = { time: now(), services: NODE_NETWORK | NODE_WITNESS, network: parsed.network, address: parsed.address, port };
+      if (!manager.addrman.add([address], parsed)) return 'failed-adding-to-new';
+      if (tried && !manager.addrman.good(address)) return 'failed-adding-to-tried';
+      return 'ok';
+    },
+    addrmanInfo: () => manager.addrman.info(),
+    regtest,
+    addConnection: (address, type) => {
+      // Core's AddConnection: full-relay and block-relay-only slots are limited; addr-fetch and feelers are not.
+      const limit = type === 'outbound-full-relay' ? MAX_OUTBOUND_FULL_RELAY : type === 'block-relay-only' ? MAX_BLOCK_RELAY_ONLY : Infinity;
+      if (live().filter((p) => p.connectionType === type).length >= limit) return false;
+      void manager.openManual(address, type);
+      return true;
+    },
     now,
   };
 }
+
+const NODE_NETWORK = 1n;
+const NODE_WITNESS = 1n << 3n;

@@ -15,6 +15,7 @@ import {
   RPC_CLIENT_P2P_DISABLED,
   RPC_INVALID_PARAMETER,
   RPC_INVALID_PARAMS,
+  RPC_CLIENT_NODE_CAPACITY_REACHED,
   RPC_MISC_ERROR,
   RPC_TYPE_ERROR,
   RpcError,
@@ -720,9 +721,103 @@ export function peerMethods(network: () => PeerNetwork | undefined, deprecatedRp
       if (name !== undefined && !(NETWORK_NAMES as readonly string[]).includes(name.replace(/[A-Z]/g, (c) => c.toLowerCase()))) {
         throw new RpcError(RPC_INVALID_PARAMETER, `Network not recognized: ${name}`);
       }
-      // No address manager yet: no known addresses to return.
-      return [];
+      return network()!.nodeAddresses(count, name?.toLowerCase()).map((a) => ({ time: a.time, services: Number(a.services), address: a.address, port: a.port, network: a.network }));
     },
+  });
+
+  const addpeeraddress = defineRpcMethod({
+    name: 'addpeeraddress',
+    category: 'hidden',
+    description: 'Add the address of a potential peer to an address manager table. This RPC is for testing only.',
+    args: [
+      { name: 'address', type: 'str', description: 'The IP address of the peer' },
+      { name: 'port', type: 'num', description: 'The port of the peer' },
+      { name: 'tried', type: 'bool', default: false, description: 'If true, attempt to add the peer to the tried addresses table' },
+    ],
+    results: [
+      {
+        type: 'obj',
+        description: '',
+        inner: [
+          { type: 'bool', key: 'success', description: 'whether the peer address was successfully added to the address manager table' },
+          { type: 'str', key: 'error', optional: true, description: 'error description, if the address could not be added' },
+        ],
+      },
+    ],
+    examples: helpExampleCli('addpeeraddress', '"1.2.3.4" 8333 true') + helpExampleRpc('addpeeraddress', '"1.2.3.4", 8333, true'),
+    handler: (args) => {
+      const n = net();
+      const port = args.int('port');
+      if (port < 0 || port > 65535) throw new RpcError(RPC_TYPE_ERROR, 'JSON integer out of range');
+      const outcome = n.addPeerAddress(args.string('address'), port, args.optBoolean('tried') ?? false);
+      if (outcome === 'invalid-ip') throw new RpcError(RPC_CLIENT_INVALID_IP_OR_SUBNET, 'Invalid IP address');
+      // Core pushes "error" before "success".
+      return outcome === 'ok' ? { success: true } : { error: outcome, success: false };
+    },
+  });
+
+  const addconnection = defineRpcMethod({
+    name: 'addconnection',
+    category: 'hidden',
+    description: '\nOpen an outbound connection to a specified node. This RPC is for testing only.\n',
+    args: [
+      { name: 'address', type: 'str', description: 'The IP address and port to attempt connecting to.' },
+      { name: 'connection_type', type: 'str', description: 'Type of connection to open ("outbound-full-relay", "block-relay-only", "addr-fetch" or "feeler").' },
+      { name: 'v2transport', type: 'bool', description: 'Attempt to connect using BIP324 v2 transport protocol' },
+    ],
+    results: [
+      {
+        type: 'obj',
+        description: '',
+        inner: [
+          { type: 'str', key: 'address', description: 'Address of newly added connection.' },
+          { type: 'str', key: 'connection_type', description: 'Type of connection opened.' },
+        ],
+      },
+    ],
+    examples: helpExampleCli('addconnection', '"192.168.0.6:8333" "outbound-full-relay" true') + helpExampleRpc('addconnection', '"192.168.0.6:8333" "outbound-full-relay" true'),
+    handler: (args) => {
+      const n = network();
+      if (n && !n.regtest) throw new RpcError(RPC_MISC_ERROR, 'addconnection is for regression testing (-regtest mode) only.');
+      const address = args.string('address');
+      const type = args.string('connection_type').trim();
+      if (type !== 'outbound-full-relay' && type !== 'block-relay-only' && type !== 'addr-fetch' && type !== 'feeler') {
+        throw new RpcError(RPC_INVALID_PARAMETER, fullHelp(addconnection));
+      }
+      const live = net();
+      if (args.boolean('v2transport') && !live.v2TransportEnabled) {
+        throw new RpcError(RPC_INVALID_PARAMETER, 'Error: Adding v2transport connections requires -v2transport init flag to be set.');
+      }
+      if (!live.addConnection(address, type)) throw new RpcError(RPC_CLIENT_NODE_CAPACITY_REACHED, 'Error: Already at capacity for specified connection type.');
+      return { address, connection_type: type };
+    },
+  });
+
+  const getaddrmaninfo = defineRpcMethod({
+    name: 'getaddrmaninfo',
+    category: 'network',
+    description: 'Provides information about the node\'s address manager by returning the number of addresses in the `new` and `tried` tables and their sum for all networks.\n',
+    args: [],
+    results: [
+      {
+        type: 'obj_dyn',
+        description: 'json object with network type as keys',
+        inner: [
+          {
+            type: 'obj',
+            key: 'network',
+            description: 'the network (ipv4, ipv6, onion, i2p, cjdns, all_networks)',
+            inner: [
+              { type: 'num', key: 'new', description: 'number of addresses in the new table, which represent potential peers the node has discovered but hasn\'t yet successfully connected to.' },
+              { type: 'num', key: 'tried', description: 'number of addresses in the tried table, which represent peers the node has successfully connected to in the past.' },
+              { type: 'num', key: 'total', description: 'total number of addresses in both new/tried tables' },
+            ],
+          },
+        ],
+      },
+    ],
+    examples: helpExampleCli('getaddrmaninfo', '') + helpExampleRpc('getaddrmaninfo', ''),
+    handler: () => net().addrmanInfo(),
   });
 
   const getblockfrompeer = defineRpcMethod({
@@ -817,6 +912,9 @@ export function peerMethods(network: () => PeerNetwork | undefined, deprecatedRp
     setnetworkactive,
     ping,
     getnodeaddresses,
+    addpeeraddress,
+    addconnection,
+    getaddrmaninfo,
     getblockfrompeer,
     getorphantxs,
   ];

@@ -119,6 +119,16 @@ export interface PeerNetwork {
   /** getblockfrompeer: undefined when scheduled, else Core's error text. */
   fetchBlockFromPeer(hashHex: string, peerId: number): { code: number; message: string } | undefined;
   orphans(): OrphanRecord[];
+  /** addconnection (regtest): opens an outbound connection of this type; false when at capacity for it. */
+  addConnection(address: string, type: 'outbound-full-relay' | 'block-relay-only' | 'addr-fetch' | 'feeler'): boolean;
+  /** Whether the node runs regtest (addconnection is refused elsewhere). */
+  readonly regtest: boolean;
+  /** getnodeaddresses: up to `count` (0: all) known addresses, of one network or all, as the address manager filters them. */
+  nodeAddresses(count: number, network: string | undefined): { time: number; services: bigint; address: string; port: number; network: string }[];
+  /** addpeeraddress: 'invalid-ip' when the text is not an IP address; else whether it went in (and to tried when asked). */
+  addPeerAddress(address: string, port: number, tried: boolean): 'invalid-ip' | 'ok' | 'failed-adding-to-new' | 'failed-adding-to-tried';
+  /** getaddrmaninfo: new/tried/total per network and for all networks, in Core's key order. */
+  addrmanInfo(): Record<string, { new: number; tried: number; total: number }>;
   /** Seconds since the epoch (mock time where set), for listbanned's durations. */
   now(): number;
 }

@@ -26,3 +26,4 @@ export * from './block-file-names.js';
 export { MAX_RECORD_SIZE, STORAGE_HEADER_BYTES, type FlatFilePos } from './block-read.js';
 export * from './block-files.js';
 export * from './block-file-scan.js';
+export { fsyncDirectory, writeFileAtomic } from './fs-durable.js';

@@ -102,6 +102,8 @@ export interface DaemonOptions {
   /** Wait for the cookie and the end of warm-up (default true). */
   readonly waitReady?: boolean;
   readonly port?: number;
+  /** Keep automatic outbound connections from the address manager (the harness adds -connect=0 otherwise). */
+  readonly automaticOutbound?: boolean;
   /** The P2P port (-port), a free one by default so parallel nodes do not collide on 18444. */
   readonly p2pPort?: number;
   /**
@@ -116,7 +118,7 @@ export interface DaemonOptions {
 }
 
 /** What restart() may change; the data directory and the chain stay. */
-export type RestartOptions = Pick<DaemonOptions, 'args' | 'port' | 'p2pPort' | 'waitReady' | 'readyTimeoutMs'>;
+export type RestartOptions = Pick<DaemonOptions, 'args' | 'port' | 'p2pPort' | 'automaticOutbound' | 'waitReady' | 'readyTimeoutMs'>;
 
 export interface ExitInfo {
   code: number | null;
@@ -169,6 +171,9 @@ export class Daemon {
     const base = opts.bare ? [`-datadir=${datadir}`] : [...chainArgs, `-datadir=${datadir}`, `-rpcport=${port}`, '-printtoconsole=0'];
     const choosesPort = (opts.args ?? []).some((a) => /^-(port|bind|whitebind|listen|nolisten)\b/.test(a));
     if (!opts.bare && !choosesPort) base.push(`-port=${p2pPort}`, '-bind=127.0.0.1');
+    // No automatic outbound connections unless a test asks: addresses peers announce must
+    // never make a test node dial out of this machine.
+    if (!opts.bare && !opts.automaticOutbound && !(opts.args ?? []).some((a) => /^-(no)?connect\b/.test(a))) base.push('-connect=0');
     const proc = spawn(TSBTCD, [...base, ...(opts.args ?? [])], { stdio: ['ignore', 'pipe', 'pipe'] });
     const d = new Daemon(proc, datadir, port, chain, ownsDatadir, p2pPort);
     try {

@@ -1,0 +1,111 @@
+/**
+ * The address manager in a running node, as Core's RPCs and peers see it: addpeeraddress,
+ * getnodeaddresses and getaddrmaninfo (answers identical to bitcoind's for the same calls),
+ * peers.dat kept across a restart, addr messages from a peer rate limited and stored,
+ * getaddr answered once per inbound connection with at most 23% of the table, and
+ * addconnection's outbound connection types (a feeler disconnects after its handshake).
+ */
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { referenceBitcoind } from '../../native-bench/reference-bitcoind.js';
+import { decodeAddrV2, encodeAddrV2, type PeerAddress } from '../../src/net/index.js';
+import { BitcoindProcess } from './bitcoind-process.js';
+import { Daemon, waitFor } from './daemon-harness.js';
+import { buildChain, ChainServer, TestPeer } from './p2p-test-peer.js';
+
+let node: Daemon;
+const reference = referenceBitcoind();
+
+async function call<T = any>(method: string, params: unknown[] = []): Promise<T> {
+  const r = await node.rpc(method, params);
+  if (r.json?.error) throw Object.assign(new Error(r.json.error.message), { code: r.json.error.code });
+  return r.json.result as T;
+}
+
+before(async () => {
+  node = await Daemon.start({});
+});
+
+after(async () => {
+  await node?.cleanup();
+});
+
+const CALLS: unknown[][] = [['1.2.3.4', 8333], ['1.2.3.5', 8333, true], ['[2001:db8::1]', 8333], ['127.0.0.1', 8333], ['2.3.4.5', 18444, true]];
+
+test('addpeeraddress, getnodeaddresses and getaddrmaninfo answer as bitcoind does; peers.dat survives a restart', async (t) => {
+  const ours: unknown[] = [];
+  for (const params of CALLS) ours.push(await call('addpeeraddress', params));
+  const invalid = await node.rpc('addpeeraddress', ['notanip', 8333]);
+  assert.deepEqual(invalid.json.error, { code: -30, message: 'Invalid IP address' });
+  const info = await call('getaddrmaninfo');
+  const addresses = await call<any[]>('getnodeaddresses', [0]);
+  assert.deepEqual(addresses.map((a) => [a.address, a.port, a.services, a.network]).sort(), [['1.2.3.4', 8333, 9, 'ipv4'], ['1.2.3.5', 8333, 9, 'ipv4'], ['2.3.4.5', 18444, 9, 'ipv4']]);
+  assert.deepEqual(await call('getnodeaddresses', [0, 'ipv6']), []);
+  await node.stop();
+  node = await node.restart();
+  assert.deepEqual((await call<any[]>('getnodeaddresses', [0])).map((a) => a.address).sort(), ['1.2.3.4', '1.2.3.5', '2.3.4.5']);
+  assert.deepEqual(await call('getaddrmaninfo'), info);
+  if ('missing' in reference) return t.skip(reference.missing);
+  const core = await BitcoindProcess.start(reference.path, ['-disablewallet']);
+  try {
+    const theirs: unknown[] = [];
+    for (const params of CALLS) theirs.push(await core.call('addpeeraddress', params));
+    assert.deepEqual(ours, theirs);
+    assert.deepEqual(info, await core.call('getaddrmaninfo'));
+    const coreAddresses = await core.call<any[]>('getnodeaddresses', [0]);
+    assert.deepEqual(coreAddresses.map((a) => Object.keys(a)), addresses.map((a) => Object.keys(a)));
+  } finally {
+    await core.stop();
+  }
+});
+
+test('addr from a peer: rate limited, stored, counted; getaddr answered once with at most 23% of the table', async () => {
+  const now = Math.floor(Date.now() / 1000);
+  const announced: PeerAddress[] = Array.from({ length: 300 }, (_, i) => ({ time: now - 60, services: 9n, network: 1, address: Uint8Array.of(11, 1, i >> 8, i & 0xff), port: 8333 }));
+  const sender = await TestPeer.connect(node.p2pPort);
+  sender.send('addrv2', encodeAddrV2(announced));
+  await sender.sync();
+  // A new inbound peer has one token: one address processed, the rest rate limited (Core's 0.1/s bucket).
+  const info = (await call<any[]>('getpeerinfo')).find((p) => p.subver === '/tsbtcd-test-peer:0.1/');
+  assert.equal(info.addr_processed + info.addr_rate_limited, 300);
+  assert.ok(info.addr_processed >= 1 && info.addr_processed < 5, JSON.stringify(info));
+  assert.equal(info.addr_relay_enabled, true);
+  sender.close();
+  // Fill the table through the RPC, then ask for addresses.
+  for (let i = 0; i < 100; i++) await call('addpeeraddress', [`12.0.${i}.1`, 8333]);
+  const asker = await TestPeer.connect(node.p2pPort);
+  asker.send('getaddr');
+  await asker.sync();
+  const answers = asker.received.filter((f) => f.command === 'addrv2');
+  assert.equal(answers.length, 1);
+  const total = (await call('getaddrmaninfo')).all_networks.total;
+  const got = decodeAddrV2(answers[0]!.payload);
+  assert.ok(got.length > 0 && got.length <= Math.floor((total * 23) / 100), `${got.length} of ${total}`);
+  // A second getaddr on the same connection is ignored.
+  asker.send('getaddr');
+  await asker.sync();
+  assert.equal(asker.received.filter((f) => f.command === 'addrv2').length, 1);
+  asker.close();
+});
+
+test('addconnection opens outbound connections of Core\'s test types; a feeler disconnects after the handshake', async () => {
+  // One listener per connection: like Core, the node opens no second connection to an address it is connected to.
+  const blocks = buildChain(3, Math.floor(Date.now() / 1000) - 10);
+  const [server, relayServer, feelerServer] = await Promise.all([0, 1, 2].map(() => ChainServer.start(blocks, { serveBlocks: true })));
+  try {
+    assert.deepEqual(await call('addconnection', [server!.address, 'outbound-full-relay', false]), { address: server!.address, connection_type: 'outbound-full-relay' });
+    await waitFor('the outbound connection', async () => ((await call<any[]>('getpeerinfo')).find((p) => p.connection_type === 'outbound-full-relay') ? true : undefined));
+    await call('addconnection', [relayServer!.address, 'block-relay-only', false]);
+    const blockRelay = await waitFor('the block-relay-only connection', async () => (await call<any[]>('getpeerinfo')).find((p) => p.connection_type === 'block-relay-only'));
+    assert.equal(blockRelay.relaytxes, false);
+    assert.equal(blockRelay.addr_relay_enabled, false);
+    await call('addconnection', [feelerServer!.address, 'feeler', false]);
+    await waitFor('the feeler to connect and go', () => (feelerServer!.peers.length === 1 && feelerServer!.peers[0]!.closed ? true : undefined));
+    const bad = await node.rpc('addconnection', [server!.address, 'inbound', false]);
+    assert.equal(bad.json.error.code, -8);
+    const v2 = await node.rpc('addconnection', [server!.address, 'feeler', true]);
+    assert.deepEqual(v2.json.error, { code: -8, message: 'Error: Adding v2transport connections requires -v2transport init flag to be set.' });
+  } finally {
+    for (const s of [server, relayServer, feelerServer]) s!.close();
+  }
+});
