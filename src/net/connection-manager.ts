@@ -14,7 +14,8 @@ import type { Chainstate } from '../chain/index.js';
 import type { ChainParams } from '../consensus/index.js';
 import type { NodeMempool } from '../mempool/index.js';
 import { join } from 'node:path';
-import { AddrMan, formatAddress, formatAddressPort, type Network } from './addrman.js';
+import { lookup as dnsLookup } from 'node:dns/promises';
+import { AddrMan, formatAddress, formatAddressPort, internalAddress, parseAddress, type Network } from './addrman.js';
 import { loadAddrman, writePeersDat } from './addrman-file.js';
 import { BanManager } from './ban-manager.js';
 import type { BlockFilterLookup } from './compact-filters.js';
@@ -44,6 +45,8 @@ const INACTIVITY_TIMEOUT_S = 20 * 60;
 const TICK_MS = 100;
 /** Core's DUMP_PEERS_INTERVAL: peers.dat is rewritten every 15 minutes. */
 const DUMP_PEERS_INTERVAL_MS = 15 * 60 * 1000;
+/** Core's wait before querying DNS seeds when peers.dat already holds addresses. */
+const DNS_SEED_DELAY_MS = 11_000;
 /** Milliseconds between automatic outbound attempts (Core's ThreadOpenConnections loop sleeps 500 ms). */
 const AUTOMATIC_CONNECT_INTERVAL_MS = 500;
 
@@ -78,6 +81,10 @@ export interface ConnectionManagerOptions {
   readonly proxy?: { host: string; port: number; randomizeCredentials: boolean };
   /** The basic block filter index for BIP157 requests. */
   filterIndex?(): BlockFilterLookup | undefined;
+  /** -seednode: peers asked for addresses once at start (addr-fetch connections). */
+  readonly seedNodes?: readonly string[];
+  /** -dnsseed: query the network's DNS seeds when the address manager has too few addresses. */
+  readonly dnsSeed?: boolean;
   /** Whether to keep automatic outbound connections from the address manager (no -connect). */
   readonly automaticOutbound?: boolean;
   /** Networks automatic connections may use (-onlynet; all when empty). */
@@ -183,6 +190,54 @@ export class ConnectionManager {
       }
     }
     this.#timer = setInterval(() => this.#tick(), TICK_MS);
+    // Core's -seednode: an addr-fetch connection to each, made by the outbound-connection
+    // loop, which runs with -connect peers or automatic connections (not with -connect=0).
+    if (this.options.automaticOutbound || this.options.connect.length > 0) {
+      for (const seed of this.options.seedNodes ?? []) void this.openManual(seed, 'addr-fetch');
+    }
+    if (this.options.dnsSeed) this.#dnsSeedTimer = setTimeout(() => void this.#queryDnsSeeds(), this.addrman.size() > 0 ? DNS_SEED_DELAY_MS : 0);
+  }
+
+  #dnsSeedTimer: NodeJS.Timeout | undefined;
+
+  /**
+   * Core's ThreadDNSAddressSeed: with addresses known, wait 11 s and skip the seeds once two
+   * outbound peers are up; otherwise ask each of the network's DNS seeds and add what they
+   * answer, dated three to seven days back, with the seed as the source.
+   */
+  async #queryDnsSeeds(): Promise<void> {
+    if (this.#stopped) return;
+    const outbound = [...this.#peers.values()].filter((p) => p.connectionType === 'outbound-full-relay' && p.successfullyConnected).length;
+    if (this.addrman.size() > 0 && outbound >= 2) {
+      this.options.log.info('P2P peers available. Skipped DNS seeding.');
+      return;
+    }
+    let found = 0;
+    for (const seed of this.options.params.dnsSeeds) {
+      if (this.#stopped) return;
+      if (this.options.proxy) {
+        // Through a proxy names cannot be resolved here: the seed becomes an addr-fetch peer (Core's AddAddrFetch).
+        void this.openManual(seed, 'addr-fetch');
+        continue;
+      }
+      let ips: { address: string; family: number }[];
+      try {
+        ips = await dnsLookup(seed, { all: true });
+      } catch {
+        continue;
+      }
+      const now = this.options.now();
+      const entries = ips.flatMap((r) => {
+        const parsed = parseAddress(r.address);
+        if (!parsed) return [];
+        return [{ time: now - 3 * 24 * 3600 - Math.floor(Math.random() * 4 * 24 * 3600), services: NODE_NETWORK | NODE_WITNESS, network: parsed.network, address: parsed.address, port: this.options.params.defaultPort }];
+      });
+      if (entries.length > 0) {
+        this.addrman.add(entries, internalAddress(seed));
+        found += entries.length;
+      }
+    }
+    this.options.log.info(`${found} addresses found from DNS seeds`);
   }
 
   #listen(host: string, port: number, permissions: readonly PermissionName[]): Promise<void> {
@@ -204,6 +259,7 @@ export class ConnectionManager {
     const wasRunning = this.#timer !== undefined;
     this.#stopped = true;
     clearInterval(this.#timer);
+    clearTimeout(this.#dnsSeedTimer);
     for (const server of this.#servers) server.close();
     for (const peer of [...this.#peers.values()]) this.disconnect(peer, 'shutdown');
     if (wasRunning) this.dumpAddresses();

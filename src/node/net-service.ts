@@ -70,6 +70,9 @@ export class NetService implements NodeService {
       whitelist: options.whitelist,
       maxUploadTarget: options.maxUploadTarget,
       automaticOutbound: options.connect.length === 0 && !config.args.isArgSet('connect'),
+      seedNodes: config.args.getArgs('seednode'),
+      // Core's -dnsseed: on by default, off with -connect.
+      dnsSeed: config.args.getBoolArg('dnsseed', !config.args.isArgSet('connect')),
       filterIndex: () => {
         const index = this.chainstate.blockFilterIndex;
         return index ? filterLookupFromView(index.view) : undefined;

@@ -109,3 +109,25 @@ test('addconnection opens outbound connections of Core\'s test types; a feeler d
     for (const s of [server, relayServer, feelerServer]) s!.close();
   }
 });
+
+test('-seednode: an addr-fetch connection that takes the seed\'s addresses and leaves', async () => {
+  const now = Math.floor(Date.now() / 1000);
+  const addresses: PeerAddress[] = Array.from({ length: 5 }, (_, i) => ({ time: now - 100, services: 9n, network: 1, address: Uint8Array.of(13, 0, 0, i + 1), port: 8333 }));
+  const blocks = buildChain(1, now - 10);
+  const seed = await ChainServer.start(blocks, { serveBlocks: true, addresses });
+  // A -connect peer runs the outbound loop (as in Core) without automatic connections, so the
+  // learned addresses are not dialed.
+  const peer = await ChainServer.start(blocks, { serveBlocks: true });
+  const seeded = await Daemon.start({ args: [`-seednode=${seed.address}`, `-connect=${peer.address}`] });
+  try {
+    await waitFor('the seed\'s addresses in the address manager', async () => {
+      const r = await seeded.rpc('getnodeaddresses', [0]);
+      return r.json.result.length === 5 ? true : undefined;
+    }, 60_000);
+    await waitFor('the addr-fetch connection to end', () => (seed.peers.length === 1 && seed.peers[0]!.closed ? true : undefined));
+  } finally {
+    seed.close();
+    peer.close();
+    await seeded.cleanup();
+  }
+});

@@ -11,6 +11,7 @@ import {
   decodeInventory,
   decodeLocatorRequest,
   decodeNonce,
+  encodeAddrV2,
   encodeHeaders,
   encodeFrame,
   encodeNonce,
@@ -22,6 +23,7 @@ import {
   NODE_WITNESS,
   PROTOCOL_VERSION,
   type Frame,
+  type PeerAddress,
 } from '../../src/net/index.js';
 import { blockMerkleRoot, BlockHeader, bytesEqual, hashToHex, serializeBlock, type Block, type Transaction } from '../../src/primitives/index.js';
 import { MESSAGE_START, waitFor } from './daemon-harness.js';
@@ -156,10 +158,12 @@ export class ChainServer {
     readonly port: number,
     private readonly blocks: readonly Block[],
     private readonly serveBlocks: boolean,
+    /** What a getaddr gets (as addrv2). */
+    private readonly addresses: readonly PeerAddress[],
   ) {}
 
   /** `once`: the server stops listening after its first connection (a peer that goes away). */
-  static async start(blocks: readonly Block[], options: { serveBlocks: boolean; once?: boolean }): Promise<ChainServer> {
+  static async start(blocks: readonly Block[], options: { serveBlocks: boolean; once?: boolean; addresses?: readonly PeerAddress[] }): Promise<ChainServer> {
     let self!: ChainServer;
     const server = net.createServer((socket) => {
       if (options.once) server.close();
@@ -168,7 +172,7 @@ export class ChainServer {
       peer.handlers.push((f) => self.#answer(peer, f));
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    self = new ChainServer(server, (server.address() as net.AddressInfo).port, blocks, options.serveBlocks);
+    self = new ChainServer(server, (server.address() as net.AddressInfo).port, blocks, options.serveBlocks, options.addresses ?? []);
     return self;
   }
 
@@ -188,6 +192,8 @@ export class ChainServer {
         }
       }
       peer.send('headers', encodeHeaders(this.blocks.slice(start, start + 2000).map((b) => b.header)));
+    } else if (frame.command === 'getaddr' && this.addresses.length > 0) {
+      peer.send('addrv2', encodeAddrV2(this.addresses));
     } else if (frame.command === 'getdata') {
       for (const item of decodeInventory(frame.payload)) {
         const hex = hashToHex(item.hash);
