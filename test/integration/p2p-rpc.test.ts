@@ -8,6 +8,7 @@
 import assert from 'node:assert/strict';
 import * as net from 'node:net';
 import { after, before, test } from 'node:test';
+import { encodeInventory, MSG_WTX } from '../../src/net/index.js';
 import { Daemon, waitFor } from './daemon-harness.js';
 import { buildChain, ChainServer, TestPeer } from './p2p-test-peer.js';
 
@@ -103,4 +104,18 @@ test('setnetworkactive, ping and getnettotals', async () => {
   await again.sync();
   assert.equal(await call('getconnectioncount'), 1);
   again.close();
+});
+
+test('-blocksonly: no transaction relay asked for, and a peer announcing one anyway is dropped', async () => {
+  const blocksOnly = await Daemon.start({ args: ['-blocksonly', '-debug=net'] });
+  try {
+    assert.equal((await blocksOnly.rpc('getnetworkinfo')).json.result.localrelay, false);
+    const peer = await TestPeer.connect(blocksOnly.p2pPort);
+    assert.equal(peer.handshake.peerVersion!.relay, false, 'our version message asks for no transactions');
+    peer.send('inv', encodeInventory([{ type: MSG_WTX, hash: new Uint8Array(32).fill(7) }]));
+    await peer.waitClosed();
+    assert.match(blocksOnly.debugLog(), /transaction \(0707070707070707070707070707070707070707070707070707070707070707\) inv sent in violation of protocol|disconnecting peer=\d+: transaction inv in violation of protocol/);
+  } finally {
+    await blocksOnly.cleanup();
+  }
 });
