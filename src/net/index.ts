@@ -25,3 +25,4 @@ export * from './socks5.js';
 export * from './compact-filters.js';
 export * from './addrman.js';
 export * from './addrman-file.js';
+export * from './headers-sync.js';

@@ -8,7 +8,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { BlockStatus, type BlockIndexEntry, type Chainstate, type Rejection } from '../chain/index.js';
-import { checkProofOfWork, moneyRange, type ChainParams } from '../consensus/index.js';
+import { blockProof, checkProofOfWork, moneyRange, type ChainParams } from '../consensus/index.js';
 import type { NodeMempool } from '../mempool/index.js';
 import { DecodeError, hashToHex, parseBlock, serializeBlock, type Block, type BlockHeader } from '../primitives/index.js';
 import { BLOCK_DOWNLOAD_WINDOW, findNextBlocksToDownload, MAX_BLOCKS_IN_TRANSIT_PER_PEER } from './block-download.js';
@@ -39,6 +39,7 @@ import {
 import type { Peer } from './peer.js';
 import { MAX_ADDR_TO_SEND, MAX_HEADERS_RESULTS, MAX_INV_SZ, MAX_LOCATOR_SZ, MSG_BLOCK, MSG_CMPCT_BLOCK, MSG_TX, MSG_WITNESS_BLOCK, MSG_WITNESS_FLAG, MSG_WTX, NODE_BLOOM, NODE_COMPACT_FILTERS, NODE_NETWORK, NODE_NETWORK_LIMITED, NODE_WITNESS, PROTOCOL_VERSION } from './protocol.js';
 import { TxRelay } from './tx-relay.js';
+import { HeadersSyncState, headersSyncParams } from './headers-sync.js';
 import { answerFilterRequest, blockRequestAllowed, type BlockFilterLookup } from './compact-filters.js';
 import { HISTORICAL_BLOCK_AGE_S, type UploadTarget } from './upload-target.js';
 
@@ -571,22 +572,36 @@ export class PeerManager {
     peer.send('getheaders', encodeLocatorRequest({ version: PROTOCOL_VERSION, locator, stop: new Uint8Array(32) }));
   }
 
-  async #headers(peer: Peer, headers: BlockHeader[]): Promise<void> {
-    if (headers.length > MAX_HEADERS_RESULTS) return this.misbehaving(peer, `headers message size = ${headers.length}`);
-    if (headers.length === 0) {
-      // An empty answer cannot be an announcement: it answers our getheaders, so another may go out.
+  async #headers(peer: Peer, received: BlockHeader[]): Promise<void> {
+    if (received.length > MAX_HEADERS_RESULTS) return this.misbehaving(peer, `headers message size = ${received.length}`);
+    if (received.length === 0) {
+      // An empty answer cannot be an announcement: it answers our getheaders, so another may
+      // go out; a low-work sync in progress with this peer ends.
+      peer.headersSync = undefined;
       peer.lastGetheadersAt = 0;
       return;
     }
-    for (let i = 1; i < headers.length; i++) {
-      if (!equal(headers[i]!.prevHash, headers[i - 1]!.hash)) return this.misbehaving(peer, 'non-continuous headers sequence');
+    for (let i = 1; i < received.length; i++) {
+      if (!equal(received[i]!.prevHash, received[i - 1]!.hash)) return this.misbehaving(peer, 'non-continuous headers sequence');
     }
-    for (const header of headers) {
+    for (const header of received) {
       if (!checkProofOfWork(header.hash, header.bits, this.options.params)) return this.misbehaving(peer, 'header with invalid proof of work');
     }
+    const fullMessage = received.length === MAX_HEADERS_RESULTS;
+    // A low-work headers sync in progress takes them first (Core's IsContinuationOfLowWorkHeadersSync).
+    let headers = received;
+    let alreadyValidatedWork = false;
+    if (peer.headersSync) {
+      const continued = this.#continueLowWorkSync(peer, headers, fullMessage);
+      headers = continued.headers;
+      alreadyValidatedWork = continued.success;
+      if (headers.length === 0) return;
+    }
+    const haveHeadersSync = peer.headersSync !== undefined;
     const tree = this.chain.tree;
     const last = headers[headers.length - 1]!;
-    if (!tree.getByHash(headers[0]!.prevHash)) {
+    const chainStart = tree.getByHash(headers[0]!.prevHash);
+    if (!chainStart) {
       // Core's HandleUnconnectingHeaders: ask for what connects them, remember the tip.
       if (this.maybeSendGetHeaders(peer, tree.bestHeader)) {
         this.options.log.debug('net', `received header ${last.hashHex}: missing prev block ${hashToHex(headers[0]!.prevHash)}, sending getheaders (${tree.bestHeader?.height ?? 0}) to end (peer=${peer.id})`);
@@ -596,6 +611,11 @@ export class PeerManager {
     }
     // Connecting headers answer any getheaders of ours (unconnecting ones cannot).
     peer.lastGetheadersAt = 0;
+    // Headers already in our best chains use no memory: no anti-DoS check for them; nor for noban peers.
+    const lastKnown = tree.getByHash(last.hash);
+    if (lastKnown && this.#isAncestorOfBestHeaderOrTip(lastKnown)) alreadyValidatedWork = true;
+    if (peer.hasPermission('noban')) alreadyValidatedWork = true;
+    if (!alreadyValidatedWork && this.#tryLowWorkHeadersSync(peer, chainStart, headers, fullMessage)) return;
     const result = await this.chain.processHeaders(headers);
     if (peer.disconnectReason !== undefined) return;
     if (result.rejection) {
@@ -604,13 +624,67 @@ export class PeerManager {
     }
     const lastEntry = result.entries[result.entries.length - 1]!;
     this.#updateBlockAvailability(peer, lastEntry);
-    if (headers.length === MAX_HEADERS_RESULTS) {
+    if (fullMessage && !haveHeadersSync) {
       // The peer may have more: ask from the last one at once.
       this.#sendGetHeaders(peer, lastEntry);
       this.options.log.debug('net', `more getheaders (${lastEntry.height}) to end to peer=${peer.id} (startheight:${peer.startingHeight})`);
     }
     this.#headersDirectFetch(peer, lastEntry);
     this.sendMessages(peer);
+  }
+
+  /** Core's IsAncestorOfBestHeaderOrTip. */
+  #isAncestorOfBestHeaderOrTip(entry: BlockIndexEntry): boolean {
+    const best = this.chain.tree.bestHeader;
+    const tip = this.chain.chain.tip;
+    return (!!best && best.ancestor(entry.height) === entry) || (!!tip && tip.ancestor(entry.height) === entry);
+  }
+
+  /** Core's GetAntiDoSWorkThreshold: the minimum chain work, or our tip's less 144 blocks of work if higher. */
+  #antiDosWorkThreshold(): bigint {
+    const tip = this.chain.chain.tip;
+    let nearTip = 0n;
+    if (tip) {
+      const buffer = 144n * blockProof(tip.bits);
+      nearTip = tip.chainWork - (buffer < tip.chainWork ? buffer : tip.chainWork);
+    }
+    return nearTip > this.options.params.minimumChainWork ? nearTip : this.options.params.minimumChainWork;
+  }
+
+  /**
+   * Core's TryLowWorkHeadersSync: headers whose chain claims less work than the threshold
+   * are not stored; a full message starts a low-work sync with the peer, a short one is
+   * ignored. True when the headers were taken care of here.
+   */
+  #tryLowWorkHeadersSync(peer: Peer, chainStart: BlockIndexEntry, headers: BlockHeader[], fullMessage: boolean): boolean {
+    let work = chainStart.chainWork;
+    for (const h of headers) work += blockProof(h.bits);
+    const threshold = this.#antiDosWorkThreshold();
+    if (work >= threshold) return false;
+    if (fullMessage) {
+      peer.headersSync = new HeadersSyncState(peer.id, this.options.params, headersSyncParams(this.options.params.name), chainStart, threshold, this.options.now(), (m) => this.options.log.debug('net', m));
+      const continued = this.#continueLowWorkSync(peer, headers, fullMessage);
+      // Headers released at once (a chain that met the threshold within this message) are stored now.
+      if (continued.headers.length > 0) this.#spawn(peer, 'headers', this.#headers(peer, continued.headers));
+    } else {
+      this.options.log.debug('net', `Ignoring low-work chain (height=${chainStart.height + headers.length}) from peer=${peer.id}`);
+    }
+    return true;
+  }
+
+  /** Core's IsContinuationOfLowWorkHeadersSync: the headers the sync releases, and whether it went on. */
+  #continueLowWorkSync(peer: Peer, headers: BlockHeader[], fullMessage: boolean): { headers: BlockHeader[]; success: boolean } {
+    const sync = peer.headersSync!;
+    const result = sync.processNextHeaders(headers, fullMessage);
+    if (result.success) peer.lastGetheadersAt = 0;
+    if (result.requestMore) {
+      const locator = sync.nextLocator(this.chain.chain.locator(sync.chainStart));
+      peer.lastGetheadersAt = Date.now();
+      peer.send('getheaders', encodeLocatorRequest({ version: PROTOCOL_VERSION, locator, stop: new Uint8Array(32) }));
+      this.options.log.debug('net', `more getheaders (from ${hashToHex(locator[0]!)}) to peer=${peer.id}`);
+    }
+    if (sync.phase === 'final') peer.headersSync = undefined;
+    return { headers: result.released, success: result.success };
   }
 
   /**
@@ -1170,10 +1244,11 @@ export class PeerManager {
     return peer.blocksInFlight.map((f) => f.entry.height);
   }
 
-  /** Core's CNodeStateStats sync fields. */
-  syncedHeights(peer: Peer): { headers: number; blocks: number } {
+  /** Core's CNodeStateStats sync fields (presync: the height of a low-work sync in PRESYNC, else -1). */
+  syncedHeights(peer: Peer): { headers: number; blocks: number; presync: number } {
     this.#processBlockAvailability(peer);
-    return { headers: peer.bestKnownBlock?.height ?? -1, blocks: peer.lastCommonBlock?.height ?? -1 };
+    const presync = peer.headersSync?.phase === 'presync' ? peer.headersSync.presyncHeight : -1;
+    return { headers: peer.bestKnownBlock?.height ?? -1, blocks: peer.lastCommonBlock?.height ?? -1, presync };
   }
 
   static readonly DOWNLOAD_WINDOW = BLOCK_DOWNLOAD_WINDOW;

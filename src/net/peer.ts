@@ -7,6 +7,7 @@
 import type { BlockIndexEntry } from '../chain/index.js';
 import type { ServiceAddress } from './addrman.js';
 import type { Handshake } from './handshake.js';
+import type { HeadersSyncState } from './headers-sync.js';
 import type { PeerConnection } from './peer-connection.js';
 
 /** Core's ConnectionType, as getpeerinfo names it. */
@@ -93,6 +94,8 @@ export class Peer {
   downloadingSince = 0;
   /** Milliseconds: the last getheaders we sent (they are rate limited). */
   lastGetheadersAt = 0;
+  /** A low-work headers sync in progress with this peer (Core's m_headers_sync). */
+  headersSync: HeadersSyncState | undefined;
   /** BIP130: the peer asked for header announcements. */
   preferHeaders = false;
   /** We sent sendheaders. */

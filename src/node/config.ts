@@ -315,5 +315,12 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     if (err instanceof ConfigError || err instanceof ChainParamsError) throw new InitError(err.message);
     throw err;
   }
+  // Core's -minimumchainwork overrides the network's on any chain (headers presync, IBD, assumevalid).
+  const minimumChainWork = args.getArg('minimumchainwork');
+  if (minimumChainWork !== undefined) {
+    const hex = minimumChainWork.replace(/^0x/i, '');
+    if (!/^[0-9a-fA-F]{1,64}$/.test(hex)) throw new InitError(`Invalid minimum work specified (${minimumChainWork}), must be up to 64 hex digits`);
+    params = { ...params, minimumChainWork: BigInt(`0x${hex}`) };
+  }
   return new NodeConfig(args, params, resolveDataDir(), report);
 }

@@ -38,7 +38,7 @@ function peerInfo(manager: ConnectionManager, peer: Peer, nowMs: number): PeerIn
     bip152HbTo: peer.highBandwidthTo,
     bip152HbFrom: peer.wantsHighBandwidthCompact,
     startingheight: peer.startingHeight,
-    presyncedHeaders: -1,
+    presyncedHeaders: synced.presync,
     syncedHeaders: synced.headers,
     syncedBlocks: synced.blocks,
     inflight: pm.inflightHeights(peer),

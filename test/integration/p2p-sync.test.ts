@@ -137,3 +137,25 @@ test('-peerblockfilters: NODE_COMPACT_FILTERS offered and BIP157 requests answer
   assert.equal(exit.code, 1);
   assert.match(refused.stderr, /Cannot set -peerblockfilters without -blockfilterindex\./);
 });
+
+test('headers presync: a chain below -minimumchainwork is never stored; one that reaches it is redownloaded and accepted', async () => {
+  // Regtest blocks carry 2 units of work each (genesis included).
+  const blocks = buildChain(2100, Math.floor(Date.now() / 1000) - 2200);
+  const server = await ChainServer.start(blocks, { serveBlocks: true });
+  cleanups.push(() => server.close());
+  const workOf = (height: number) => `0x${(2 * (height + 1)).toString(16)}`;
+  // Too little work in the whole chain: presync runs through it and gives up, storing nothing.
+  const low = await Daemon.start({ args: [`-connect=${server.address}`, `-minimumchainwork=${workOf(3000)}`, '-debug=net'] });
+  cleanups.push(() => low.cleanup());
+  await waitFor('the presync to end', () => (/Initial headers sync aborted with peer=\d+: incomplete headers message at height=2100 \(presync phase\)/.test(low.debugLog()) ? true : undefined), 60_000);
+  assert.match(low.debugLog(), /Initial headers sync started with peer=\d+: height=0/);
+  assert.deepEqual((await call<any[]>(low, 'getchaintips')).map((t) => t.height), [0]);
+  // Enough work by height 2050: the chain is downloaded again, checked against the commitments, stored and synced.
+  const enough = await Daemon.start({ args: [`-connect=${server.address}`, `-minimumchainwork=${workOf(2050)}`, '-debug=net'] });
+  cleanups.push(() => enough.cleanup());
+  const tipHash = blocks[blocks.length - 1]!.header.hashHex;
+  await waitFor('the node to sync the chain', async () => ((await call(enough, 'getbestblockhash')) === tipHash ? true : undefined), 120_000);
+  const log = enough.debugLog();
+  assert.match(log, /Initial headers sync transition with peer=\d+: reached sufficient work at height=2100, redownloading from height=0/);
+  assert.match(log, /Initial headers sync complete with peer=\d+: releasing all at height=2100 \(redownload phase\)/);
+});
