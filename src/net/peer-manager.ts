@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { BlockStatus, type BlockIndexEntry, type Chainstate, type Rejection } from '../chain/index.js';
 import { blockProof, checkProofOfWork, moneyRange, type ChainParams } from '../consensus/index.js';
 import type { NodeMempool } from '../mempool/index.js';
-import { DecodeError, hashToHex, parseBlock, serializeBlock, type Block, type BlockHeader } from '../primitives/index.js';
+import { DecodeError, hashToHex, parseBlock, serializeBlock, sipHash24, sipKeyFromBytes, type Block, type BlockHeader } from '../primitives/index.js';
 import { BLOCK_DOWNLOAD_WINDOW, findNextBlocksToDownload, MAX_BLOCKS_IN_TRANSIT_PER_PEER } from './block-download.js';
 import { CompactBlockRelay } from './compact-relay.js';
 import { AVG_FEEFILTER_BROADCAST_INTERVAL_MS, FeeFilterRounder, MAX_FEEFILTER_CHANGE_DELAY_MS, poissonDelayMs } from './fee-filter.js';
@@ -18,7 +18,7 @@ import type { Frame } from './frame.js';
 import { activeChainFrom, findForkInGlobalIndex } from './headers-serving.js';
 import { decodeBlockTransactions, decodeCompactBlock } from './compact-blocks.js';
 import { BIP155_NETWORK, decodeAddr, decodeAddrV2, encodeAddr, encodeAddrV2, type PeerAddress } from './addresses.js';
-import { parseAddress, type AddrMan } from './addrman.js';
+import { isRoutableAddress, parseAddress, type AddrMan } from './addrman.js';
 import { plainIp } from './net-address.js';
 import {
   decodeFeeFilter,
@@ -43,6 +43,8 @@ import { HeadersSyncState, headersSyncParams } from './headers-sync.js';
 import { answerFilterRequest, blockRequestAllowed, type BlockFilterLookup } from './compact-filters.js';
 import { HISTORICAL_BLOCK_AGE_S, type UploadTarget } from './upload-target.js';
 
+/** Core's AVG_ADDRESS_BROADCAST_INTERVAL. */
+const AVG_ADDRESS_BROADCAST_INTERVAL_MS = 30_000;
 /** Core's MAX_PCT_ADDR_TO_SEND, MAX_ADDR_RATE_PER_SECOND and MAX_ADDR_PROCESSING_TOKEN_BUCKET. */
 const MAX_PCT_ADDR_TO_SEND = 23;
 const MAX_ADDR_RATE_PER_SECOND = 0.1;
@@ -128,6 +130,8 @@ export class PeerManager {
   readonly #received = new Set<string>();
   readonly #outboundTimeOffsets: number[] = [];
   readonly #addrResponseCache = new Map<string, { addresses: PeerAddress[]; expires: number }>();
+  /** Key of the deterministic address-relay choice (Core's RANDOMIZER_ID_ADDRESS_RELAY randomizer). */
+  readonly #addrRelayKey = sipKeyFromBytes(randomBytes(16));
   #syncStarted = 0;
   #preferredDownloadPeers = 0;
   #peersDownloading = 0;
@@ -311,6 +315,7 @@ export class PeerManager {
     if (!peer.inbound && peer.addrRelayEnabled && !peer.sentGetaddr) {
       // Core asks outbound peers for addresses once, right after the handshake, and takes up to a full answer.
       peer.sentGetaddr = true;
+      peer.getaddrPending = true;
       peer.addrTokenBucket += MAX_ADDR_TO_SEND;
       peer.send('getaddr');
     }
@@ -430,6 +435,7 @@ export class PeerManager {
     }
     const usable = peer.handshake.addrV2 ? addresses : addresses.filter((a) => a.network === BIP155_NETWORK.IPV4 || a.network === BIP155_NETWORK.IPV6);
     if (usable.length === 0) return;
+    for (const a of usable) peer.addrKnown.add(addressKey(a));
     peer.send(peer.handshake.addrV2 ? 'addrv2' : 'addr', peer.handshake.addrV2 ? encodeAddrV2(usable) : encodeAddr(usable));
   }
 
@@ -464,15 +470,60 @@ export class PeerManager {
       // Only full nodes are worth remembering.
       if ((original.services & (NODE_NETWORK | NODE_NETWORK_LIMITED)) === 0n && (original.services & (NODE_NETWORK | NODE_WITNESS)) !== (NODE_NETWORK | NODE_WITNESS)) continue;
       const time = original.time <= 100_000_000 || original.time > now + 600 ? now - 5 * 24 * 3600 : original.time;
+      const address = time === original.time ? original : { ...original, time };
+      peer.addrKnown.add(addressKey(address));
       processed++;
-      accepted.push(time === original.time ? original : { ...original, time });
+      // Fresh self-announcements and small gossip (not a getaddr answer) travel on to two peers.
+      if (time > now - 600 && !peer.getaddrPending && addresses.length <= 10 && isRoutableAddress(address)) this.#relayAddress(peer.id, address);
+      accepted.push(address);
     }
     peer.addrProcessed += processed;
     peer.addrRateLimited += limited;
     this.options.log.debug('net', `Received addr: ${addresses.length} addresses (${processed} processed, ${limited} rate-limited) from peer=${peer.id}`);
     const source = parseAddress(plainIp(peer.connection.socket.remoteAddress ?? ''));
     if (source && accepted.length > 0) this.options.addrman().add(accepted, source, 2 * 3600);
+    if (addresses.length < MAX_ADDR_TO_SEND) peer.getaddrPending = false;
     if (peer.connectionType === 'addr-fetch' && addresses.length > 1) this.options.disconnect(peer, 'addrfetch connection completed');
+  }
+
+  /**
+   * Core's RelayAddress: an address goes to two addr-relaying peers other than its sender,
+   * chosen by a keyed hash of the address, the peer and the 24-hour window, so repeating an
+   * address to us does not spread it further.
+   */
+  #relayAddress(originator: number, address: PeerAddress): void {
+    const key = addressKey(address);
+    const window = Math.floor((this.options.now() + Number(sipHash24(this.#addrRelayKey, new TextEncoder().encode(key)) % 86_400n)) / 86_400);
+    const best: { score: bigint; peer: Peer }[] = [];
+    for (const peer of this.options.peers()) {
+      if (!peer.addrRelayEnabled || peer.id === originator || !peer.successfullyConnected) continue;
+      if (!peer.handshake.addrV2 && address.network !== BIP155_NETWORK.IPV4 && address.network !== BIP155_NETWORK.IPV6) continue;
+      const score = sipHash24(this.#addrRelayKey, new TextEncoder().encode(`${key}|${window}|${peer.id}`));
+      best.push({ score, peer });
+    }
+    best.sort((a, b) => (b.score > a.score ? 1 : b.score < a.score ? -1 : 0));
+    for (const { peer } of best.slice(0, 2)) this.#pushAddress(peer, address);
+  }
+
+  /** Core's PushAddress: queued unless the peer knows it; a full queue replaces a random entry. */
+  #pushAddress(peer: Peer, address: PeerAddress): void {
+    if (peer.addrKnown.has(addressKey(address))) return;
+    if (peer.addrsToSend.length >= MAX_ADDR_TO_SEND) peer.addrsToSend[Math.floor(Math.random() * peer.addrsToSend.length)] = address;
+    else peer.addrsToSend.push(address);
+  }
+
+  /** Core's MaybeSendAddr: queued addresses every 30 s on average, in addr or addrv2 as negotiated. */
+  #maybeSendAddr(peer: Peer): void {
+    // On the node's clock, as Core's (setmocktime moves it).
+    const clockMs = this.options.now() * 1000;
+    if (!peer.addrRelayEnabled || clockMs < peer.nextAddrSendAt) return;
+    peer.nextAddrSendAt = clockMs + poissonDelayMs(AVG_ADDRESS_BROADCAST_INTERVAL_MS);
+    const queued = peer.addrsToSend.splice(0).filter((a) => !peer.addrKnown.has(addressKey(a)));
+    if (queued.length === 0) return;
+    for (const a of queued) peer.addrKnown.add(addressKey(a));
+    const v2 = peer.handshake.addrV2;
+    const sendable = v2 ? queued : queued.filter((a) => a.network === BIP155_NETWORK.IPV4 || a.network === BIP155_NETWORK.IPV6);
+    if (sendable.length > 0) peer.send(v2 ? 'addrv2' : 'addr', v2 ? encodeAddrV2(sendable) : encodeAddr(sendable));
   }
 
   #pong(peer: Peer, payload: Uint8Array): void {
@@ -1095,6 +1146,7 @@ export class PeerManager {
     if (this.#checkTimeouts(peer, nowMs)) return;
     this.#downloadBlocks(peer, nowMs);
     this.#maybeSendFeeFilter(peer, nowMs);
+    this.#maybeSendAddr(peer);
   }
 
   #maybeSendPing(peer: Peer, nowMs: number): void {
@@ -1268,4 +1320,9 @@ function shuffled<T>(items: readonly T[]): T[] {
     [out[i], out[j]] = [out[j]!, out[i]!];
   }
   return out;
+}
+
+/** An address's identity for "known" filters: network, bytes and port. */
+function addressKey(a: PeerAddress): string {
+  return `${a.network}:${Buffer.from(a.address).toString('hex')}:${a.port}`;
 }

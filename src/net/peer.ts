@@ -5,6 +5,7 @@
  * relay state. The logic that changes these lives in the peer manager.
  */
 import type { BlockIndexEntry } from '../chain/index.js';
+import type { PeerAddress } from './addresses.js';
 import type { ServiceAddress } from './addrman.js';
 import type { Handshake } from './handshake.js';
 import type { HeadersSyncState } from './headers-sync.js';
@@ -136,6 +137,13 @@ export class Peer {
   addrProcessed = 0;
   addrRateLimited = 0;
   sentGetaddr = false;
+  /** A getaddr of ours awaits its full answer (Core's m_getaddr_sent): its addresses are not relayed on. */
+  getaddrPending = false;
+  /** Addresses queued for our next addr message to this peer, and those it knows (Core's m_addrs_to_send, m_addr_known). */
+  readonly addrsToSend: PeerAddress[] = [];
+  readonly addrKnown = new RecentSet(5000);
+  /** Milliseconds: the next addr message round (Poisson spaced, 30 s on average). */
+  nextAddrSendAt = 0;
   answeredGetaddr = false;
   /** The address manager's entry this automatic connection was made to (Good after the handshake). */
   addrmanAddress: ServiceAddress | undefined;

@@ -131,3 +131,27 @@ test('-seednode: an addr-fetch connection that takes the seed\'s addresses and l
     await seeded.cleanup();
   }
 });
+
+test('a fresh address a peer announces is relayed to two other peers, not back to its sender', async () => {
+  const peers = await Promise.all([0, 1, 2].map(() => TestPeer.connect(node.p2pPort)));
+  try {
+    // Each peer enables address relay with us (Core does so on the first addr-related message).
+    for (const p of peers) p.send('addrv2', encodeAddrV2([]));
+    await Promise.all(peers.map((p) => p.sync()));
+    const now = Math.floor(Date.now() / 1000);
+    const fresh: PeerAddress = { time: now, services: 9n, network: 1, address: Uint8Array.of(14, 1, 2, 3), port: 8333 };
+    peers[0]!.send('addrv2', encodeAddrV2([fresh]));
+    await peers[0]!.sync();
+    // Addresses go out in Poisson-timed rounds on the node's clock: move it past them.
+    await call('setmocktime', [now + 3600]);
+    const got = (p: TestPeer) => p.received.filter((f) => f.command === 'addrv2').some((f) => decodeAddrV2(f.payload).some((a) => a.address.join('.') === '14.1.2.3'));
+    await waitFor('the address at the two other peers', async () => {
+      await Promise.all(peers.map((p) => p.sync()));
+      return got(peers[1]!) && got(peers[2]!) ? true : undefined;
+    }, 30_000);
+    assert.equal(got(peers[0]!), false, 'not sent back to its sender');
+  } finally {
+    await call('setmocktime', [0]);
+    for (const p of peers) p.close();
+  }
+});
