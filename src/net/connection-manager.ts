@@ -18,6 +18,7 @@ import { lookup as dnsLookup } from 'node:dns/promises';
 import { AddrMan, formatAddress, formatAddressPort, internalAddress, parseAddress, type Network } from './addrman.js';
 import { loadAddrman, writePeersDat } from './addrman-file.js';
 import { BanManager } from './ban-manager.js';
+import { poissonDelayMs } from './fee-filter.js';
 import type { BlockFilterLookup } from './compact-filters.js';
 import { selectPeerToEvict } from './eviction.js';
 import { Handshake } from './handshake.js';
@@ -37,14 +38,17 @@ export const MAX_FEELER = 1;
 export const MAX_ADDNODE_CONNECTIONS = 8;
 /** Core's DEFAULT_MAX_PEER_CONNECTIONS. */
 export const DEFAULT_MAX_PEER_CONNECTIONS = 125;
-/** Milliseconds: Core's DEFAULT_PEER_CONNECT_TIMEOUT (-timeout) and the version handshake deadline. */
+/** Milliseconds: Core's DEFAULT_CONNECT_TIMEOUT (-timeout). */
 const CONNECT_TIMEOUT_MS = 5000;
-const HANDSHAKE_TIMEOUT_MS = 60_000;
+/** Core's DEFAULT_PEER_CONNECT_TIMEOUT (-peertimeout), seconds. */
+export const DEFAULT_PEER_CONNECT_TIMEOUT_S = 60;
 /** Core's TIMEOUT_INTERVAL: no traffic either way for this long ends a connection. */
 const INACTIVITY_TIMEOUT_S = 20 * 60;
 const TICK_MS = 100;
 /** Core's DUMP_PEERS_INTERVAL: peers.dat is rewritten every 15 minutes. */
 const DUMP_PEERS_INTERVAL_MS = 15 * 60 * 1000;
+/** Core's FEELER_INTERVAL: on average one feeler connection every 2 minutes. */
+const FEELER_INTERVAL_MS = 2 * 60 * 1000;
 /** Core's wait before querying DNS seeds when peers.dat already holds addresses. */
 const DNS_SEED_DELAY_MS = 11_000;
 /** Milliseconds between automatic outbound attempts (Core's ThreadOpenConnections loop sleeps 500 ms). */
@@ -81,6 +85,10 @@ export interface ConnectionManagerOptions {
   readonly proxy?: { host: string; port: number; randomizeCredentials: boolean };
   /** The basic block filter index for BIP157 requests. */
   filterIndex?(): BlockFilterLookup | undefined;
+  /** -peertimeout: seconds before a connection's inactivity is checked. */
+  readonly peerTimeout: number;
+  /** Our own addresses (-externalip) to announce while listening. */
+  readonly localAddresses?: readonly { address: string; port: number }[];
   /** -seednode: peers asked for addresses once at start (addr-fetch connections). */
   readonly seedNodes?: readonly string[];
   /** -dnsseed: query the network's DNS seeds when the address manager has too few addresses. */
@@ -148,6 +156,7 @@ export class ConnectionManager {
       uploadTarget: this.uploadTarget,
       filterIndex: () => options.filterIndex?.(),
       addrman: () => this.addrman,
+      localAddresses: options.listen ? (options.localAddresses ?? []) : [],
     });
     for (const text of options.addNodes) this.addedNodes.push({ text, lastAttempt: 0 });
   }
@@ -449,6 +458,21 @@ export class ConnectionManager {
   #nextAutomaticAt = 0;
 
   /**
+   * Core's InactivityCheck, on the node's (mockable) clock, once a connection is older than
+   * -peertimeout: nothing sent or received yet, nothing sent or received for 20 minutes, or
+   * no completed handshake.
+   */
+  #inactivity(peer: Peer, now: number): string | undefined {
+    if (peer.connectedAt + this.options.peerTimeout >= now) return undefined;
+    const { lastSend, lastReceive } = peer.connection;
+    if (lastSend === 0 || lastReceive === 0) return `socket no message in first ${this.options.peerTimeout} seconds, ${lastReceive !== 0 ? 1 : 0} ${lastSend !== 0 ? 1 : 0}`;
+    if (now > lastSend + INACTIVITY_TIMEOUT_S) return `socket sending timeout: ${now - lastSend}s`;
+    if (now > lastReceive + INACTIVITY_TIMEOUT_S) return `socket receive timeout: ${now - lastReceive}s`;
+    if (!peer.successfullyConnected) return 'version handshake timeout';
+    return undefined;
+  }
+
+  /**
    * Core's ThreadOpenConnections without -connect: keep MAX_OUTBOUND_FULL_RELAY outbound
    * peers from the address manager, one new attempt per round, never two in one network
    * group, never to an address we are connected to, banned or discouraged ones skipped.
@@ -456,11 +480,21 @@ export class ConnectionManager {
   #openAutomatic(nowMs: number): void {
     if (!this.options.automaticOutbound || nowMs < this.#nextAutomaticAt) return;
     this.#nextAutomaticAt = nowMs + AUTOMATIC_CONNECT_INTERVAL_MS;
-    const outbound = [...this.#peers.values()].filter((p) => p.connectionType === 'outbound-full-relay');
-    if (outbound.length + this.#pendingAutomatic >= MAX_OUTBOUND_FULL_RELAY) return;
+    const peers = [...this.#peers.values()];
+    const fullRelay = peers.filter((p) => p.connectionType === 'outbound-full-relay').length + this.#pendingByType.get('outbound-full-relay')!;
+    const blockRelay = peers.filter((p) => p.connectionType === 'block-relay-only').length + this.#pendingByType.get('block-relay-only')!;
+    // Core's order: full-relay slots first, then block-relay-only, then a feeler now and then.
+    let type: ConnectionType;
+    if (fullRelay < MAX_OUTBOUND_FULL_RELAY) type = 'outbound-full-relay';
+    else if (blockRelay < MAX_BLOCK_RELAY_ONLY) type = 'block-relay-only';
+    else if (nowMs >= this.#nextFeelerAt && this.#pendingByType.get('feeler') === 0) type = 'feeler';
+    else return;
+    if (type === 'feeler') this.#nextFeelerAt = nowMs + poissonDelayMs(FEELER_INTERVAL_MS);
+    const outbound = peers.filter((p) => !p.inbound && p.connectionType !== 'manual');
     const groups = new Set(outbound.map((p) => groupOf(p.address)));
     for (let tries = 0; tries < 100; tries++) {
-      const selected = this.addrman.select(false, this.options.reachableNetworks ?? []);
+      // A feeler tests an address from the new table.
+      const selected = this.addrman.select(type === 'feeler', this.options.reachableNetworks ?? []);
       if (!selected) return;
       const a = selected.address;
       const text = formatAddressPort(a);
@@ -470,9 +504,9 @@ export class ConnectionManager {
       // Core avoids non-default ports for the first 50 tries.
       if (a.port !== this.options.params.defaultPort && tries < 50) continue;
       this.addrman.attempt(a, true);
-      this.#pendingAutomatic++;
-      void this.openManual(text, 'outbound-full-relay').then((peer) => {
-        this.#pendingAutomatic--;
+      this.#pendingByType.set(type, this.#pendingByType.get(type)! + 1);
+      void this.openManual(text, type).then((peer) => {
+        this.#pendingByType.set(type, this.#pendingByType.get(type)! - 1);
         if (!peer) return;
         peer.addrmanAddress = a;
       });
@@ -480,7 +514,12 @@ export class ConnectionManager {
     }
   }
 
-  #pendingAutomatic = 0;
+  readonly #pendingByType = new Map<ConnectionType, number>([
+    ['outbound-full-relay', 0],
+    ['block-relay-only', 0],
+    ['feeler', 0],
+  ]);
+  #nextFeelerAt = Date.now() + FEELER_INTERVAL_MS;
 
   /** Wakes the added-node loop (addnode add). */
   wakeAddedNodes(): void {
@@ -493,17 +532,10 @@ export class ConnectionManager {
     const now = this.options.now();
     for (const peer of [...this.#peers.values()]) {
       if (peer.disconnectReason !== undefined) continue;
-      if (!peer.successfullyConnected) {
-        if (nowMs - peer.connectedAtMs > HANDSHAKE_TIMEOUT_MS) {
-          this.options.log.debug('net', `version handshake timeout, disconnecting peer=${peer.id}`);
-          this.disconnect(peer, 'version handshake timeout');
-        }
-        continue;
-      }
-      const c = peer.connection;
-      if (now - Math.max(c.lastSend, c.lastReceive) > INACTIVITY_TIMEOUT_S && now - peer.connectedAt > INACTIVITY_TIMEOUT_S) {
-        this.disconnect(peer, `socket inactivity timeout`);
-        continue;
+      const reason = this.#inactivity(peer, now);
+      if (reason) {
+        this.options.log.debug('net', `${reason}, disconnecting peer=${peer.id}`);
+        this.disconnect(peer, reason);
       }
     }
     this.peerManager.txRelay.tick();

@@ -43,6 +43,8 @@ import { HeadersSyncState, headersSyncParams } from './headers-sync.js';
 import { answerFilterRequest, blockRequestAllowed, type BlockFilterLookup } from './compact-filters.js';
 import { HISTORICAL_BLOCK_AGE_S, type UploadTarget } from './upload-target.js';
 
+/** Core's AVG_LOCAL_ADDRESS_BROADCAST_INTERVAL. */
+const AVG_LOCAL_ADDRESS_BROADCAST_INTERVAL_MS = 24 * 60 * 60 * 1000;
 /** Core's AVG_ADDRESS_BROADCAST_INTERVAL. */
 const AVG_ADDRESS_BROADCAST_INTERVAL_MS = 30_000;
 /** Core's MAX_PCT_ADDR_TO_SEND, MAX_ADDR_RATE_PER_SECOND and MAX_ADDR_PROCESSING_TOKEN_BUCKET. */
@@ -112,6 +114,8 @@ export interface PeerManagerOptions {
   readonly uploadTarget: UploadTarget;
   /** The address manager (replaced when peers.dat is loaded, hence a getter). */
   addrman(): AddrMan;
+  /** Our own addresses to announce (-externalip) while listening; none when not listening. */
+  readonly localAddresses?: readonly { address: string; port: number }[];
   /** The basic block filter index, for BIP157 requests (undefined without -blockfilterindex). */
   filterIndex?(): BlockFilterLookup | undefined;
 }
@@ -300,17 +304,17 @@ export class PeerManager {
     this.options.log.info(
       `New ${peer.connectionType} v1 peer connected: version: ${peer.version}, blocks=${peer.startingHeight}, peer=${peer.id}`,
     );
-    if (peer.connectionType === 'feeler') {
-      // A feeler only tests that the address answers.
-      this.options.disconnect(peer, 'feeler connection completed');
-      return;
-    }
     if (peer.version >= SHORT_IDS_BLOCKS_VERSION) peer.send('sendcmpct', encodeSendCmpct(false, CMPCTBLOCKS_VERSION));
-    if (peer.addrmanAddress && (peer.connectionType === 'outbound-full-relay' || peer.connectionType === 'block-relay-only')) {
+    if (peer.addrmanAddress && (peer.connectionType === 'outbound-full-relay' || peer.connectionType === 'block-relay-only' || peer.connectionType === 'feeler')) {
       // A working outbound peer: its address moves to the tried table, with the services it offers.
       const addrman = this.options.addrman();
       addrman.good(peer.addrmanAddress);
       addrman.setServices(peer.addrmanAddress, peer.services);
+    }
+    if (peer.connectionType === 'feeler') {
+      // A feeler only tests that the address answers.
+      this.options.disconnect(peer, 'feeler connection completed');
+      return;
     }
     if (!peer.inbound && peer.addrRelayEnabled && !peer.sentGetaddr) {
       // Core asks outbound peers for addresses once, right after the handshake, and takes up to a full answer.
@@ -518,6 +522,15 @@ export class PeerManager {
     const clockMs = this.options.now() * 1000;
     if (!peer.addrRelayEnabled || clockMs < peer.nextAddrSendAt) return;
     peer.nextAddrSendAt = clockMs + poissonDelayMs(AVG_ADDRESS_BROADCAST_INTERVAL_MS);
+    // Core's self-announcement: about daily, our address for the peer's network (not during IBD).
+    const locals = this.options.localAddresses ?? [];
+    if (locals.length > 0 && !this.chain.isInitialBlockDownload() && clockMs >= peer.nextLocalAddrSendAt) {
+      if (peer.nextLocalAddrSendAt !== 0) peer.addrKnown.clear();
+      const wanted = peer.network === 'ipv6' ? BIP155_NETWORK.IPV6 : BIP155_NETWORK.IPV4;
+      const local = locals.map((l) => ({ parsed: parseAddress(l.address), port: l.port })).find((l) => l.parsed?.network === wanted) ?? locals.map((l) => ({ parsed: parseAddress(l.address), port: l.port })).find((l) => l.parsed);
+      if (local?.parsed) this.#pushAddress(peer, { time: this.options.now(), services: this.options.localServices, network: local.parsed.network, address: local.parsed.address, port: local.port });
+      peer.nextLocalAddrSendAt = clockMs + poissonDelayMs(AVG_LOCAL_ADDRESS_BROADCAST_INTERVAL_MS);
+    }
     const queued = peer.addrsToSend.splice(0).filter((a) => !peer.addrKnown.has(addressKey(a)));
     if (queued.length === 0) return;
     for (const a of queued) peer.addrKnown.add(addressKey(a));

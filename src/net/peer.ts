@@ -144,6 +144,8 @@ export class Peer {
   readonly addrKnown = new RecentSet(5000);
   /** Milliseconds: the next addr message round (Poisson spaced, 30 s on average). */
   nextAddrSendAt = 0;
+  /** Milliseconds on the node's clock: the next announcement of our own address. */
+  nextLocalAddrSendAt = 0;
   answeredGetaddr = false;
   /** The address manager's entry this automatic connection was made to (Good after the handshake). */
   addrmanAddress: ServiceAddress | undefined;

@@ -110,6 +110,7 @@ export function netOptions(config: NodeConfig): NetOptions {
     whitelist.push({ subnet, permissions });
   }
   if (args.getBoolArg('peerblockfilters', false) && !config.blockFilterIndex) throw new InitError('Cannot set -peerblockfilters without -blockfilterindex.');
+  if (args.getIntArg('peertimeout', 60) < 1) throw new InitError('peertimeout must be a positive integer.');
   for (const text of args.getArgs('externalip')) {
     // Core resolves names here; tsbtcd takes numeric addresses only.
     if (!isIP(text.replace(/^\[(.*)\]$/, '$1'))) throw new InitError(`Cannot resolve -externalip address: '${text}'`);

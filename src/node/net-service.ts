@@ -5,7 +5,7 @@
  * punishment of invalid blocks) and starts connecting to -connect / -addnode peers. It
  * registers the Network RPC methods, answered from the running connection manager.
  */
-import { ConnectionManager, filterLookupFromView, parseNetworkName, type NetLogCategory } from '../net/index.js';
+import { ConnectionManager, DEFAULT_PEER_CONNECT_TIMEOUT_S, filterLookupFromView, parseNetworkName, type NetLogCategory } from '../net/index.js';
 import { networkMethods, peerMethods, type PeerNetwork } from '../rpc/index.js';
 import type { ChainstateService } from './chainstate-service.js';
 import { InitError, type NodeConfig } from './config.js';
@@ -72,6 +72,9 @@ export class NetService implements NodeService {
       automaticOutbound: options.connect.length === 0 && !config.args.isArgSet('connect'),
       reachableNetworks: [...facts.reachable].map((name) => parseNetworkName(name)!).filter((n) => n !== undefined),
       seedNodes: config.args.getArgs('seednode'),
+      // Core: -peertimeout below 1 is an init error; the functional tests pass a huge one with mock time.
+      peerTimeout: config.args.getIntArg('peertimeout', DEFAULT_PEER_CONNECT_TIMEOUT_S),
+      localAddresses: facts.localAddresses ?? [],
       // Core's -dnsseed: on by default, off with -connect.
       dnsSeed: config.args.getBoolArg('dnsseed', !config.args.isArgSet('connect')),
       filterIndex: () => {

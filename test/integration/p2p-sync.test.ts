@@ -53,7 +53,7 @@ test('SIGKILL at ten random moments of IBD: each restart resumes, the end state 
   const dir = tempDir();
   cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
   const file = join(dir, 'chain.blk');
-  const meta = await generateChain(file, { transactions: 6000, txPerBlock: 60, assumeValidTail: false }, 2);
+  const meta = await generateChain(file, { transactions: 20_000, txPerBlock: 50, assumeValidTail: false }, 2);
   const blocks = [...scanBlockFile(file, MESSAGE_START.regtest, new Uint8Array(8))].map((s) => parseBlock(s.bytes));
   assert.equal(blocks.length, meta.blocks);
   const server = await ChainServer.start(blocks, { serveBlocks: true });
@@ -62,7 +62,7 @@ test('SIGKILL at ten random moments of IBD: each restart resumes, the end state 
   cleanups.push(() => node.cleanup());
   const heights: number[] = [];
   for (let i = 0; i < 10; i++) {
-    await sleep(200 + Math.floor(Math.random() * 1500));
+    await sleep(100 + Math.floor(Math.random() * 2900));
     await node.kill();
     node = await node.restart({ args: [`-connect=${server.address}`, '-assumevalid=0'], readyTimeoutMs: 60_000 });
     heights.push(await call<number>(node, 'getblockcount'));
