@@ -2,11 +2,9 @@
  * The running connection manager seen through the RPC layer's PeerNetwork interface:
  * peers as Core's CNodeStats records, the added-node list, bans, and block fetches.
  */
-import { addressNetwork, BanManager, formatAddress, MAX_BLOCK_RELAY_ONLY, MAX_OUTBOUND_FULL_RELAY, MAX_UPLOAD_TIMEFRAME_S, networkName, parseAddress, parseNetworkName, type ConnectionManager, type Peer } from '../net/index.js';
+import { addressNetwork, BanManager, formatAddress, MAX_BLOCK_RELAY_ONLY, MAX_OUTBOUND_FULL_RELAY, MAX_UPLOAD_TIMEFRAME_S, MSG_WITNESS_BLOCK, NODE_NETWORK, NODE_P2P_V2, NODE_WITNESS, networkName, parseAddress, parseNetworkName, type ConnectionManager, type Peer } from '../net/index.js';
 import type { PeerInfoRecord, PeerNetwork } from '../rpc/index.js';
 
-const NODE_P2P_V2 = 1n << 11n;
-const MSG_WITNESS_BLOCK = 2 | (1 << 30);
 
 function peerInfo(manager: ConnectionManager, peer: Peer, nowMs: number): PeerInfoRecord {
   const pm = manager.peerManager;
@@ -180,5 +178,3 @@ export function peerNetworkOf(manager: ConnectionManager, now: () => number, loc
   };
 }
 
-const NODE_NETWORK = 1n;
-const NODE_WITNESS = 1n << 3n;
