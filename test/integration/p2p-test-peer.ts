@@ -160,10 +160,15 @@ export class ChainServer {
     private readonly serveBlocks: boolean,
     /** What a getaddr gets (as addrv2). */
     private readonly addresses: readonly PeerAddress[],
+    private readonly blockDelayMs: number,
   ) {}
 
+  /** When the next delayed block may go out (ms). */
+  #nextBlockAt = 0;
+
   /** `once`: the server stops listening after its first connection (a peer that goes away). */
-  static async start(blocks: readonly Block[], options: { serveBlocks: boolean; once?: boolean; addresses?: readonly PeerAddress[] }): Promise<ChainServer> {
+  /** `blockDelayMs`: each block is sent this long after the one before (a slow peer). */
+  static async start(blocks: readonly Block[], options: { serveBlocks: boolean; once?: boolean; addresses?: readonly PeerAddress[]; blockDelayMs?: number }): Promise<ChainServer> {
     let self!: ChainServer;
     const server = net.createServer((socket) => {
       if (options.once) server.close();
@@ -172,7 +177,7 @@ export class ChainServer {
       peer.handlers.push((f) => self.#answer(peer, f));
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    self = new ChainServer(server, (server.address() as net.AddressInfo).port, blocks, options.serveBlocks, options.addresses ?? []);
+    self = new ChainServer(server, (server.address() as net.AddressInfo).port, blocks, options.serveBlocks, options.addresses ?? [], options.blockDelayMs ?? 0);
     return self;
   }
 
@@ -200,7 +205,13 @@ export class ChainServer {
         this.requested.set(hex, (this.requested.get(hex) ?? 0) + 1);
         if (!this.serveBlocks) continue;
         const block = this.blocks.find((b) => bytesEqual(b.header.hash, item.hash));
-        if (block) peer.send('block', serializeBlock(block));
+        if (!block) continue;
+        if (this.blockDelayMs === 0) {
+          peer.send('block', serializeBlock(block));
+        } else {
+          this.#nextBlockAt = Math.max(this.#nextBlockAt, Date.now()) + this.blockDelayMs;
+          setTimeout(() => peer.send('block', serializeBlock(block)), this.#nextBlockAt - Date.now());
+        }
       }
     }
   }
