@@ -15,7 +15,7 @@ import type { ChainParams } from '../consensus/index.js';
 import type { NodeMempool } from '../mempool/index.js';
 import { join } from 'node:path';
 import { lookup as dnsLookup } from 'node:dns/promises';
-import { AddrMan, formatAddress, formatAddressPort, internalAddress, parseAddress, type Network } from './addrman.js';
+import { AddrMan, formatAddress, formatAddressPort, internalAddress, netGroup, parseAddress, type NetAddress, type Network } from './addrman.js';
 import { loadAddrman, writePeersDat } from './addrman-file.js';
 import { BanManager } from './ban-manager.js';
 import { poissonDelayMs } from './fee-filter.js';
@@ -371,7 +371,8 @@ export class ConnectionManager {
       // Core wants full nodes with witness support from automatic outbound peers only.
       requiredServices: type === 'outbound-full-relay' || type === 'block-relay-only' ? NODE_NETWORK | NODE_WITNESS : 0n,
     });
-    peer = new Peer(id, connection, handshake, type, address, bindAddress, networkClass(ip), addedAs, permissions, this.options.now());
+    const parsed = parseAddress(ip);
+    peer = new Peer(id, connection, handshake, type, address, bindAddress, networkClass(ip), parsed ? groupKey(parsed) : address, addedAs, permissions, this.options.now());
     this.#peers.set(id, peer);
     connection.onClose(() => this.#ownNonces.delete(nonce));
     this.options.log.debug('net', `Added connection${inbound ? ` to ${address}` : ''} peer=${id}`);
@@ -491,7 +492,7 @@ export class ConnectionManager {
     else return;
     if (type === 'feeler') this.#nextFeelerAt = nowMs + poissonDelayMs(FEELER_INTERVAL_MS);
     const outbound = peers.filter((p) => !p.inbound && p.connectionType !== 'manual');
-    const groups = new Set(outbound.map((p) => groupOf(p.address)));
+    const groups = new Set(outbound.map((p) => p.netGroup));
     for (let tries = 0; tries < 100; tries++) {
       // A feeler tests an address from the new table.
       const selected = this.addrman.select(type === 'feeler', this.options.reachableNetworks ?? []);
@@ -500,7 +501,7 @@ export class ConnectionManager {
       const text = formatAddressPort(a);
       const ip = formatAddress(a);
       if (this.findPeer(text) || this.#pending.has(text)) continue;
-      if (groups.has(groupOf(text)) || this.bans.isBanned(ip) || this.bans.isDiscouraged(ip)) continue;
+      if (groups.has(groupKey(a)) || this.bans.isBanned(ip) || this.bans.isDiscouraged(ip)) continue;
       // Core avoids non-default ports for the first 50 tries.
       if (a.port !== this.options.params.defaultPort && tries < 50) continue;
       this.addrman.attempt(a, true);
@@ -565,9 +566,7 @@ export class ConnectionManager {
   }
 }
 
-/** The network group of an "ip:port" peer address for outbound diversity: /16 of IPv4, /32 of IPv6. */
-function groupOf(address: string): string {
-  const v4 = /^(\d+)\.(\d+)\./.exec(address);
-  if (v4) return `${v4[1]}.${v4[2]}`;
-  return address.replace(/^\[/, '').split(':').slice(0, 2).join(':');
+/** Core's network group of an address (NetGroupManager::GetGroup), as a map key. */
+function groupKey(address: NetAddress): string {
+  return Buffer.from(netGroup(address)).toString('hex');
 }

@@ -8,16 +8,6 @@
  */
 import type { Peer } from './peer.js';
 
-/** Core's network group of an address: /16 for IPv4, /32 for IPv6, the address for loopback. */
-function netGroup(peer: Peer): string {
-  const addr = peer.address;
-  const v4 = /^(\d+)\.(\d+)\./.exec(addr);
-  if (v4) return addr.startsWith('127.') ? 'local' : `4:${v4[1]}.${v4[2]}`;
-  const v6 = /^\[([^\]]+)\]/.exec(addr);
-  if (v6) return v6[1] === '::1' ? 'local' : `6:${v6[1]!.split(':').slice(0, 2).join(':')}`;
-  return addr;
-}
-
 /** Removes the k "best" candidates by `better` (descending): they are protected. */
 function protect(candidates: Peer[], k: number, better: (a: Peer, b: Peer) => number, eligible: (p: Peer) => boolean = () => true): Peer[] {
   const sorted = [...candidates].sort(better);
@@ -28,7 +18,7 @@ function protect(candidates: Peer[], k: number, better: (a: Peer, b: Peer) => nu
 export function selectPeerToEvict(peers: readonly Peer[], isDiscouraged: (peer: Peer) => boolean): Peer | undefined {
   let candidates = peers.filter((p) => p.inbound && !p.hasPermission('noban') && p.disconnectReason === undefined);
   // Four by network group (Core orders by a keyed hash of it: an arbitrary but fixed choice).
-  candidates = protect(candidates, 4, (a, b) => (netGroup(a) < netGroup(b) ? -1 : netGroup(a) > netGroup(b) ? 1 : a.id - b.id));
+  candidates = protect(candidates, 4, (a, b) => (a.netGroup < b.netGroup ? -1 : a.netGroup > b.netGroup ? 1 : a.id - b.id));
   // Eight with the lowest minimum ping.
   candidates = protect(candidates, 8, (a, b) => (a.minPingTime ?? Infinity) - (b.minPingTime ?? Infinity));
   // Four that most recently sent us a new transaction.
@@ -45,7 +35,7 @@ export function selectPeerToEvict(peers: readonly Peer[], isDiscouraged: (peer: 
   // The network group with the most connections (ties: the one with the youngest peer) loses its youngest.
   const groups = new Map<string, Peer[]>();
   for (const p of candidates) {
-    const g = netGroup(p);
+    const g = p.netGroup;
     const list = groups.get(g) ?? [];
     list.push(p);
     groups.set(g, list);

@@ -11,7 +11,7 @@
 import { randomBytes } from 'node:crypto';
 import type { BlockIndexEntry } from '../chain/index.js';
 import { blockProof, permittedDifficultyTransition, type ChainParams } from '../consensus/index.js';
-import { sipHash24, sipKeyFromBytes, type BlockHeader } from '../primitives/index.js';
+import { bytesEqual, sipHash24, sipKeyFromBytes, type BlockHeader } from '../primitives/index.js';
 
 /** Core's MAX_FUTURE_BLOCK_TIME. */
 const MAX_FUTURE_BLOCK_TIME = 2 * 60 * 60;
@@ -147,7 +147,7 @@ export class HeadersSyncState {
   }
 
   #storeCommitments(headers: readonly BlockHeader[]): boolean {
-    if (!equal(headers[0]!.prevHash, this.#lastHeader.hash)) {
+    if (!bytesEqual(headers[0]!.prevHash, this.#lastHeader.hash)) {
       this.log(`Initial headers sync aborted with peer=${this.peerId}: non-continuous headers at height=${this.#currentHeight} (presync phase)`);
       return false;
     }
@@ -182,7 +182,7 @@ export class HeadersSyncState {
 
   #storeRedownloaded(header: BlockHeader): boolean {
     const nextHeight = this.#redownloadLastHeight + 1;
-    if (!equal(header.prevHash, this.#redownloadLastHash)) {
+    if (!bytesEqual(header.prevHash, this.#redownloadLastHash)) {
       this.log(`Initial headers sync aborted with peer=${this.peerId}: non-continuous headers at height=${nextHeight} (redownload phase)`);
       return false;
     }
@@ -224,10 +224,4 @@ export class HeadersSyncState {
     if (this.#phase === 'final') return [];
     return [this.#phase === 'presync' ? this.#lastHeader.hash : this.#redownloadLastHash, ...startLocator];
   }
-}
-
-function equal(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
 }

@@ -17,10 +17,6 @@ const KNOWN_MESSAGE_TYPES = new Set([
 ]);
 export const OTHER_MESSAGE_TYPE = '*other*';
 
-/** Core's -maxreceivebuffer default (5,000 KB): reading pauses while more is unprocessed. */
-export const DEFAULT_MAX_RECEIVE_BUFFER = 5000 * 1000;
-/** Core's -maxsendbuffer default (1,000 KB): a peer's requests wait while more is unsent. */
-export const DEFAULT_MAX_SEND_BUFFER = 1000 * 1000;
 
 export interface ConnectionTraffic {
   /** A whole message arrived (already counted). */
@@ -70,10 +66,6 @@ export class PeerConnection {
     return this.#closeReason;
   }
 
-  /** Bytes handed to the socket and not yet written out. */
-  get unsentBytes(): number {
-    return this.socket.writableLength;
-  }
 
   onClose(listener: () => void): void {
     if (this.#closed) listener();
@@ -91,12 +83,6 @@ export class PeerConnection {
     this.traffic.bytes('sent', frame.length);
   }
 
-  /** Stops reading (Core's fPauseRecv) while the node catches up with what it has. */
-  pauseReceive(paused: boolean): void {
-    if (this.#closed) return;
-    if (paused) this.socket.pause();
-    else this.socket.resume();
-  }
 
   close(reason: string): void {
     if (this.#closed) return;

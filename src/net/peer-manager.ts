@@ -7,11 +7,11 @@
  * peer discouraged and disconnected.
  */
 import { randomBytes } from 'node:crypto';
-import { BlockStatus, type BlockIndexEntry, type Chainstate, type Rejection } from '../chain/index.js';
+import { BlockStatus, lastCommonAncestor, type BlockIndexEntry, type Chainstate, type Rejection } from '../chain/index.js';
 import { blockProof, checkProofOfWork, moneyRange, type ChainParams } from '../consensus/index.js';
 import type { NodeMempool } from '../mempool/index.js';
-import { DecodeError, hashToHex, parseBlock, serializeBlock, sipHash24, sipKeyFromBytes, type Block, type BlockHeader } from '../primitives/index.js';
-import { BLOCK_DOWNLOAD_WINDOW, findNextBlocksToDownload, MAX_BLOCKS_IN_TRANSIT_PER_PEER } from './block-download.js';
+import { bytesEqual, DecodeError, hashToHex, parseBlock, serializeBlock, sipHash24, sipKeyFromBytes, type Block, type BlockHeader } from '../primitives/index.js';
+import { findNextBlocksToDownload, MAX_BLOCKS_IN_TRANSIT_PER_PEER } from './block-download.js';
 import { CompactBlockRelay } from './compact-relay.js';
 import { AVG_FEEFILTER_BROADCAST_INTERVAL_MS, FeeFilterRounder, MAX_FEEFILTER_CHANGE_DELAY_MS, poissonDelayMs } from './fee-filter.js';
 import type { Frame } from './frame.js';
@@ -646,7 +646,7 @@ export class PeerManager {
       return;
     }
     for (let i = 1; i < received.length; i++) {
-      if (!equal(received[i]!.prevHash, received[i - 1]!.hash)) return this.misbehaving(peer, 'non-continuous headers sequence');
+      if (!bytesEqual(received[i]!.prevHash, received[i - 1]!.hash)) return this.misbehaving(peer, 'non-continuous headers sequence');
     }
     for (const header of received) {
       if (!checkProofOfWork(header.hash, header.bits, this.options.params)) return this.misbehaving(peer, 'header with invalid proof of work');
@@ -781,7 +781,7 @@ export class PeerManager {
       peer.downloadingSince = Date.now();
       this.#peersDownloading++;
     }
-    peer.blocksInFlight.push({ entry, requestedAt: Date.now() });
+    peer.blocksInFlight.push({ entry });
   }
 
   /** Core's HeadersDirectFetchBlocks: near the tip, fetch announced blocks straight away. */
@@ -939,15 +939,7 @@ export class PeerManager {
   /** Asks a peer for blocks, marking them in flight (Core's BlockRequested). */
   requestBlocks(peer: Peer, entries: readonly BlockIndexEntry[], type: number): void {
     if (entries.length === 0) return;
-    const now = Date.now();
-    for (const entry of entries) {
-      this.#blocksInFlight.set(entry.hashHex, peer.id);
-      if (peer.blocksInFlight.length === 0) {
-        peer.downloadingSince = now;
-        this.#peersDownloading++;
-      }
-      peer.blocksInFlight.push({ entry, requestedAt: now });
-    }
+    for (const entry of entries) this.#markInFlight(peer, entry);
     peer.send('getdata', encodeInventory(entries.map((e) => ({ type, hash: e.hash }))));
     this.options.log.debug('net', `Requesting ${entries.length} block${entries.length === 1 ? '' : 's'} up to ${entries[entries.length - 1]!.hashHex} (${entries[entries.length - 1]!.height}) peer=${peer.id}`);
   }
@@ -1056,7 +1048,7 @@ export class PeerManager {
     const previous = this.#announcedTip;
     this.#announcedTip = tip;
     if (this.chain.isInitialBlockDownload()) return;
-    const fork = previous ? this.#lastCommon(previous, tip) : undefined;
+    const fork = previous ? lastCommonAncestor(previous, tip) : undefined;
     const fresh: BlockIndexEntry[] = [];
     for (let walk: BlockIndexEntry | undefined = tip; walk && walk !== fork; walk = walk.prev) {
       fresh.push(walk);
@@ -1071,15 +1063,6 @@ export class PeerManager {
     this.sendMessagesToAll();
   }
 
-  #lastCommon(a: BlockIndexEntry, b: BlockIndexEntry): BlockIndexEntry | undefined {
-    let pa: BlockIndexEntry | undefined = a.height > b.height ? a.ancestor(b.height) : a;
-    let pb: BlockIndexEntry | undefined = b.height > a.height ? b.ancestor(a.height) : b;
-    while (pa && pb && pa !== pb) {
-      pa = pa.prev;
-      pb = pb.prev;
-    }
-    return pa;
-  }
 
   /** Core's PeerHasHeader. */
   #peerHasHeader(peer: Peer, entry: BlockIndexEntry): boolean {
@@ -1316,13 +1299,6 @@ export class PeerManager {
     return { headers: peer.bestKnownBlock?.height ?? -1, blocks: peer.lastCommonBlock?.height ?? -1, presync };
   }
 
-  static readonly DOWNLOAD_WINDOW = BLOCK_DOWNLOAD_WINDOW;
-}
-
-function equal(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
 }
 
 /** A shuffled copy (Core shuffles a received addr message before rate limiting it). */

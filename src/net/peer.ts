@@ -20,8 +20,6 @@ export type PermissionName = (typeof PERMISSION_NAMES)[number];
 
 export interface BlockInFlight {
   readonly entry: BlockIndexEntry;
-  /** Milliseconds since the epoch. */
-  readonly requestedAt: number;
 }
 
 /** A bounded set that forgets its oldest members (Core's rolling bloom filters, exact here). */
@@ -163,6 +161,8 @@ export class Peer {
     /** "ip:port" of our end. */
     readonly bindAddress: string,
     readonly network: string,
+    /** Core's network group of the peer's address (NetGroupManager::GetGroup), hex: eviction and outbound diversity. */
+    readonly netGroup: string,
     /** The -addnode / -connect / addnode RPC string this connection came from. */
     readonly addedAs: string | undefined,
     permissions: Iterable<PermissionName>,

@@ -5,7 +5,7 @@
  * connections and no -connect peers), -addnode, -maxconnections (default 125), -blocksonly,
  * -networkactive and -whitelist permissions.
  */
-import { parseByteUnits, type PermissionName, type WhitelistEntry } from '../net/index.js';
+import { parseByteUnits, splitHostPort, type PermissionName, type WhitelistEntry } from '../net/index.js';
 import { isIP } from 'node:net';
 import { parseSubnet } from '../primitives/index.js';
 import type { NodeConfig } from './config.js';
@@ -64,15 +64,6 @@ function parsePermissions(text: string, config: NodeConfig): { permissions: Perm
   return { permissions: ALL_PERMISSIONS.filter((p) => set.has(p)), rest: at === -1 ? text : text.slice(at + 1) };
 }
 
-function splitBind(text: string, defaultPort: number): { host: string; port: number } | undefined {
-  const bracketed = /^\[([^\]]+)\](?::(\d+))?$/.exec(text);
-  if (bracketed) return { host: bracketed[1]!, port: bracketed[2] ? Number(bracketed[2]) : defaultPort };
-  const parts = text.split(':');
-  if (parts.length === 2 && /^\d+$/.test(parts[1]!)) return { host: parts[0]!, port: Number(parts[1]) };
-  if (parts.length === 1) return { host: text, port: defaultPort };
-  return { host: text, port: defaultPort };
-}
-
 export function netOptions(config: NodeConfig): NetOptions {
   const args = config.args;
   const connectArgs = args.getArgs('connect');
@@ -91,13 +82,13 @@ export function netOptions(config: NodeConfig): NetOptions {
   for (const text of bindArgs) {
     // "=onion" binds are for Tor's incoming connections: not served here.
     const plain = text.replace(/=onion$/, '');
-    const bind = splitBind(plain, port);
+    const bind = splitHostPort(plain, port);
     if (!bind) throw new InitError(`Cannot resolve -bind address: '${text}'`);
     binds.push(bind);
   }
   for (const text of whiteBindArgs) {
     const { permissions, rest } = parsePermissions(text, config);
-    const bind = splitBind(rest, port);
+    const bind = splitHostPort(rest, port);
     if (!bind) throw new InitError(`Cannot resolve -whitebind address: '${text}'`);
     binds.push({ ...bind, permissions });
   }

@@ -78,8 +78,8 @@ export function formatSubVersion(name: string, version: string, comments: readon
   return `/${name}:${version}${comments.length > 0 ? `(${comments.join('; ')})` : ''}/`;
 }
 
-/** Core's "%016x" of the service flags. */
-function hex16(value: bigint): string {
+/** Core's "%016x" of the service flags (getnetworkinfo, getpeerinfo). */
+export function servicesHex(value: bigint): string {
   return value.toString(16).padStart(16, '0');
 }
 
@@ -90,7 +90,7 @@ export function networkInfoJson(net: NetworkFacts, node: NodeFacts, live?: PeerN
     version: RPC_INTERFACE_VERSION,
     subversion: net.subversion,
     protocolversion: PROTOCOL_VERSION,
-    localservices: hex16(net.localServices),
+    localservices: servicesHex(net.localServices),
     localservicesnames: servicesNames(net.localServices),
     localrelay: net.localRelay,
     timeoffset: live ? live.timeOffset() : 0,

@@ -23,7 +23,7 @@ import {
 import { fullHelp } from './help.js';
 import { typeMismatchMessage, type Json } from './json.js';
 import { doubleJson } from './number-format.js';
-import { NETWORK_NAMES, servicesNames } from './network-methods.js';
+import { NETWORK_NAMES, servicesHex, servicesNames } from './network-methods.js';
 import type { PeerInfoRecord, PeerNetwork } from './peer-network.js';
 import { defineRpcMethod } from './registry.js';
 import { helpExampleCli, helpExampleRpc, type RpcMethod, type RpcResultSpec } from './spec.js';
@@ -64,11 +64,6 @@ const NET_MESSAGE_TYPE_OTHER = '*other*';
 /** Core's MAX_ADDNODE_CONNECTIONS. */
 const MAX_ADDNODE_CONNECTIONS = 8;
 
-/** Core's "%016x". */
-function hex16(value: bigint): string {
-  return value.toString(16).padStart(16, '0');
-}
-
 /** A std::map<std::string, uint64_t> of per-message bytes as Core writes it: byte-wise key order, zeros left out. */
 function perMsgJson(bytes: ReadonlyMap<string, number>): Record<string, number> {
   const out: Record<string, number> = {};
@@ -86,7 +81,7 @@ export function peerInfoJson(p: PeerInfoRecord, deprecatedStartingHeight: boolea
   // Core: only when the bind address is valid; addrlocal and mapped_as have no source here.
   if (p.addrbind !== '') obj['addrbind'] = p.addrbind;
   obj['network'] = p.network;
-  obj['services'] = hex16(p.services);
+  obj['services'] = servicesHex(p.services);
   obj['servicesnames'] = servicesNames(p.services);
   obj['relaytxes'] = p.relaytxes;
   obj['last_inv_sequence'] = p.lastInvSequence;

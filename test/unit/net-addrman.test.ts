@@ -9,11 +9,9 @@
  * The bitcoind tests skip with one line when there is no reference bitcoind.
  */
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { CookieRpc, isUnreachable } from '../../native-bench/cookie-rpc.js';
 import {
   ADDRESS_TIME_INIT,
   AddrMan,
@@ -50,7 +48,8 @@ import {
   type ServiceAddress,
 } from '../../src/net/index.js';
 import { concatBytes, fromHex, sha256d, toHex } from '../../src/primitives/index.js';
-import { freePort, tempDir, waitFor } from '../integration/daemon-harness.js';
+import { BitcoindProcess } from '../integration/bitcoind-process.js';
+import { tempDir } from '../integration/daemon-harness.js';
 import { referenceBitcoind } from '../support/bitcoind.js';
 
 const REGTEST_MAGIC = fromHex('fabfb5da');
@@ -634,45 +633,8 @@ const nodeAddresses = (list: readonly PeerAddress[]): NodeAddress[] =>
 const byAddrPort = (list: NodeAddress[]) => [...list].sort((x, y) => `${x.address}:${x.port}`.localeCompare(`${y.address}:${y.port}`));
 
 /** A regtest bitcoind on `dir` with no outbound connections (so nothing else draws on its addrman's randomness). */
-async function startBitcoind(bin: string, dir: string, extra: string[] = []): Promise<{ rpc: CookieRpc; stop: () => Promise<void>; child: ChildProcess }> {
-  const [rpcPort, p2pPort] = [await freePort(), await freePort()];
-  const child = spawn(bin, ['-regtest', `-datadir=${dir}`, `-rpcport=${rpcPort}`, `-port=${p2pPort}`, '-listen=0', '-connect=0', '-dnsseed=0', '-printtoconsole=0', '-debug=addrman', ...extra], { stdio: 'ignore' });
-  let exited = false;
-  const exit = new Promise<void>((resolve) => child.once('exit', () => ((exited = true), resolve())));
-  const rpc = new CookieRpc(rpcPort, join(dir, 'regtest', '.cookie'));
-  try {
-    await waitFor(
-      'bitcoind RPC',
-      async () => {
-        if (exited) throw new Error(`bitcoind exited early (code ${child.exitCode})`);
-        try {
-          return (await rpc.call<number>('getblockcount')) >= 0 ? true : undefined;
-        } catch (err) {
-          if (isUnreachable(err) || (err as { code?: number }).code === -28) return undefined;
-          throw err;
-        }
-      },
-      60_000,
-    );
-  } catch (err) {
-    if (!exited) child.kill('SIGKILL');
-    throw err;
-  }
-  const stop = async () => {
-    if (exited) return;
-    try {
-      await rpc.call('stop');
-      let timer: NodeJS.Timeout | undefined;
-      await Promise.race([exit, new Promise<void>((resolve) => (timer = setTimeout(resolve, 60_000)))]);
-      clearTimeout(timer);
-    } finally {
-      if (!exited) {
-        child.kill('SIGKILL');
-        await exit;
-      }
-    }
-  };
-  return { rpc, stop, child };
+function startBitcoind(bin: string, dir: string, extra: string[] = []): Promise<BitcoindProcess> {
+  return BitcoindProcess.start(bin, ['-connect=0', '-dnsseed=0', '-debug=addrman', ...extra], dir);
 }
 
 test('bitcoind writes peers.dat, we read it: the same entries, tables, buckets and slots, and the same bytes written back', async (t) => {
