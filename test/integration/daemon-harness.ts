@@ -169,11 +169,14 @@ export class Daemon {
     const chainArgs = chain === 'regtest' ? ['-regtest'] : [];
     const p2pPort = opts.p2pPort ?? (await freePort());
     const base = opts.bare ? [`-datadir=${datadir}`] : [...chainArgs, `-datadir=${datadir}`, `-rpcport=${port}`, '-printtoconsole=0'];
-    const choosesPort = (opts.args ?? []).some((a) => /^-(port|bind|whitebind|listen|nolisten)\b/.test(a));
-    if (!opts.bare && !choosesPort) base.push(`-port=${p2pPort}`, '-bind=127.0.0.1');
+    // P2P placement and -connect=0 go on the command line in bare mode too (two bare nodes
+    // must not both listen on 18444), unless the test's options or files choose them.
+    const configText = [opts.conf ?? '', ...Object.values(opts.files ?? {})].join('\n');
+    const choosesPort = (opts.args ?? []).some((a) => /^-(port|bind|whitebind|listen|nolisten)\b/.test(a)) || /^\s*(no)?(port|bind|whitebind|listen)\s*=/m.test(configText);
+    if (!choosesPort) base.push(`-port=${p2pPort}`, '-bind=127.0.0.1');
     // No automatic outbound connections unless a test asks: addresses peers announce must
     // never make a test node dial out of this machine.
-    if (!opts.bare && !opts.automaticOutbound && !(opts.args ?? []).some((a) => /^-(no)?connect\b/.test(a))) base.push('-connect=0');
+    if (!opts.automaticOutbound && !(opts.args ?? []).some((a) => /^-(no)?connect\b/.test(a)) && !/^\s*(no)?connect\s*=/m.test(configText)) base.push('-connect=0');
     const proc = spawn(TSBTCD, [...base, ...(opts.args ?? [])], { stdio: ['ignore', 'pipe', 'pipe'] });
     const d = new Daemon(proc, datadir, port, chain, ownsDatadir, p2pPort);
     try {
