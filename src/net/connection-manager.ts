@@ -199,6 +199,8 @@ export class ConnectionManager {
       }
     }
     this.#timer = setInterval(() => this.#tick(), TICK_MS);
+    // Core's connection threads make their first attempts at once, not a tick later.
+    setImmediate(() => this.#tick());
     // Core's -seednode: an addr-fetch connection to each, made by the outbound-connection
     // loop, which runs with -connect peers or automatic connections (not with -connect=0).
     if (this.options.automaticOutbound || this.options.connect.length > 0) {

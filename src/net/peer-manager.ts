@@ -140,6 +140,8 @@ export class PeerManager {
   #preferredDownloadPeers = 0;
   #peersDownloading = 0;
   #stallingTimeoutMs = BLOCK_STALLING_TIMEOUT_DEFAULT_MS;
+  /** Peers with a SendMessages queued by #sendSoon. */
+  readonly #sendScheduled = new Set<Peer>();
   /** The last block hash an inv triggered a getheaders for before sync started (Core's m_last_block_inv_triggering_headers_sync). */
   #lastInvTriggeringSync: string | undefined;
   readonly #invTriggeredBeforeSync = new Set<number>();
@@ -971,8 +973,21 @@ export class PeerManager {
     // Until the chain has stored it, the block is neither in flight nor on disk: do not ask again.
     this.#received.add(hashHex);
     this.#spawn(peer, 'block', this.processBlock(peer, block, payload, requested, true).finally(() => this.#received.delete(hashHex)));
-    // Ask for the next blocks now rather than at the next tick (Core's SendMessages follows each message).
-    this.sendMessages(peer);
+    // Ask for the next blocks now rather than at the next tick (Core's SendMessages follows
+    // each message), once for all the blocks of this read: one getdata for the blocks that
+    // arrived together instead of one per block (a socket write costs more than a block's
+    // bookkeeping during initial sync).
+    this.#sendSoon(peer);
+  }
+
+  /** SendMessages for `peer` after the messages already read have been processed. */
+  #sendSoon(peer: Peer): void {
+    if (this.#sendScheduled.has(peer)) return;
+    this.#sendScheduled.add(peer);
+    setImmediate(() => {
+      this.#sendScheduled.delete(peer);
+      this.sendMessages(peer);
+    });
   }
 
   /**
