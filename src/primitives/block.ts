@@ -1,5 +1,5 @@
 import { bytesEqual } from './bytes.js';
-import { sha256d } from './hashes.js';
+import { nativeHashesInUse, nativeTxHashes, sha256d } from './hashes.js';
 import { BlockHeader, readHeader } from './header.js';
 import { computeMerkleRoot, type MerkleResult } from './merkle.js';
 import { ByteReader } from './reader.js';
@@ -28,7 +28,29 @@ export function readBlock(reader: ByteReader): ParsedBlock {
     txOffsets.push(reader.offset - start);
     transactions.push(readTransaction(reader));
   }
-  return { header, transactions, txOffsets, size: reader.offset - start };
+  const size = reader.offset - start;
+  hashTransactionsNatively(reader.bytes, start, transactions, txOffsets, size);
+  return { header, transactions, txOffsets, size };
+}
+
+/**
+ * Gives a parsed block's transactions their txids and wtxids from one native call when
+ * this thread hashes natively: a block is hashed whole right after it is read anyway (its
+ * merkle root and witness commitment), and per-transaction calls cost more than hashing.
+ */
+function hashTransactionsNatively(bytes: Uint8Array, blockStart: number, transactions: readonly Transaction[], txOffsets: readonly number[], size: number): void {
+  if (transactions.length === 0 || !nativeHashesInUse()) return;
+  const layout = new Int32Array(3 * transactions.length);
+  for (let i = 0; i < transactions.length; i++) {
+    layout[3 * i] = blockStart + txOffsets[i]!;
+    layout[3 * i + 1] = transactions[i]!.wireWitnessOffset;
+    layout[3 * i + 2] = blockStart + (i + 1 < transactions.length ? txOffsets[i + 1]! : size);
+  }
+  const hashes = nativeTxHashes(bytes, layout)!;
+  for (let i = 0; i < transactions.length; i++) {
+    const tx = transactions[i]!;
+    tx.adoptHashes(hashes.subarray(64 * i, 64 * i + 32), tx.wireWitnessOffset >= 0 ? hashes.subarray(64 * i + 32, 64 * i + 64) : undefined);
+  }
 }
 
 export function parseBlock(bytes: Uint8Array): ParsedBlock {

@@ -23,6 +23,8 @@ export interface NativeHashes {
   hash160Into(out: Uint8Array, data: Uint8Array): void;
   /** Core's merkle root of the 32-byte leaves packed in `leaves` (overwritten); returns whether the tree is mutated. */
   merkleRootInto(out: Uint8Array, leaves: Uint8Array): boolean;
+  /** Each transaction's txid and wtxid (64 bytes per transaction) from its place in `bytes` (see nativeTxHashes). */
+  txHashesInto(out: Uint8Array, bytes: Uint8Array, layout: Int32Array): void;
 }
 
 let native: NativeHashes | null = null;
@@ -110,6 +112,20 @@ export function nativeMerkleRoot(leaves: readonly Uint8Array[]): { root: Uint8Ar
   }
   const mutated = native.merkleRootInto(nativeOut32, nativeLeaves.subarray(0, bytes));
   return { root: nativeOut32.slice(), mutated };
+}
+
+/**
+ * Every txid and wtxid of a block in one native call, or null when this thread does not
+ * hash natively (transactions then hash themselves when asked). `layout` holds three
+ * numbers per transaction: its start in `bytes`, the offset of its BIP144 witness section
+ * from that start (-1: none), and its end. The result holds the txid of transaction i at
+ * 64i and its wtxid (the txid again without a witness) at 64i + 32.
+ */
+export function nativeTxHashes(bytes: Uint8Array, layout: Int32Array): Uint8Array | null {
+  if (!native) return null;
+  const out = new Uint8Array(new ArrayBuffer(64 * (layout.length / 3)));
+  native.txHashesInto(out, bytes, layout);
+  return out;
 }
 
 export function ripemd160(data: Uint8Array): Uint8Array {

@@ -134,6 +134,11 @@ export class Transaction implements TransactionFields {
     if (wtxid) this.cachedWtxid ??= wtxid;
   }
 
+  /** Offset of the BIP144 witness section in the bytes this transaction was read from; -1 without one (or when not parsed). */
+  get wireWitnessOffset(): number {
+    return this.witnessStart;
+  }
+
   /** The txid and wtxid if they have been computed, without computing them. */
   computedHashes(): { txid: Uint8Array | undefined; wtxid: Uint8Array | undefined } {
     return { txid: this.cachedTxid, wtxid: this.cachedWtxid };

@@ -6,7 +6,24 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { test } from 'node:test';
-import { computeMerkleRoot, hash160, sha256, sha256d, sha256dOfPair, toHex, useNativeHashes, nativeHashesInUse } from '../../src/primitives/index.js';
+import {
+  blockMerkleRoot,
+  blockWitnessMerkleRoot,
+  computeMerkleRoot,
+  fromHex,
+  hash160,
+  nativeHashesInUse,
+  parseBlock,
+  parseTransaction,
+  serializeBlock,
+  sha256,
+  sha256d,
+  sha256dOfPair,
+  toHex,
+  useNativeHashes,
+  type Transaction,
+} from '../../src/primitives/index.js';
+import { readVectorJson, readVectorText } from '../support/vectors.js';
 import { loadNativeHashes } from '../../src/script/index.js';
 
 type Hashes = { sha256: string; sha256d: string; hash160: string };
@@ -62,3 +79,64 @@ function manualRoot(leaves: readonly Uint8Array[]): Uint8Array {
   }
   return level[0]!;
 }
+
+/** Every transaction of Core's tx_valid.json and tx_invalid.json that parses (legacy and BIP144 forms). */
+function vectorTransactions(): Transaction[] {
+  const out: Transaction[] = [];
+  for (const file of ['tx_valid.json', 'tx_invalid.json']) {
+    for (const row of readVectorJson<unknown[][]>(file)) {
+      if (row.length < 2 || typeof row[1] !== 'string') continue;
+      try {
+        out.push(parseTransaction(fromHex(row[1])));
+      } catch {
+        // Vectors that do not parse are not transactions to hash.
+      }
+    }
+  }
+  return out;
+}
+
+function blockHashes(bytes: Uint8Array): { txids: string[]; wtxids: string[]; root: string; witnessRoot: string } {
+  const block = parseBlock(bytes);
+  return {
+    txids: block.transactions.map((tx) => toHex(tx.txid)),
+    wtxids: block.transactions.map((tx) => toHex(tx.wtxid)),
+    root: toHex(blockMerkleRoot(block).root),
+    witnessRoot: toHex(blockWitnessMerkleRoot(block).root),
+  };
+}
+
+test('a block parsed with the one-call native transaction hashes has the txids, wtxids and roots JavaScript computes', () => {
+  const transactions = vectorTransactions();
+  const segwit = transactions.filter((tx) => tx.hasWitness).length;
+  assert.ok(transactions.length > 200 && segwit > 30, `${transactions.length} transactions, ${segwit} with witnesses`);
+  const header = parseBlock(fromHex(readVectorText('block277647.hex').trim())).header;
+  const synthetic = serializeBlock({ header, transactions });
+  // Inside a larger buffer, at an offset: the layout is relative to the buffer, not the block.
+  const padded = new Uint8Array(synthetic.length + 11);
+  padded.set(synthetic, 5);
+  for (const bytes of [synthetic, padded.subarray(5, 5 + synthetic.length), fromHex(readVectorText('block277647.hex').trim())]) {
+    const native = withHashes(true, () => blockHashes(bytes));
+    const js = withHashes(false, () => blockHashes(bytes));
+    assert.deepEqual(native, js);
+  }
+  const native = withHashes(true, () => blockHashes(synthetic));
+  assert.deepEqual(native.txids, transactions.map((tx) => toHex(tx.txid)));
+  assert.ok(native.txids.some((txid, i) => txid !== native.wtxids[i]), 'witness transactions have their own wtxids');
+});
+
+test('txHashesInto refuses a layout that reaches outside the bytes, before hashing anything', () => {
+  const hashes = loadNativeHashes();
+  const bytes = new Uint8Array(new ArrayBuffer(100));
+  const out = new Uint8Array(new ArrayBuffer(64));
+  assert.throws(() => hashes.txHashesInto(out, bytes, Int32Array.of(0, -1, 101)), RangeError);
+  assert.throws(() => hashes.txHashesInto(out, bytes, Int32Array.of(-1, -1, 50)), RangeError);
+  assert.throws(() => hashes.txHashesInto(out, bytes, Int32Array.of(0, 97, 100)), RangeError);
+  assert.throws(() => hashes.txHashesInto(out, bytes, Int32Array.of(0, 3, 100)), RangeError);
+  assert.throws(() => hashes.txHashesInto(new Uint8Array(new ArrayBuffer(32)), bytes, Int32Array.of(0, -1, 100)), RangeError);
+  assert.throws(() => hashes.txHashesInto(out, bytes, new Uint32Array(3) as unknown as Int32Array), TypeError);
+  assert.ok(out.every((b) => b === 0));
+  hashes.txHashesInto(out, bytes, Int32Array.of(0, -1, 100));
+  assert.equal(toHex(out.subarray(0, 32)), toHex(withHashes(false, () => sha256d(bytes))));
+  assert.equal(toHex(out.subarray(32)), toHex(out.subarray(0, 32)));
+});
