@@ -267,7 +267,11 @@ export class PeerManager {
       case 'send':
         if (frame.command === 'version') this.#versionReceived(peer);
         for (const m of action.messages) peer.send(m.command, m.payload);
-        if (peer.handshake.complete && !peer.successfullyConnected) this.#handshakeComplete(peer);
+        if (peer.handshake.complete && !peer.successfullyConnected) {
+          this.#handshakeComplete(peer);
+          // Core's SendMessages follows the verack: the header sync starts now, not on the next tick.
+          this.#sendSoon(peer);
+        }
         return;
       case 'deliver':
         break;
