@@ -11,12 +11,18 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 
-const FRONTEND_ENTRY = fileURLToPath(new URL('../http/frontend-main.js', import.meta.url));
+/** The front-end entry bundled by `make build` (see the Makefile's bundle target). */
+const FRONTEND_ENTRY = fileURLToPath(new URL('../bundle/frontend-main.js', import.meta.url));
 
 /** Options after which the daemon starts no front-ends, or another number of them: no spares then. */
 const NO_SPARES = /^--?(\?|h|help|version|noserver|server|rpcfrontends)(=|$)/;
 
-const spares: ChildProcess[] = [];
+/**
+ * The spares, kept on globalThis: the launcher loads this module on its own, and the
+ * daemon's bundle carries a copy of it; both must see the same list.
+ */
+const SPARES_KEY = Symbol.for('tsbtcd.spareFrontends');
+const spares: ChildProcess[] = ((globalThis as Record<symbol, ChildProcess[] | undefined>)[SPARES_KEY] ??= []);
 
 /** A new front-end process: fd 3 is its pipe to the coordinator. */
 export function spawnFrontendProcess(): ChildProcess {
