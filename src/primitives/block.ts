@@ -1,5 +1,5 @@
 import { bytesEqual } from './bytes.js';
-import { nativeHashesInUse, nativeTxHashes, sha256d } from './hashes.js';
+import { nativeBlockRoots, nativeHashesInUse, nativeTxHashes, sha256d } from './hashes.js';
 import { BlockHeader, readHeader } from './header.js';
 import { computeMerkleRoot, type MerkleResult } from './merkle.js';
 import { ByteReader } from './reader.js';
@@ -51,7 +51,16 @@ function hashTransactionsNatively(bytes: Uint8Array, blockStart: number, transac
     const tx = transactions[i]!;
     tx.adoptHashes(hashes.subarray(64 * i, 64 * i + 32), tx.wireWitnessOffset >= 0 ? hashes.subarray(64 * i + 32, 64 * i + 64) : undefined);
   }
+  const roots = nativeBlockRoots(hashes)!;
+  parsedRoots.set(transactions, { merkle: { root: roots.root, mutated: roots.mutated }, witness: { root: roots.witnessRoot, mutated: roots.witnessMutated } });
 }
+
+/**
+ * The merkle roots of parsed blocks, computed with their hashes, by transaction list: a
+ * block built from another list (a test's changed copy, a template) has none and computes
+ * its own. Lists are never changed in place (Block's are readonly).
+ */
+const parsedRoots = new WeakMap<readonly Transaction[], { merkle: MerkleResult; witness: MerkleResult }>();
 
 export function parseBlock(bytes: Uint8Array): ParsedBlock {
   const reader = new ByteReader(bytes);
@@ -69,12 +78,12 @@ export function serializeBlock(block: Block, withWitness = true): Uint8Array {
 }
 
 export function blockMerkleRoot(block: Block): MerkleResult {
-  return computeMerkleRoot(block.transactions.map((tx) => tx.txid));
+  return parsedRoots.get(block.transactions)?.merkle ?? computeMerkleRoot(block.transactions.map((tx) => tx.txid));
 }
 
 /** BIP141 witness merkle root: the coinbase's wtxid counts as 32 zero bytes. */
 export function blockWitnessMerkleRoot(block: Block): MerkleResult {
-  return computeMerkleRoot(block.transactions.map((tx, i) => (i === 0 ? new Uint8Array(32) : tx.wtxid)));
+  return parsedRoots.get(block.transactions)?.witness ?? computeMerkleRoot(block.transactions.map((tx, i) => (i === 0 ? new Uint8Array(32) : tx.wtxid)));
 }
 
 /** The BIP141 commitment header: OP_RETURN, push 36, 0xaa21a9ed. */

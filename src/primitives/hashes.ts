@@ -25,6 +25,8 @@ export interface NativeHashes {
   merkleRootInto(out: Uint8Array, leaves: Uint8Array): boolean;
   /** Each transaction's txid and wtxid (64 bytes per transaction) from its place in `bytes` (see nativeTxHashes). */
   txHashesInto(out: Uint8Array, bytes: Uint8Array, layout: Int32Array): void;
+  /** Both merkle roots of a block from txHashesInto's output; bit 0: txid tree mutated, bit 1: witness tree mutated. */
+  blockRootsInto(out: Uint8Array, hashes: Uint8Array): number;
 }
 
 let native: NativeHashes | null = null;
@@ -126,6 +128,18 @@ export function nativeTxHashes(bytes: Uint8Array, layout: Int32Array): Uint8Arra
   const out = new Uint8Array(new ArrayBuffer(64 * (layout.length / 3)));
   native.txHashesInto(out, bytes, layout);
   return out;
+}
+
+/**
+ * A block's merkle root and BIP141 witness root (the coinbase's wtxid as zeros) from
+ * nativeTxHashes' output, each with its tree's mutation flag; null when this thread does
+ * not hash natively.
+ */
+export function nativeBlockRoots(hashes: Uint8Array): { root: Uint8Array; mutated: boolean; witnessRoot: Uint8Array; witnessMutated: boolean } | null {
+  if (!native || hashes.length === 0) return null;
+  const out = new Uint8Array(new ArrayBuffer(64));
+  const flags = native.blockRootsInto(out, hashes);
+  return { root: out.subarray(0, 32), mutated: (flags & 1) !== 0, witnessRoot: out.subarray(32), witnessMutated: (flags & 2) !== 0 };
 }
 
 export function ripemd160(data: Uint8Array): Uint8Array {

@@ -16,28 +16,44 @@ export interface ScriptOp {
  * end of the script (the caller decides whether that is BAD_OPCODE or a parse failure).
  */
 export function readOp(script: Uint8Array, pc: number): ScriptOp | null {
-  if (pc >= script.length) return null;
+  const end = opEnd(script, pc);
+  if (end < 0) return null;
   const opcode = script[pc]!;
-  let cursor = pc + 1;
-  if (opcode > OP.OP_PUSHDATA4) return { opcode, data: undefined, start: pc, end: cursor };
+  if (opcode > OP.OP_PUSHDATA4) return { opcode, data: undefined, start: pc, end };
+  return { opcode, data: script.subarray(pc + pushHeaderLength(opcode), end), start: pc, end };
+}
+
+/** Bytes before a push opcode's data: the opcode and its length field. */
+function pushHeaderLength(opcode: number): number {
+  return opcode < OP.OP_PUSHDATA1 ? 1 : opcode === OP.OP_PUSHDATA1 ? 2 : opcode === OP.OP_PUSHDATA2 ? 3 : 5;
+}
+
+/**
+ * The offset just past the element at `pc` (its opcode is script[pc]), or -1 at the end of
+ * the script or when a push runs past it: GetScriptOp's walk without building the element,
+ * for scans that only look at opcodes (sigop counting reads every script of every block).
+ */
+export function opEnd(script: Uint8Array, pc: number): number {
+  if (pc >= script.length) return -1;
+  const opcode = script[pc]!;
+  const cursor = pc + 1;
+  if (opcode > OP.OP_PUSHDATA4) return cursor;
   let size: number;
   if (opcode < OP.OP_PUSHDATA1) {
     size = opcode;
   } else if (opcode === OP.OP_PUSHDATA1) {
-    if (script.length - cursor < 1) return null;
+    if (script.length - cursor < 1) return -1;
     size = script[cursor]!;
-    cursor += 1;
   } else if (opcode === OP.OP_PUSHDATA2) {
-    if (script.length - cursor < 2) return null;
+    if (script.length - cursor < 2) return -1;
     size = script[cursor]! | (script[cursor + 1]! << 8);
-    cursor += 2;
   } else {
-    if (script.length - cursor < 4) return null;
+    if (script.length - cursor < 4) return -1;
     size = (script[cursor]! | (script[cursor + 1]! << 8) | (script[cursor + 2]! << 16) | (script[cursor + 3]! << 24)) >>> 0;
-    cursor += 4;
   }
-  if (script.length - cursor < size) return null;
-  return { opcode, data: script.subarray(cursor, cursor + size), start: pc, end: cursor + size };
+  const dataStart = pc + pushHeaderLength(opcode);
+  if (script.length - dataStart < size) return -1;
+  return dataStart + size;
 }
 
 /** All elements of a script; `complete` is false when it ends in a truncated push. */

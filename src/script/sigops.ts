@@ -6,23 +6,23 @@ import { WITNESS_SCALE_FACTOR, type Transaction, type TxOut, type TxIn } from '.
 import { VerifyFlags } from './flags.js';
 import { MAX_PUBKEYS_PER_MULTISIG, WITNESS_V0_KEYHASH_SIZE, WITNESS_V0_SCRIPTHASH_SIZE } from './limits.js';
 import { OP } from './opcodes.js';
-import { isPayToScriptHash, isPushOnly, readOp, witnessVersion } from './parse.js';
+import { isPayToScriptHash, isPushOnly, opEnd, readOp, witnessVersion } from './parse.js';
 
 /** Sigops in one script; `accurate` counts an OP_n before CHECKMULTISIG as n instead of 20. */
 export function scriptSigOpCount(script: Uint8Array, accurate: boolean): number {
   let n = 0;
   let lastOpcode = OP.OP_INVALIDOPCODE as number;
   for (let pc = 0; pc < script.length; ) {
-    const op = readOp(script, pc);
-    if (!op) break;
-    const opcode = op.opcode;
+    const end = opEnd(script, pc);
+    if (end < 0) break;
+    const opcode = script[pc]!;
     if (opcode === OP.OP_CHECKSIG || opcode === OP.OP_CHECKSIGVERIFY) {
       n++;
     } else if (opcode === OP.OP_CHECKMULTISIG || opcode === OP.OP_CHECKMULTISIGVERIFY) {
       n += accurate && lastOpcode >= OP.OP_1 && lastOpcode <= OP.OP_16 ? lastOpcode - (OP.OP_1 - 1) : MAX_PUBKEYS_PER_MULTISIG;
     }
     lastOpcode = opcode;
-    pc = op.end;
+    pc = end;
   }
   return n;
 }

@@ -19,8 +19,15 @@ const FAST_AMOUNT_LIMIT = 900_000_000_000_000;
  */
 export function compressAmount(amount: bigint): bigint {
   const n = BigInt.asUintN(64, amount);
-  if (n <= BigInt(FAST_AMOUNT_LIMIT)) return BigInt(compressAmountNumber(Number(n)));
+  if (n <= FAST_AMOUNT_LIMIT_BIG) return BigInt(compressAmountNumber(Number(n)));
   return compressAmountBig(n);
+}
+
+const FAST_AMOUNT_LIMIT_BIG = BigInt(FAST_AMOUNT_LIMIT);
+
+/** CompressAmount as a number when it is one exactly (every amount an output can validly hold), else as a bigint. */
+function compressAmountValue(amount: bigint): number | bigint {
+  return amount >= 0n && amount <= FAST_AMOUNT_LIMIT_BIG ? compressAmountNumber(Number(amount)) : compressAmount(amount);
 }
 
 function compressAmountNumber(value: number): number {
@@ -200,7 +207,8 @@ export function readCompressedScript(reader: ByteReader): Uint8Array {
 
 /** TxOutCompression: VARINT(CompressAmount(value)) then the compressed script. */
 export function writeCompressedTxOut(writer: ByteWriter, value: bigint, scriptPubKey: Uint8Array): void {
-  writeVarInt(writer, compressAmount(value));
+  // Coins and undo records write one per output: numbers, not bigints, where they are exact.
+  writeVarInt(writer, compressAmountValue(value));
   writeCompressedScript(writer, scriptPubKey);
 }
 

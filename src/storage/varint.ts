@@ -30,15 +30,20 @@ export function writeVarInt(writer: ByteWriter, value: number | bigint): ByteWri
   return writer;
 }
 
+/** The groups of one VARINT below 2^32, least significant first (at most five); reused, writing is synchronous. */
+const smallGroups = new Uint8Array(5);
+
 function writeSmallVarInt(writer: ByteWriter, value: number): ByteWriter {
-  const groups: number[] = [];
+  // Every coin and undo record writes several of these: no array per call.
+  let count = 0;
   let n = value;
   for (;;) {
-    groups.push((n & 0x7f) | (groups.length ? 0x80 : 0));
+    smallGroups[count] = (n & 0x7f) | (count ? 0x80 : 0);
+    count++;
     if (n <= 0x7f) break;
     n = Math.floor(n / 128) - 1;
   }
-  for (let i = groups.length - 1; i >= 0; i--) writer.u8(groups[i]!);
+  for (let i = count - 1; i >= 0; i--) writer.u8(smallGroups[i]!);
   return writer;
 }
 

@@ -19,6 +19,7 @@
 #include <openssl/ripemd.h>
 #include <openssl/sha.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -88,7 +89,7 @@ static int out_and_data(napi_env env, napi_callback_info info, size_t out_length
   size_t length;
   if (!byte_array(env, argv[0], out, &length, "out must be a Uint8Array")) return 0;
   if (length != out_length) {
-    napi_throw_type_error(env, NULL, out_length == 32 ? "out must be 32 bytes" : "out must be 20 bytes");
+    napi_throw_type_error(env, NULL, out_length == 64 ? "out must be 64 bytes" : out_length == 32 ? "out must be 32 bytes" : "out must be 20 bytes");
     return 0;
   }
   return byte_array(env, argv[1], data, data_length, "data must be a Uint8Array");
@@ -223,11 +224,43 @@ static napi_value tx_hashes_into(napi_env env, napi_callback_info info) {
   return NULL;
 }
 
+/*
+ * blockRootsInto(out: Uint8Array(64), hashes: Uint8Array(64 * n), n >= 1) -> number: the
+ * block's two merkle roots from txHashesInto's output, without the caller packing leaves:
+ * the txids' root into out[0..32] and the BIP141 witness root (wtxids, the coinbase's as 32
+ * zero bytes) into out[32..64]. Returns bit 0 set when the txid tree is mutated and bit 1
+ * when the witness tree is (see merkle_root).
+ */
+static napi_value block_roots_into(napi_env env, napi_callback_info info) {
+  unsigned char *out, *hashes;
+  size_t hashes_length;
+  if (!out_and_data(env, info, 64, &out, &hashes, &hashes_length)) return NULL;
+  if (hashes_length == 0 || hashes_length % 64 != 0) {
+    napi_throw_range_error(env, NULL, "hashes must be a positive multiple of 64 bytes");
+    return NULL;
+  }
+  size_t count = hashes_length / 64;
+  unsigned char *level = malloc(32 * count);
+  if (level == NULL) {
+    napi_throw_error(env, NULL, "out of memory for a merkle tree");
+    return NULL;
+  }
+  for (size_t i = 0; i < count; i++) memcpy(level + 32 * i, hashes + 64 * i, 32);
+  int flags = merkle_root(level, count, out);
+  memset(level, 0, 32);
+  for (size_t i = 1; i < count; i++) memcpy(level + 32 * i, hashes + 64 * i + 32, 32);
+  flags |= merkle_root(level, count, out + 32) << 1;
+  free(level);
+  napi_value result;
+  if (napi_create_int32(env, flags, &result) != napi_ok) return NULL;
+  return result;
+}
+
 napi_status register_hash_functions(napi_env env, napi_value exports) {
   static const struct {
     const char *name;
     napi_callback fn;
-  } functions[] = {{"sha256Into", sha256_into}, {"sha256dInto", sha256d_into}, {"hash160Into", hash160_into}, {"merkleRootInto", merkle_root_into}, {"txHashesInto", tx_hashes_into}};
+  } functions[] = {{"sha256Into", sha256_into}, {"sha256dInto", sha256d_into}, {"hash160Into", hash160_into}, {"merkleRootInto", merkle_root_into}, {"txHashesInto", tx_hashes_into}, {"blockRootsInto", block_roots_into}};
   for (size_t i = 0; i < sizeof functions / sizeof functions[0]; i++) {
     napi_value fn;
     napi_status status = napi_create_function(env, functions[i].name, NAPI_AUTO_LENGTH, functions[i].fn, NULL, &fn);
