@@ -13,6 +13,7 @@ import {
   CHAINSTATE_META,
   checkCoinKey,
   coinKey,
+  coinLookupKey,
   decodeCoinKey,
   decodeFileKey,
   decodeHeightKey,
@@ -102,7 +103,7 @@ export class ChainstateReader {
   }
 
   coin(txid: Uint8Array, vout: number): Coin | undefined {
-    return this.coinAt(coinKey(txid, vout));
+    return this.coinAt(coinLookupKey(txid, vout));
   }
 
   /** The coin under a coins-table key (layout.ts coinKey), for caches that keep keys. */

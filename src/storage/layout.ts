@@ -152,10 +152,25 @@ export function decodeHeightKey(key: Uint8Array): number {
 
 /** Key of the coins table: txid ‖ vout (BE). */
 export function coinKey(txid: Uint8Array, vout: number): Uint8Array {
+  return writeCoinKey(new Uint8Array(COIN_KEY_SIZE), txid, vout);
+}
+
+/** A coins-table key for one lookup: valid until the next call (lookups copy their key). */
+const lookupCoinKey = new Uint8Array(new ArrayBuffer(COIN_KEY_SIZE));
+
+/** coinKey into shared space, for a read that does not keep the key (every BIP30 check is one). */
+export function coinLookupKey(txid: Uint8Array, vout: number): Uint8Array {
+  return writeCoinKey(lookupCoinKey, txid, vout);
+}
+
+function writeCoinKey(out: Uint8Array, txid: Uint8Array, vout: number): Uint8Array {
   checkHash(txid, 'txid');
-  const out = new Uint8Array(COIN_KEY_SIZE);
+  if (!Number.isInteger(vout) || vout < 0 || vout > 0xffffffff) throw new RangeError(`vout out of range: ${vout}`);
   out.set(txid, 0);
-  out.set(u32BE(vout, 'vout'), HASH_SIZE);
+  out[HASH_SIZE] = vout >>> 24;
+  out[HASH_SIZE + 1] = (vout >>> 16) & 0xff;
+  out[HASH_SIZE + 2] = (vout >>> 8) & 0xff;
+  out[HASH_SIZE + 3] = vout & 0xff;
   return out;
 }
 
