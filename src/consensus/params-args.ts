@@ -16,6 +16,7 @@ import {
 /** The raw option values as the config layer collected them (each may be given several times). */
 export interface ChainArgs {
   signetchallenge?: readonly string[];
+  signetseednode?: readonly string[];
   testactivationheight?: readonly string[];
   vbparams?: readonly string[];
   /** Values of -test=<option>. */
@@ -115,6 +116,9 @@ export function readChainArgs(chain: ChainName, args: ChainArgs): SelectParamsOp
   if (chain === 'signet') {
     const challenge = parseSignetChallenge(args.signetchallenge ?? []);
     if (challenge) options.signetChallenge = challenge;
+    // Core's ReadSigNetArgs: any -signetseednode replaces the signet's DNS seeds, custom challenge or not.
+    const seeds = args.signetseednode ?? [];
+    if (seeds.length > 0) options.signetSeeds = seeds;
   }
   if (chain === 'regtest') {
     if (args.fastprune !== undefined) options.fastprune = args.fastprune;

@@ -11,6 +11,7 @@
  */
 import { ByteWriter, fromHex, hashToHex, sha256d, type Block } from '../primitives/index.js';
 import { chainPrefixes, VerifyFlags, type ChainName } from '../script/index.js';
+import { FIXED_SEEDS_MAIN, FIXED_SEEDS_SIGNET, FIXED_SEEDS_TESTNET3, FIXED_SEEDS_TESTNET4 } from './chainparams-seeds.js';
 import { genesisBlock } from './genesis.js';
 
 export type { ChainName } from '../script/index.js';
@@ -65,6 +66,12 @@ export interface ChainParams {
   readonly defaultPort: number;
   /** DNS seeds queried for peer addresses when the address manager is empty (Core's vSeeds). */
   readonly dnsSeeds: readonly string[];
+  /**
+   * Core's vFixedSeeds: BIP155-serialized (network, address, port) tuples, byte for byte
+   * as Core carries them (chainparams-seeds.ts), added to an empty address manager as a
+   * last resort. None on regtest and on a custom signet.
+   */
+  readonly fixedSeeds: Uint8Array;
   readonly rpcPort: number;
   /** Sub-directory of the data directory ('' for main). */
   readonly dataSubdir: string;
@@ -120,6 +127,8 @@ export interface VersionBitsOverride {
 export interface SelectParamsOptions {
   /** -signetchallenge (signet only); the default signet's challenge when absent. */
   signetChallenge?: Uint8Array;
+  /** -signetseednode (signet only): replaces the signet's DNS seeds (Core's SigNetOptions::seeds). */
+  signetSeeds?: readonly string[];
   /** -testactivationheight (regtest only). */
   testActivationHeights?: Partial<Record<BuriedDeployment, number>>;
   /** -vbparams (regtest only), by deployment name. */
@@ -171,6 +180,7 @@ const DEFAULTS = {
   enforceBip94: false,
   signetBlocks: false,
   signetChallenge: undefined,
+  fixedSeeds: new Uint8Array(0),
   subsidyHalvingInterval: 210000,
   scriptFlagExceptions: new Map<string, number>(),
   pruneAfterHeight: 1000,
@@ -209,6 +219,7 @@ function mainParams(): ChainParams {
     messageStart: Uint8Array.of(0xf9, 0xbe, 0xb4, 0xd9),
     defaultPort: 8333,
     dnsSeeds: ['seed.bitcoin.sipa.be.', 'dnsseed.bluematt.me.', 'seed.bitcoin.jonasschnelli.ch.', 'seed.btc.petertodd.net.', 'seed.bitcoin.sprovoost.nl.', 'dnsseed.emzy.de.', 'seed.bitcoin.wiz.biz.', 'seed.mainnet.achownodes.xyz.'],
+    fixedSeeds: FIXED_SEEDS_MAIN,
     rpcPort: 8332,
     dataSubdir: '',
     bip34Height: 227931,
@@ -237,6 +248,7 @@ function testnet3Params(): ChainParams {
     messageStart: Uint8Array.of(0x0b, 0x11, 0x09, 0x07),
     defaultPort: 18333,
     dnsSeeds: ['testnet-seed.bitcoin.jonasschnelli.ch.', 'seed.tbtc.petertodd.net.', 'seed.testnet.bitcoin.sprovoost.nl.', 'testnet-seed.bluematt.me.', 'seed.testnet.achownodes.xyz.'],
+    fixedSeeds: FIXED_SEEDS_TESTNET3,
     rpcPort: 18332,
     dataSubdir: 'testnet3',
     allowMinDifficultyBlocks: true,
@@ -262,6 +274,7 @@ function testnet4Params(): ChainParams {
     messageStart: Uint8Array.of(0x1c, 0x16, 0x3f, 0x28),
     defaultPort: 48333,
     dnsSeeds: ['seed.testnet4.bitcoin.sprovoost.nl.', 'seed.testnet4.wiz.biz.'],
+    fixedSeeds: FIXED_SEEDS_TESTNET4,
     rpcPort: 48332,
     dataSubdir: 'testnet4',
     allowMinDifficultyBlocks: true,
@@ -277,14 +290,19 @@ function testnet4Params(): ChainParams {
   });
 }
 
-/** Signet with the default challenge, or a custom signet (Core's SigNetParams). */
-function signetParams(challenge: Uint8Array | undefined): ChainParams {
+/**
+ * Signet with the default challenge, or a custom signet (Core's SigNetParams). Only the
+ * default signet has fixed seeds and DNS seeds; -signetseednode replaces the DNS seeds of
+ * either (Core assigns vSeeds from SigNetOptions::seeds after choosing the challenge).
+ */
+function signetParams(challenge: Uint8Array | undefined, seeds: readonly string[] | undefined): ChainParams {
   const isDefault = challenge === undefined;
   const bin = challenge ?? DEFAULT_SIGNET_CHALLENGE;
   return finish('signet', genesisBlock('signet'), {
     messageStart: signetMessageStart(bin),
     defaultPort: 38333,
-    dnsSeeds: isDefault ? ['seed.signet.bitcoin.sprovoost.nl.', 'seed.signet.achownodes.xyz.'] : [],
+    dnsSeeds: seeds ? [...seeds] : isDefault ? ['seed.signet.bitcoin.sprovoost.nl.', 'seed.signet.achownodes.xyz.'] : [],
+    fixedSeeds: isDefault ? FIXED_SEEDS_SIGNET : new Uint8Array(0),
     rpcPort: 38332,
     dataSubdir: 'signet',
     powLimit: POW_LIMIT_SIGNET,
@@ -383,7 +401,7 @@ const fixed = new Map<ChainName, ChainParams>();
 export function selectParams(chain: ChainName, options: SelectParamsOptions = {}): ChainParams {
   switch (chain) {
     case 'signet':
-      return signetParams(options.signetChallenge);
+      return signetParams(options.signetChallenge, options.signetSeeds);
     case 'regtest':
       return regtestParams(options);
     default: {

@@ -15,8 +15,11 @@ import type { ChainParams } from '../consensus/index.js';
 import type { NodeMempool } from '../mempool/index.js';
 import { join } from 'node:path';
 import { lookup as dnsLookup } from 'node:dns/promises';
-import { AddrMan, formatAddress, formatAddressPort, internalAddress, netGroup, parseAddress, type NetAddress, type Network } from './addrman.js';
+import type { PeerAddress } from './addresses.js';
+import { ADDRESS_TIME_INIT, AddrMan, addressNetwork, formatAddress, formatAddressPort, internalAddress, isValidAddress, NET_CJDNS, NET_I2P, NET_ONION, netGroup, parseAddress, type NetAddress, type Network } from './addrman.js';
 import { loadAddrman, writePeersDat } from './addrman-file.js';
+import { ANCHORS_FILENAME, MAX_BLOCK_RELAY_ONLY_ANCHORS, readAnchors, writeAnchors } from './anchors.js';
+import { convertSeeds, reachableEmptyNetworks, seedsForNetworks } from './fixed-seeds.js';
 import { BanManager } from './ban-manager.js';
 import { poissonDelayMs } from './fee-filter.js';
 import type { BlockFilterLookup } from './compact-filters.js';
@@ -53,6 +56,10 @@ const FEELER_INTERVAL_MS = 2 * 60 * 1000;
 const DNS_SEED_DELAY_MS = 11_000;
 /** Milliseconds between automatic outbound attempts (Core's ThreadOpenConnections loop sleeps 500 ms). */
 const AUTOMATIC_CONNECT_INTERVAL_MS = 500;
+/** Seconds Core gives DNS seeds, -seednode and -addnode to fill an empty network before the fixed seeds. */
+const FIXED_SEEDS_DELAY_S = 60;
+/** Core's SeedsServiceFlags() prefix of a DNS seed query: "x9." asks for NODE_NETWORK | NODE_WITNESS nodes. */
+const DNS_SEED_SERVICE_PREFIX = 'x9.';
 
 export interface WhitelistEntry {
   readonly subnet: { readonly bytes: readonly number[]; readonly prefix: number };
@@ -93,9 +100,15 @@ export interface ConnectionManagerOptions {
   readonly seedNodes?: readonly string[];
   /** -dnsseed: query the network's DNS seeds when the address manager has too few addresses. */
   readonly dnsSeed?: boolean;
+  /** -fixedseeds (default on): fall back to the network's fixed seeds when a reachable network has no address. */
+  readonly fixedSeeds?: boolean;
   /** Whether to keep automatic outbound connections from the address manager (no -connect). */
   readonly automaticOutbound?: boolean;
-  /** Networks automatic connections may use (-onlynet; all when empty). */
+  /**
+   * Core's g_reachable_nets (-onlynet, the proxies, -cjdnsreachable): the networks automatic
+   * connections, anchors and fixed seeds may use and whose gossiped addresses are stored.
+   * Every network when absent. Manual connections are not limited by it.
+   */
   readonly reachableNetworks?: readonly Network[];
   /** -maxuploadtarget in bytes per 24 hours (0: none). */
   readonly maxUploadTarget: number;
@@ -128,6 +141,13 @@ export class ConnectionManager {
   #nextConnectAt = 0;
   #nextAddedNodesAt = 0;
   #stopped = false;
+  /** Core's m_anchors: last run's block-relay-only peers, tried first (the last one first). */
+  #anchors: PeerAddress[] = [];
+  /** Whether the fixed seeds may still be added this run (Core's add_fixed_seeds). */
+  #addFixedSeeds: boolean;
+  /** When automatic connections started: milliseconds (real) and seconds (node clock, mockable). */
+  #startedAtMs = 0;
+  #startedAt = 0;
   totalBytesReceived = 0;
   totalBytesSent = 0;
   /** The addresses we listen on, as bound. */
@@ -135,6 +155,7 @@ export class ConnectionManager {
 
   constructor(private readonly options: ConnectionManagerOptions) {
     this.#networkActive = options.networkActive;
+    this.#addFixedSeeds = options.fixedSeeds ?? true;
     this.bans = new BanManager(options.dataDir, options.now, (m) => options.log.info(m));
     this.uploadTarget = new UploadTarget(options.maxUploadTarget, options.now);
     this.addrman = new AddrMan({ now: options.now });
@@ -156,9 +177,15 @@ export class ConnectionManager {
       uploadTarget: this.uploadTarget,
       filterIndex: () => options.filterIndex?.(),
       addrman: () => this.addrman,
+      isReachable: (network) => this.isReachable(network),
       localAddresses: options.listen ? (options.localAddresses ?? []) : [],
     });
     for (const text of options.addNodes) this.addedNodes.push({ text, lastAttempt: 0 });
+  }
+
+  /** Core's g_reachable_nets.Contains. */
+  isReachable(network: Network): boolean {
+    return this.options.reachableNetworks === undefined || this.options.reachableNetworks.includes(network);
   }
 
   #peersDatPath(): string | undefined {
@@ -185,6 +212,35 @@ export class ConnectionManager {
     this.options.log.debug('net', `Flushed ${this.addrman.size()} addresses to peers.dat  ${Date.now() - started}ms`);
   }
 
+  #anchorsPath(): string | undefined {
+    return this.options.dataDir === undefined ? undefined : join(this.options.dataDir, ANCHORS_FILENAME);
+  }
+
+  /**
+   * Core's CConnman::Start with automatic connections (no -connect): anchors.dat is read and
+   * deleted, and at most two of its addresses become the first connections to make.
+   */
+  loadAnchors(): void {
+    const path = this.#anchorsPath();
+    if (!this.options.automaticOutbound || !path) return;
+    const read = readAnchors(path, this.options.params.messageStart);
+    if (read) this.options.log.info(`Loaded ${read.length} addresses from "${ANCHORS_FILENAME}"`);
+    this.#anchors = (read ?? []).slice(0, MAX_BLOCK_RELAY_ONLY_ANCHORS);
+    this.options.log.info(`${this.#anchors.length} block-relay-only anchors will be tried for connections.`);
+  }
+
+  /** Core's DumpAnchors at a clean shutdown: the block-relay-only peers, up to two, in connection order. */
+  #dumpAnchors(peers: readonly Peer[]): void {
+    const path = this.#anchorsPath();
+    if (!path) return;
+    const anchors = peers.flatMap((p) => (p.connectionType === 'block-relay-only' && p.addr ? [p.addr] : [])).slice(0, MAX_BLOCK_RELAY_ONLY_ANCHORS);
+    const started = Date.now();
+    const title = `DumpAnchors: Flush ${anchors.length} outbound block-relay-only peer addresses to ${ANCHORS_FILENAME}`;
+    this.options.log.info(`${title} started`);
+    writeAnchors(path, anchors, this.options.params.messageStart);
+    this.options.log.info(`${title} completed (${((Date.now() - started) / 1000).toFixed(2)}s)`);
+  }
+
   /** Binds the listening sockets (Core's "Bound to" lines); throws the bind error. */
   async start(): Promise<void> {
     if (this.options.listen) {
@@ -198,6 +254,9 @@ export class ConnectionManager {
         }
       }
     }
+    this.#startedAtMs = Date.now();
+    this.#startedAt = this.options.now();
+    if (this.options.automaticOutbound && !this.#addFixedSeeds) this.options.log.info('Fixed seeds are disabled');
     this.#timer = setInterval(() => this.#tick(), TICK_MS);
     // Core's connection threads make their first attempts at once, not a tick later.
     setImmediate(() => this.#tick());
@@ -218,6 +277,14 @@ export class ConnectionManager {
    */
   async #queryDnsSeeds(): Promise<void> {
     if (this.#stopped) return;
+    if (!this.#networkActive) {
+      // Core holds off on the seeds while the P2P network is switched off.
+      this.options.log.info('Waiting for network to be reactivated before querying DNS seeds.');
+      while (!this.#networkActive) {
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+        if (this.#stopped) return;
+      }
+    }
     const outbound = [...this.#peers.values()].filter((p) => p.connectionType === 'outbound-full-relay' && p.successfullyConnected).length;
     if (this.addrman.size() > 0 && outbound >= 2) {
       this.options.log.info('P2P peers available. Skipped DNS seeding.');
@@ -231,10 +298,18 @@ export class ConnectionManager {
         void this.openManual(seed, 'addr-fetch');
         continue;
       }
+      // Core asks for nodes with the services it wants ("x9." + seed), with that name as the
+      // source; a seed that cannot answer it (or a -signetseednode "host:port") becomes an
+      // addr-fetch peer instead.
+      const host = `${DNS_SEED_SERVICE_PREFIX}${seed}`;
       let ips: { address: string; family: number }[];
       try {
-        ips = await dnsLookup(seed, { all: true });
+        ips = (await dnsLookup(host, { all: true })).slice(0, 32);
       } catch {
+        ips = [];
+      }
+      if (ips.length === 0) {
+        void this.openManual(seed, 'addr-fetch');
         continue;
       }
       const now = this.options.now();
@@ -244,7 +319,7 @@ export class ConnectionManager {
         return [{ time: now - 3 * 24 * 3600 - Math.floor(Math.random() * 4 * 24 * 3600), services: NODE_NETWORK | NODE_WITNESS, network: parsed.network, address: parsed.address, port: this.options.params.defaultPort }];
       });
       if (entries.length > 0) {
-        this.addrman.add(entries, internalAddress(seed));
+        this.addrman.add(entries, internalAddress(host));
         found += entries.length;
       }
     }
@@ -271,9 +346,15 @@ export class ConnectionManager {
     this.#stopped = true;
     clearInterval(this.#timer);
     clearTimeout(this.#dnsSeedTimer);
+    // Core's StopNodes: the block-relay-only peers are noted before the connections close.
+    const connected = [...this.#peers.values()];
     for (const server of this.#servers) server.close();
-    for (const peer of [...this.#peers.values()]) this.disconnect(peer, 'shutdown');
-    if (wasRunning) this.dumpAddresses();
+    for (const peer of connected) this.disconnect(peer, 'shutdown');
+    if (wasRunning) {
+      this.dumpAddresses();
+      // Anchors only from a clean shutdown, and only with automatic connections (no -connect).
+      if (this.options.automaticOutbound) this.#dumpAnchors(connected);
+    }
   }
 
   peers(): IterableIterator<Peer> {
@@ -397,8 +478,12 @@ export class ConnectionManager {
     this.options.log.debug('net', `Cleared nodestate for peer=${peer.id}`);
   }
 
-  /** Opens a manual connection (-connect, -addnode, addnode add/onetry); resolves when it is up or failed. */
-  async openManual(text: string, type: ConnectionType = 'manual'): Promise<Peer | undefined> {
+  /**
+   * Opens an outbound connection to "host[:port]": manual ones (-connect, -addnode, addnode
+   * add/onetry) and, with `addr` (the address with its time and services), automatic ones.
+   * Resolves when it is up or failed.
+   */
+  async openManual(text: string, type: ConnectionType = 'manual', addr?: PeerAddress): Promise<Peer | undefined> {
     if (this.#stopped || !this.#networkActive) return undefined;
     if (this.#pending.has(text) || this.findPeer(text)) return undefined;
     const target = splitHostPort(text, this.options.params.defaultPort);
@@ -418,7 +503,11 @@ export class ConnectionManager {
       return undefined;
     }
     const ip = plainIp(socket.remoteAddress ?? '');
-    return this.#addPeer(socket, type, text, this.#permissionsFor(ip, []));
+    const peer = this.#addPeer(socket, type, text, this.#permissionsFor(ip, []));
+    // Core's CNode::addr: a name dialled has no time or services (CAddress(resolved, NODE_NONE)).
+    const dialled = parseAddress(target.host) ?? parseAddress(ip);
+    peer.addr = addr ?? (dialled ? { ...dialled, time: ADDRESS_TIME_INIT, services: 0n, port: target.port } : undefined);
+    return peer;
   }
 
   /** A connected socket to host:port, directly or through the -proxy. */
@@ -476,9 +565,10 @@ export class ConnectionManager {
   }
 
   /**
-   * Core's ThreadOpenConnections without -connect: keep MAX_OUTBOUND_FULL_RELAY outbound
-   * peers from the address manager, one new attempt per round, never two in one network
-   * group, never to an address we are connected to, banned or discouraged ones skipped.
+   * Core's ThreadOpenConnections without -connect: anchors from anchors.dat first (as
+   * block-relay-only), then MAX_OUTBOUND_FULL_RELAY outbound peers from the address manager,
+   * one new attempt per round, never two in one IPv4/IPv6 network group, never to an address
+   * we are connected to or of a network we cannot reach, banned or discouraged ones skipped.
    */
   #openAutomatic(nowMs: number): void {
     if (!this.options.automaticOutbound || nowMs < this.#nextAutomaticAt) return;
@@ -486,35 +576,88 @@ export class ConnectionManager {
     const peers = [...this.#peers.values()];
     const fullRelay = peers.filter((p) => p.connectionType === 'outbound-full-relay').length + this.#pendingByType.get('outbound-full-relay')!;
     const blockRelay = peers.filter((p) => p.connectionType === 'block-relay-only').length + this.#pendingByType.get('block-relay-only')!;
-    // Core's order: full-relay slots first, then block-relay-only, then a feeler now and then.
+    // Core's order: anchors, full-relay slots, then block-relay-only, then a feeler now and then.
     let type: ConnectionType;
-    if (fullRelay < MAX_OUTBOUND_FULL_RELAY) type = 'outbound-full-relay';
+    const anchor = this.#anchors.length > 0 && blockRelay < MAX_BLOCK_RELAY_ONLY;
+    if (anchor) type = 'block-relay-only';
+    else if (fullRelay < MAX_OUTBOUND_FULL_RELAY) type = 'outbound-full-relay';
     else if (blockRelay < MAX_BLOCK_RELAY_ONLY) type = 'block-relay-only';
     else if (nowMs >= this.#nextFeelerAt && this.#pendingByType.get('feeler') === 0) type = 'feeler';
     else return;
     if (type === 'feeler') this.#nextFeelerAt = nowMs + poissonDelayMs(FEELER_INTERVAL_MS);
-    const outbound = peers.filter((p) => !p.inbound && p.connectionType !== 'manual');
-    const groups = new Set(outbound.map((p) => p.netGroup));
+    // Core's outbound_ipv46_peer_netgroups: manual and automatic long-lived peers; Tor, I2P and
+    // CJDNS groups say nothing about the route, so those peers do not count.
+    const groups = new Set(
+      peers
+        .flatMap((p) => ((p.connectionType === 'manual' || p.connectionType === 'outbound-full-relay' || p.connectionType === 'block-relay-only') && p.addr && !PRIVACY_NETWORKS.has(addressNetwork(p.addr)) ? [groupKey(p.addr)] : [])),
+    );
+    while (anchor && this.#anchors.length > 0) {
+      const a = this.#anchors.pop()!;
+      if (!isValidAddress(a) || this.#isLocal(a) || !this.isReachable(addressNetwork(a)) || !hasDesirableServices(a.services) || groups.has(groupKey(a))) continue;
+      const text = formatAddressPort(a);
+      this.options.log.debug('net', `Trying to make an anchor connection to ${text}`);
+      this.#connectAutomatic(text, type, a);
+      return;
+    }
+    const reachable = this.options.reachableNetworks ?? [];
     for (let tries = 0; tries < 100; tries++) {
       // A feeler tests an address from the new table.
-      const selected = this.addrman.select(type === 'feeler', this.options.reachableNetworks ?? []);
+      const selected = this.addrman.select(type === 'feeler', reachable);
       if (!selected) return;
       const a = selected.address;
       const text = formatAddressPort(a);
       const ip = formatAddress(a);
       if (this.findPeer(text) || this.#pending.has(text)) continue;
-      if (groups.has(groupKey(a)) || this.bans.isBanned(ip) || this.bans.isDiscouraged(ip)) continue;
+      if ((type !== 'feeler' && groups.has(groupKey(a))) || this.bans.isBanned(ip) || this.bans.isDiscouraged(ip)) continue;
+      if (!this.isReachable(addressNetwork(a))) continue;
       // Core avoids non-default ports for the first 50 tries.
       if (a.port !== this.options.params.defaultPort && tries < 50) continue;
       this.addrman.attempt(a, true);
-      this.#pendingByType.set(type, this.#pendingByType.get(type)! + 1);
-      void this.openManual(text, type).then((peer) => {
-        this.#pendingByType.set(type, this.#pendingByType.get(type)! - 1);
-        if (!peer) return;
-        peer.addrmanAddress = a;
-      });
+      this.#connectAutomatic(text, type, a);
       return;
     }
+  }
+
+  #connectAutomatic(text: string, type: ConnectionType, a: PeerAddress): void {
+    this.#pendingByType.set(type, this.#pendingByType.get(type)! + 1);
+    void this.openManual(text, type, a).then((peer) => {
+      this.#pendingByType.set(type, this.#pendingByType.get(type)! - 1);
+      if (!peer) return;
+      peer.addrmanAddress = a;
+    });
+  }
+
+  /** Core's IsLocal(CService): one of our own addresses (-externalip). */
+  #isLocal(a: PeerAddress): boolean {
+    const text = formatAddress(a);
+    return (this.options.localAddresses ?? []).some((l) => l.address === text && l.port === a.port);
+  }
+
+  /**
+   * Core's fallback to the fixed seeds in ThreadOpenConnections (-fixedseeds): while a
+   * reachable network has no address, the seeds are added at once when nothing else could
+   * bring addresses (-dnsseed=0, no -seednode, no added nodes), otherwise once 60 seconds
+   * (node clock) have passed; only the seeds of such networks, with the internal name
+   * "fixedseeds" as their source. Once a run. Core does it whether or not the network is active.
+   */
+  #maybeAddFixedSeeds(nowMs: number, now: number): void {
+    if (!this.#addFixedSeeds || !this.options.automaticOutbound || nowMs < this.#startedAtMs + AUTOMATIC_CONNECT_INTERVAL_MS) return;
+    const networks = reachableEmptyNetworks(this.addrman, (n) => this.isReachable(n));
+    if (networks.size === 0) return;
+    if (now > this.#startedAt + FIXED_SEEDS_DELAY_S) {
+      this.options.log.info('Adding fixed seeds as 60 seconds have passed and addrman is empty for at least one reachable network');
+    } else if (!this.options.dnsSeed && (this.options.seedNodes ?? []).length === 0 && this.addedNodes.length === 0) {
+      this.options.log.info('Adding fixed seeds as -dnsseed=0 (or IPv4/IPv6 connections are disabled via -onlynet) and neither -addnode nor -seednode are provided');
+    } else {
+      return;
+    }
+    const seeds = convertSeeds(this.options.params.fixedSeeds, now);
+    if (this.options.log.enabled('net')) for (const seed of seeds) this.options.log.debug('net', `Added hardcoded seed: ${formatAddressPort(seed)}`);
+    // Unreachable networks' seeds are left out: no connection could be made to them.
+    const wanted = seedsForNetworks(seeds, networks);
+    this.addrman.add(wanted, internalAddress('fixedseeds'));
+    this.#addFixedSeeds = false;
+    this.options.log.info(`Added ${wanted.length} fixed seeds from reachable networks.`);
   }
 
   readonly #pendingByType = new Map<ConnectionType, number>([
@@ -544,6 +687,7 @@ export class ConnectionManager {
     this.peerManager.txRelay.tick();
     this.peerManager.sendMessagesToAll();
     if (nowMs - this.#lastAddrmanDump > DUMP_PEERS_INTERVAL_MS) this.dumpAddresses();
+    this.#maybeAddFixedSeeds(nowMs, now);
     if (!this.#networkActive) return;
     this.#openAutomatic(nowMs);
     if (this.options.connect.length > 0 && nowMs >= this.#nextConnectAt) {
@@ -566,6 +710,18 @@ export class ConnectionManager {
       this.#nextAddedNodesAt = nowMs + (tried ? 60_000 : 2000);
     }
   }
+}
+
+/** Networks whose address groups are random, without relation to the route (Core's IsTor/IsI2P/IsCJDNS). */
+const PRIVACY_NETWORKS: ReadonlySet<Network> = new Set([NET_ONION, NET_I2P, NET_CJDNS]);
+
+/**
+ * Core's HasAllDesirableServiceFlags for an automatic connection: a full node with witness
+ * support (NODE_NETWORK_LIMITED would do near the tip in Core, but the handshake here asks
+ * every automatic outbound peer for NODE_NETWORK | NODE_WITNESS).
+ */
+function hasDesirableServices(services: bigint): boolean {
+  return (services & (NODE_NETWORK | NODE_WITNESS)) === (NODE_NETWORK | NODE_WITNESS);
 }
 
 /** Core's network group of an address (NetGroupManager::GetGroup), as a map key. */

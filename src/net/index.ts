@@ -26,3 +26,5 @@ export * from './compact-filters.js';
 export * from './addrman.js';
 export * from './addrman-file.js';
 export * from './headers-sync.js';
+export * from './fixed-seeds.js';
+export * from './anchors.js';

@@ -18,7 +18,7 @@ import type { Frame } from './frame.js';
 import { activeChainFrom, findForkInGlobalIndex } from './headers-serving.js';
 import { decodeBlockTransactions, decodeCompactBlock } from './compact-blocks.js';
 import { BIP155_NETWORK, decodeAddr, decodeAddrV2, encodeAddr, encodeAddrV2, type PeerAddress } from './addresses.js';
-import { isRoutableAddress, parseAddress, type AddrMan } from './addrman.js';
+import { addressNetwork, isRoutableAddress, parseAddress, type AddrMan, type Network } from './addrman.js';
 import { plainIp } from './net-address.js';
 import {
   decodeFeeFilter,
@@ -118,6 +118,8 @@ export interface PeerManagerOptions {
   readonly uploadTarget: UploadTarget;
   /** The address manager (replaced when peers.dat is loaded, hence a getter). */
   addrman(): AddrMan;
+  /** Core's g_reachable_nets.Contains (-onlynet and the proxies); every network when absent. */
+  isReachable?(network: Network): boolean;
   /** Our own addresses to announce (-externalip) while listening; none when not listening. */
   readonly localAddresses?: readonly { address: string; port: number }[];
   /** The basic block filter index, for BIP157 requests (undefined without -blockfilterindex). */
@@ -487,9 +489,11 @@ export class PeerManager {
       const address = time === original.time ? original : { ...original, time };
       peer.addrKnown.add(addressKey(address));
       processed++;
-      // Fresh self-announcements and small gossip (not a getaddr answer) travel on to two peers.
-      if (time > now - 600 && !peer.getaddrPending && addresses.length <= 10 && isRoutableAddress(address)) this.#relayAddress(peer.id, address);
-      accepted.push(address);
+      const reachable = this.options.isReachable?.(addressNetwork(address)) ?? true;
+      // Fresh self-announcements and small gossip (not a getaddr answer) travel on to other peers.
+      if (time > now - 600 && !peer.getaddrPending && addresses.length <= 10 && isRoutableAddress(address)) this.#relayAddress(peer.id, address, reachable);
+      // Core: "Do not store addresses outside our network" (-onlynet); they are still relayed.
+      if (reachable) accepted.push(address);
     }
     peer.addrProcessed += processed;
     peer.addrRateLimited += limited;
@@ -503,11 +507,14 @@ export class PeerManager {
   /**
    * Core's RelayAddress: an address goes to two addr-relaying peers other than its sender,
    * chosen by a keyed hash of the address, the peer and the 24-hour window, so repeating an
-   * address to us does not spread it further.
+   * address to us does not spread it further. An address of a network we cannot reach goes
+   * to one or two, as a keyed hash of the address and the window decides (Core's
+   * nRelayNodes: "Unreachable addresses are relayed randomly to 1 or 2 peers").
    */
-  #relayAddress(originator: number, address: PeerAddress): void {
+  #relayAddress(originator: number, address: PeerAddress, reachable: boolean): void {
     const key = addressKey(address);
     const window = Math.floor((this.options.now() + Number(sipHash24(this.#addrRelayKey, new TextEncoder().encode(key)) % 86_400n)) / 86_400);
+    const relayNodes = reachable || (sipHash24(this.#addrRelayKey, new TextEncoder().encode(`${key}|${window}`)) & 1n) === 1n ? 2 : 1;
     const best: { score: bigint; peer: Peer }[] = [];
     for (const peer of this.options.peers()) {
       if (!peer.addrRelayEnabled || peer.id === originator || !peer.successfullyConnected) continue;
@@ -516,7 +523,7 @@ export class PeerManager {
       best.push({ score, peer });
     }
     best.sort((a, b) => (b.score > a.score ? 1 : b.score < a.score ? -1 : 0));
-    for (const { peer } of best.slice(0, 2)) this.#pushAddress(peer, address);
+    for (const { peer } of best.slice(0, relayNodes)) this.#pushAddress(peer, address);
   }
 
   /** Core's PushAddress: queued unless the peer knows it; a full queue replaces a random entry. */

@@ -147,6 +147,12 @@ export class Peer {
   answeredGetaddr = false;
   /** The address manager's entry this automatic connection was made to (Good after the handshake). */
   addrmanAddress: ServiceAddress | undefined;
+  /**
+   * Core's CNode::addr for an outbound connection: the address dialled, with the time and
+   * services known when it was chosen (the address manager's or anchors.dat's entry; for a
+   * manual connection TIME_INIT and no services). anchors.dat keeps it as it is.
+   */
+  addr: PeerAddress | undefined;
   /** Core's addr rate limiter: tokens for addresses we will still process, and when last refilled (ms). */
   addrTokenBucket = 1;
   addrTokenTimestamp = Date.now();

@@ -269,6 +269,7 @@ function chainArgsOf(args: Args): ChainArgs {
   const flag = args.getBoolArg('fastprune');
   return {
     signetchallenge: args.getArgs('signetchallenge'),
+    signetseednode: args.getArgs('signetseednode'),
     testactivationheight: args.getArgs('testactivationheight'),
     vbparams: args.getArgs('vbparams'),
     test: args.getArgs('test'),

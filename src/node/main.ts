@@ -11,6 +11,7 @@ import { ensureDataDirs, readSettingsFile, writeSettingsFile } from './datadir.j
 import type { Logger } from './logging.js';
 import { networkOnlyOptions } from './option-table.js';
 import { chooseSignatureBackend, NativeBackendUnavailableError } from '../script/index.js';
+import { NET_IPV4, NET_IPV6, parseNetworkName } from '../net/index.js';
 import { nodeServices } from './services.js';
 import { createLogger, logStartup } from './startup-log.js';
 
@@ -29,6 +30,12 @@ function printInitError(err: InitError): void {
 
 /** Options checked once logging is up, in Core's AppInitParameterInteraction order. */
 function checkParameterInteraction(config: NodeConfig, log: Logger): void {
+  // Core's InitParameterInteraction: with -onlynet leaving out IPv4 and IPv6 the DNS seeds
+  // (which answer with IPv4 and IPv6 addresses) have nothing to give. After -connect's own soft-set.
+  const onlynet = config.args.getArgs('onlynet').map(parseNetworkName);
+  if (onlynet.length > 0 && !onlynet.some((n) => n === NET_IPV4 || n === NET_IPV6) && !config.args.isArgSet('connect') && config.args.softSetArg('dnsseed', '0')) {
+    log.info('parameter interaction: -onlynet excludes IPv4 and IPv6 -> setting -dnsseed=0');
+  }
   const misplaced = config.args.unsuitableSectionOnlyArgs(networkOnlyOptions());
   if (misplaced.length > 0) {
     throw new InitError(

@@ -5,7 +5,7 @@
  * punishment of invalid blocks) and starts connecting to -connect / -addnode peers. It
  * registers the Network RPC methods, answered from the running connection manager.
  */
-import { ConnectionManager, DEFAULT_PEER_CONNECT_TIMEOUT_S, filterLookupFromView, parseNetworkName, type NetLogCategory } from '../net/index.js';
+import { ConnectionManager, DEFAULT_PEER_CONNECT_TIMEOUT_S, filterLookupFromView, NET_INTERNAL, NET_IPV4, NET_IPV6, NET_UNROUTABLE, parseNetworkName, type NetLogCategory } from '../net/index.js';
 import { networkMethods, peerMethods, type PeerNetwork } from '../rpc/index.js';
 import type { ChainstateService } from './chainstate-service.js';
 import { InitError, type NodeConfig } from './config.js';
@@ -45,7 +45,15 @@ export class NetService implements NodeService {
     const options = netOptions(config);
     const facts = networkFacts(config);
     const policy = config.mempoolPolicy;
-    ctx.initMessage('Starting network threads…');
+    // Core's g_reachable_nets starts with every network, unroutable (loopback, private ranges)
+    // and internal ones too; -onlynet empties it and adds back only those named.
+    const reachableNetworks = [...facts.reachable].flatMap((name) => parseNetworkName(name) ?? []);
+    if (!config.args.isArgSet('onlynet')) reachableNetworks.push(NET_UNROUTABLE, NET_INTERNAL);
+    // Core's AppInitMain: an explicit -dnsseed=1 cannot be honoured when -onlynet rules out IPv4 and IPv6.
+    if (config.args.getBoolArg('dnsseed') === true && !reachableNetworks.includes(NET_IPV4) && !reachableNetworks.includes(NET_IPV6)) {
+      throw new InitError('Incompatible options: -dnsseed=1 was explicitly specified, but -onlynet forbids connections to IPv4/IPv6');
+    }
+    const automaticOutbound = options.connect.length === 0 && !config.args.isArgSet('connect');
     const manager = new ConnectionManager({
       params: config.network,
       chain,
@@ -69,14 +77,15 @@ export class NetService implements NodeService {
       networkActive: options.networkActive,
       whitelist: options.whitelist,
       maxUploadTarget: options.maxUploadTarget,
-      automaticOutbound: options.connect.length === 0 && !config.args.isArgSet('connect'),
-      reachableNetworks: [...facts.reachable].map((name) => parseNetworkName(name)!).filter((n) => n !== undefined),
+      automaticOutbound,
+      reachableNetworks,
       seedNodes: config.args.getArgs('seednode'),
       // Core: -peertimeout below 1 is an init error; the functional tests pass a huge one with mock time.
       peerTimeout: config.args.getIntArg('peertimeout', DEFAULT_PEER_CONNECT_TIMEOUT_S),
       localAddresses: facts.localAddresses ?? [],
       // Core's -dnsseed: on by default, off with -connect.
       dnsSeed: config.args.getBoolArg('dnsseed', !config.args.isArgSet('connect')),
+      fixedSeeds: config.args.getBoolArg('fixedseeds', true),
       filterIndex: () => {
         const index = this.chainstate.blockFilterIndex;
         return index ? filterLookupFromView(index.view) : undefined;
@@ -89,6 +98,9 @@ export class NetService implements NodeService {
     } catch (err) {
       throw new InitError((err as Error).message);
     }
+    // Core reads anchors.dat just before "Starting network threads…".
+    manager.loadAnchors();
+    ctx.initMessage('Starting network threads…');
     try {
       await manager.start();
     } catch (err) {

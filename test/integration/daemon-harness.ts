@@ -88,7 +88,7 @@ export function httpRequest(
 }
 
 /** The chains the harness knows the network folder of. */
-export type HarnessChain = 'regtest' | 'main';
+export type HarnessChain = 'regtest' | 'main' | 'signet';
 
 export interface DaemonOptions {
   /** Extra command-line options (after -regtest -datadir -rpcport -printtoconsole=0). */
@@ -111,7 +111,7 @@ export interface DaemonOptions {
    * cleanup() leaves it in place (restart() hands ownership on instead).
    */
   readonly datadir?: string;
-  /** 'main' leaves out -regtest (the data directory root is the network folder); default 'regtest'. */
+  /** The chain: -regtest or -signet is passed, 'main' passes none (its data directory root is the network folder); default 'regtest'. */
   readonly chain?: HarnessChain;
   /** How long start-up may take until RPC answers (default 15 s; a reindex of a long chain needs more). */
   readonly readyTimeoutMs?: number;
@@ -166,7 +166,7 @@ export class Daemon {
     // A daemon killed with SIGKILL leaves its cookie behind; polling it would authenticate
     // with the dead node's secret. The new node writes its own (Core removes it at a clean stop).
     fs.rmSync(path.join(netdirOf(datadir, chain), '.cookie'), { force: true });
-    const chainArgs = chain === 'regtest' ? ['-regtest'] : [];
+    const chainArgs = chain === 'main' ? [] : [`-${chain}`];
     const p2pPort = opts.p2pPort ?? (await freePort());
     const base = opts.bare ? [`-datadir=${datadir}`] : [...chainArgs, `-datadir=${datadir}`, `-rpcport=${port}`, '-printtoconsole=0'];
     // P2P placement and -connect=0 go on the command line in bare mode too (two bare nodes
@@ -397,6 +397,8 @@ export function frameBlocks(magic: Uint8Array, blocks: readonly Uint8Array[]): B
 export const MESSAGE_START: Readonly<Record<HarnessChain, Uint8Array>> = {
   main: Uint8Array.of(0xf9, 0xbe, 0xb4, 0xd9),
   regtest: Uint8Array.of(0xfa, 0xbf, 0xb5, 0xda),
+  // The default signet's (a -signetchallenge gives another).
+  signet: Uint8Array.of(0x0a, 0x03, 0xcf, 0x40),
 };
 
 /** Runs tsbtcd to completion (for start-up errors): exit code, stdout, stderr. */

@@ -1,6 +1,8 @@
 /**
  * A minimal SOCKS5 proxy for tests (RFC 1928 CONNECT with no-auth or RFC 1929
- * username/password): it records every CONNECT request and relays the bytes.
+ * username/password): it records every CONNECT request and relays the bytes, or, started
+ * with `refuse`, records it and answers "connection not allowed by ruleset" without
+ * connecting anywhere (for nodes given public addresses, such as the fixed seeds).
  */
 import * as net from 'node:net';
 
@@ -12,14 +14,22 @@ export interface ProxiedConnect {
 
 export class Socks5Server {
   readonly connects: ProxiedConnect[] = [];
-  private constructor(readonly server: net.Server, readonly port: number) {}
+  private constructor(
+    readonly server: net.Server,
+    readonly port: number,
+    private readonly refuse: boolean,
+  ) {}
 
-  static async start(): Promise<Socks5Server> {
+  static async start(options: { refuse?: boolean } = {}): Promise<Socks5Server> {
     let self!: Socks5Server;
     const server = net.createServer((client) => void self.#serve(client).catch(() => client.destroy()));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    self = new Socks5Server(server, (server.address() as net.AddressInfo).port);
+    self = new Socks5Server(server, (server.address() as net.AddressInfo).port, options.refuse ?? false);
     return self;
+  }
+
+  get address(): string {
+    return `127.0.0.1:${this.port}`;
   }
 
   async #serve(client: net.Socket): Promise<void> {
@@ -56,6 +66,10 @@ export class Socks5Server {
     const portBytes = await read(2);
     const port = (portBytes[0]! << 8) | portBytes[1]!;
     this.connects.push({ host, port, ...(username !== undefined ? { username } : {}) });
+    if (this.refuse) {
+      client.end(Buffer.of(5, 2, 0, 1, 0, 0, 0, 0, 0, 0));
+      return;
+    }
     const upstream = net.connect(port, host);
     await new Promise<void>((resolve, reject) => upstream.once('connect', resolve).once('error', reject));
     client.write(Buffer.of(5, 0, 0, 1, 127, 0, 0, 1, 0, 0));
