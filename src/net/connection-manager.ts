@@ -66,6 +66,8 @@ export interface ConnectionManagerOptions {
   readonly log: NetLog;
   /** The node's clock, seconds (mockable). */
   now(): number;
+  /** The node's clock in milliseconds (mockable: the mock time's second when set). */
+  nowMs(): number;
   readonly localServices: bigint;
   readonly blocksOnly: boolean;
   readonly userAgent: string;
@@ -149,6 +151,7 @@ export class ConnectionManager {
       incrementalRelayFee: options.incrementalRelayFee,
       log: options.log,
       now: options.now,
+      nowMs: options.nowMs,
       disconnect: (peer, reason) => this.disconnect(peer, reason),
       discourage: (peer) => this.bans.discourage(plainIp(peer.connection.socket.remoteAddress ?? '')),
       peers: () => this.#peers.values(),

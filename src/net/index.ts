@@ -26,3 +26,4 @@ export * from './compact-filters.js';
 export * from './addrman.js';
 export * from './addrman-file.js';
 export * from './headers-sync.js';
+export * from './tx-request-tracker.js';

@@ -102,6 +102,8 @@ export interface PeerManagerOptions {
   readonly log: NetLog;
   /** The node's clock in seconds (mockable). */
   now(): number;
+  /** The node's clock in milliseconds (mockable), for transaction request times. */
+  nowMs(): number;
   /** Ends a connection (the connection manager does the bookkeeping). */
   disconnect(peer: Peer, reason: string): void;
   /** Discourages a peer's address after misbehaviour (the ban manager's Discourage). */
@@ -150,7 +152,7 @@ export class PeerManager {
     this.txRelay = new TxRelay({
       mempool: options.mempool,
       log: options.log,
-      nowMs: () => Date.now(),
+      clockMs: () => options.nowMs(),
       nowSeconds: () => options.now(),
       peers: () => options.peers(),
       blocksOnly: options.blocksOnly,

@@ -128,8 +128,6 @@ export class Peer {
   nextInvAt = 0;
   /** Core's m_last_inv_sequence: the mempool sequence at our last announcement round. */
   lastInvSequence = 1;
-  /** Transaction ids (hex) we asked this peer for, with when. */
-  readonly txRequested = new Map<string, number>();
   /** Core's m_addr_relay_enabled and the getpeerinfo counters. */
   addrRelayEnabled = false;
   addrProcessed = 0;

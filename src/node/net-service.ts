@@ -56,6 +56,7 @@ export class NetService implements NodeService {
         enabled: (category: NetLogCategory) => ctx.log.willLog(category, 'debug'),
       },
       now: () => ctx.clock.now(),
+      nowMs: () => ctx.clock.nowMs(),
       localServices: facts.localServices,
       blocksOnly: options.blocksOnly,
       userAgent: facts.subversion,
