@@ -26,4 +26,5 @@ export * from './compact-filters.js';
 export * from './addrman.js';
 export * from './addrman-file.js';
 export * from './headers-sync.js';
+export * from './chain-sync-timeout.js';
 export * from './tx-request-tracker.js';

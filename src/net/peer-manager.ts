@@ -2,9 +2,10 @@
  * What the node does with its peers' messages and what it sends them on its own (Core's
  * PeerManagerImpl in net_processing.cpp): the version handshake, pings, headers-first
  * sync with parallel block download, serving headers and blocks, block announcements
- * (headers, inv or BIP152 compact blocks) and, through TxRelay, transactions. A malformed
- * payload is logged and dropped as Core does; protocol violations Core punishes get the
- * peer discouraged and disconnected.
+ * (headers, inv or BIP152 compact blocks) and, through TxRelay, transactions; outbound
+ * peers that fall behind our chain are dropped (ChainSyncTimeouts). A malformed payload is
+ * logged and dropped as Core does; protocol violations Core punishes get the peer
+ * discouraged and disconnected.
  */
 import { randomBytes } from 'node:crypto';
 import { BlockStatus, lastCommonAncestor, type BlockIndexEntry, type Chainstate, type Rejection } from '../chain/index.js';
@@ -12,6 +13,7 @@ import { blockProof, checkProofOfWork, moneyRange, type ChainParams } from '../c
 import type { NodeMempool } from '../mempool/index.js';
 import { bytesEqual, DecodeError, hashToHex, parseBlock, serializeBlock, sipHash24, sipKeyFromBytes, type Block, type BlockHeader } from '../primitives/index.js';
 import { findNextBlocksToDownload, MAX_BLOCKS_IN_TRANSIT_PER_PEER } from './block-download.js';
+import { ChainSyncTimeouts } from './chain-sync-timeout.js';
 import { CompactBlockRelay } from './compact-relay.js';
 import { AVG_FEEFILTER_BROADCAST_INTERVAL_MS, FeeFilterRounder, MAX_FEEFILTER_CHANGE_DELAY_MS, poissonDelayMs } from './fee-filter.js';
 import type { Frame } from './frame.js';
@@ -125,6 +127,7 @@ export interface PeerManagerOptions {
 export class PeerManager {
   readonly txRelay: TxRelay;
   readonly compact: CompactBlockRelay;
+  readonly #chainSync: ChainSyncTimeouts;
   readonly #feeRounder: FeeFilterRounder;
   /** Blocks requested and not yet received: hash (hex) → peer id (Core's mapBlocksInFlight). */
   readonly #blocksInFlight = new Map<string, number>();
@@ -174,6 +177,15 @@ export class PeerManager {
       markInFlight: (peer, entry) => this.#markInFlight(peer, entry),
       canDirectFetch: () => this.#canDirectFetch(),
     });
+    this.#chainSync = new ChainSyncTimeouts({
+      log: options.log,
+      tip: () => this.chain.chain.tip!,
+      now: () => options.now(),
+      isInitialBlockDownload: () => this.chain.isInitialBlockDownload(),
+      minimumChainWork: options.params.minimumChainWork,
+      maybeSendGetHeaders: (peer, from) => void this.maybeSendGetHeaders(peer, from),
+      disconnect: (peer, reason) => options.disconnect(peer, reason),
+    });
     this.#announcedTip = options.chain.chain.tip;
   }
 
@@ -222,6 +234,7 @@ export class PeerManager {
     }
     peer.blocksInFlight.length = 0;
     this.#invTriggeredBeforeSync.delete(peer.id);
+    this.#chainSync.peerDisconnected(peer);
     this.txRelay.peerDisconnected(peer);
     this.compact.peerDisconnected(peer);
     if (this.#peersDownloading === 0) this.#stallingTimeoutMs = BLOCK_STALLING_TIMEOUT_DEFAULT_MS;
@@ -695,6 +708,9 @@ export class PeerManager {
       this.#sendGetHeaders(peer, lastEntry);
       this.options.log.debug('net', `more getheaders (${lastEntry.height}) to end to peer=${peer.id} (startheight:${peer.startingHeight})`);
     }
+    // A last header we did not know is a new one (Core's received_new_header).
+    this.#chainSync.headersReceived(peer, lastEntry, lastKnown === undefined, fullMessage);
+    if (peer.disconnectReason !== undefined) return;
     this.#headersDirectFetch(peer, lastEntry);
     this.sendMessages(peer);
   }
@@ -766,6 +782,7 @@ export class PeerManager {
       if (!this.chain.isInitialBlockDownload()) this.maybeSendGetHeaders(peer, this.chain.tree.bestHeader);
       return undefined;
     }
+    const known = this.chain.tree.getByHash(header.hash) !== undefined;
     const result = await this.chain.processHeaders([header]);
     if (result.rejection) {
       this.#punishForRejection(peer, result.rejection, true);
@@ -773,6 +790,7 @@ export class PeerManager {
     }
     const entry = result.entries[0]!;
     this.#updateBlockAvailability(peer, entry);
+    this.#chainSync.compactHeaderReceived(peer, entry, !known);
     return entry;
   }
 
@@ -1142,6 +1160,10 @@ export class PeerManager {
     this.#announceBlocks(peer);
     this.txRelay.announce(peer, nowMs);
     if (this.#checkTimeouts(peer, nowMs)) return;
+    // Outbound peers must keep up with our chain (Core's ConsiderEviction, on the node's clock).
+    this.#processBlockAvailability(peer);
+    this.#chainSync.consider(peer);
+    if (peer.disconnectReason !== undefined) return;
     this.#downloadBlocks(peer, nowMs);
     this.#maybeSendFeeFilter(peer, nowMs);
     this.#maybeSendAddr(peer);
