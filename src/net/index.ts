@@ -26,5 +26,8 @@ export * from './compact-filters.js';
 export * from './addrman.js';
 export * from './addrman-file.js';
 export * from './headers-sync.js';
+export * from './automatic-outbound.js';
 export * from './chain-sync-timeout.js';
+export * from './extra-outbound-eviction.js';
+export * from './stale-tip.js';
 export * from './tx-request-tracker.js';

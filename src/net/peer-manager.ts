@@ -3,7 +3,8 @@
  * PeerManagerImpl in net_processing.cpp): the version handshake, pings, headers-first
  * sync with parallel block download, serving headers and blocks, block announcements
  * (headers, inv or BIP152 compact blocks) and, through TxRelay, transactions; outbound
- * peers that fall behind our chain are dropped (ChainSyncTimeouts). A malformed payload is
+ * peers that fall behind our chain are dropped (ChainSyncTimeouts) and extra outbound
+ * peers evicted, with a watch on a stale tip (StaleTipCheck). A malformed payload is
  * logged and dropped as Core does; protocol violations Core punishes get the peer
  * discouraged and disconnected.
  */
@@ -12,6 +13,7 @@ import { BlockStatus, lastCommonAncestor, type BlockIndexEntry, type Chainstate,
 import { blockProof, checkProofOfWork, moneyRange, type ChainParams } from '../consensus/index.js';
 import type { NodeMempool } from '../mempool/index.js';
 import { bytesEqual, DecodeError, hashToHex, parseBlock, serializeBlock, sipHash24, sipKeyFromBytes, type Block, type BlockHeader } from '../primitives/index.js';
+import { MAX_BLOCK_RELAY_ONLY, MAX_OUTBOUND_FULL_RELAY } from './automatic-outbound.js';
 import { findNextBlocksToDownload, MAX_BLOCKS_IN_TRANSIT_PER_PEER } from './block-download.js';
 import { ChainSyncTimeouts } from './chain-sync-timeout.js';
 import { CompactBlockRelay } from './compact-relay.js';
@@ -44,6 +46,7 @@ import { TxRelay } from './tx-relay.js';
 import { HeadersSyncState, headersSyncParams } from './headers-sync.js';
 import { answerFilterRequest, blockRequestAllowed, type BlockFilterLookup } from './compact-filters.js';
 import { HISTORICAL_BLOCK_AGE_S, type UploadTarget } from './upload-target.js';
+import { StaleTipCheck, type OutboundConnectionControl } from './stale-tip.js';
 
 /** Core's AVG_LOCAL_ADDRESS_BROADCAST_INTERVAL. */
 const AVG_LOCAL_ADDRESS_BROADCAST_INTERVAL_MS = 24 * 60 * 60 * 1000;
@@ -122,12 +125,17 @@ export interface PeerManagerOptions {
   readonly localAddresses?: readonly { address: string; port: number }[];
   /** The basic block filter index, for BIP157 requests (undefined without -blockfilterindex). */
   filterIndex?(): BlockFilterLookup | undefined;
+  /** The connection manager's switches for extra outbound connections. */
+  readonly connections: OutboundConnectionControl;
+  /** Core's MultipleManualOrFullOutboundConns. */
+  multipleManualOrFullOutbound(network: string): boolean;
 }
 
 export class PeerManager {
   readonly txRelay: TxRelay;
   readonly compact: CompactBlockRelay;
   readonly #chainSync: ChainSyncTimeouts;
+  readonly #staleTip: StaleTipCheck;
   readonly #feeRounder: FeeFilterRounder;
   /** Blocks requested and not yet received: hash (hex) → peer id (Core's mapBlocksInFlight). */
   readonly #blocksInFlight = new Map<string, number>();
@@ -185,6 +193,20 @@ export class PeerManager {
       minimumChainWork: options.params.minimumChainWork,
       maybeSendGetHeaders: (peer, from) => void this.maybeSendGetHeaders(peer, from),
       disconnect: (peer, reason) => options.disconnect(peer, reason),
+    });
+    this.#staleTip = new StaleTipCheck({
+      log: options.log,
+      peers: () => options.peers(),
+      now: () => options.now(),
+      maxFullRelay: MAX_OUTBOUND_FULL_RELAY,
+      maxBlockRelay: MAX_BLOCK_RELAY_ONLY,
+      multipleManualOrFullOutbound: (network) => options.multipleManualOrFullOutbound(network),
+      disconnect: (peer, reason) => options.disconnect(peer, reason),
+      targetSpacing: options.params.targetSpacing,
+      blocksInFlight: () => this.#blocksInFlight.size,
+      loadingBlocks: () => this.chain.importing,
+      canDirectFetch: () => this.#canDirectFetch(),
+      connections: options.connections,
     });
     this.#announcedTip = options.chain.chain.tip;
   }
@@ -1061,6 +1083,17 @@ export class PeerManager {
     if (viaCompactBlock && !rejection.mutated) return;
     if (rejection.mutated) this.options.log.debug('net', `Received mutated block from peer=${peer.id}`);
     this.misbehaving(peer, rejection.mutated ? 'mutated block' : rejection.reason);
+  }
+
+  /** A block was connected (Core's BlockConnected): the tip is not stale; rejections may no longer hold. */
+  blockConnected(): void {
+    this.#staleTip.blockConnected();
+    this.txRelay.blockConnected();
+  }
+
+  /** Core's CheckForStaleTipAndEvictPeers (the connection manager runs it every 45 s). */
+  checkForStaleTipAndEvictPeers(): void {
+    this.#staleTip.run();
   }
 
   /** The chain has a new tip: remember what to announce (Core's UpdatedBlockTip). */

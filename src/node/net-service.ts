@@ -105,7 +105,7 @@ export class NetService implements NodeService {
     this.chainstate.chainListeners.push({
       tipChanged: (tip) => manager.peerManager.tipChanged(tip),
       blockChecked: (hash, verdict) => manager.peerManager.blockChecked(hash, verdict),
-      blockConnected: () => manager.peerManager.txRelay.blockConnected(),
+      blockConnected: () => manager.peerManager.blockConnected(),
     });
   }
 

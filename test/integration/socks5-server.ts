@@ -1,6 +1,9 @@
 /**
  * A minimal SOCKS5 proxy for tests (RFC 1928 CONNECT with no-auth or RFC 1929
- * username/password): it records every CONNECT request and relays the bytes.
+ * username/password): it records every CONNECT request and relays the bytes. With
+ * `routes`, destinations are looked up there and relayed to a local port instead (so a
+ * node can make "automatic" connections to routable addresses that are really scripted
+ * peers on this machine); a destination without a route is refused, never dialed.
  */
 import * as net from 'node:net';
 
@@ -12,13 +15,25 @@ export interface ProxiedConnect {
 
 export class Socks5Server {
   readonly connects: ProxiedConnect[] = [];
-  private constructor(readonly server: net.Server, readonly port: number) {}
+  readonly #sockets = new Set<net.Socket>();
+  private constructor(
+    readonly server: net.Server,
+    readonly port: number,
+    /** "host:port" → the local port to relay to (undefined: connect to the destination itself). */
+    readonly routes: Map<string, number> | undefined,
+  ) {}
 
-  static async start(): Promise<Socks5Server> {
+  static async start(options: { routes?: Map<string, number> } = {}): Promise<Socks5Server> {
     let self!: Socks5Server;
-    const server = net.createServer((client) => void self.#serve(client).catch(() => client.destroy()));
+    const server = net.createServer((client) => {
+      self.#sockets.add(client);
+      client.once('close', () => self.#sockets.delete(client));
+      // A client that resets mid-handshake is just gone.
+      client.on('error', () => client.destroy());
+      void self.#serve(client).catch(() => client.destroy());
+    });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    self = new Socks5Server(server, (server.address() as net.AddressInfo).port);
+    self = new Socks5Server(server, (server.address() as net.AddressInfo).port, options.routes);
     return self;
   }
 
@@ -56,7 +71,17 @@ export class Socks5Server {
     const portBytes = await read(2);
     const port = (portBytes[0]! << 8) | portBytes[1]!;
     this.connects.push({ host, port, ...(username !== undefined ? { username } : {}) });
-    const upstream = net.connect(port, host);
+    let target = { host, port };
+    if (this.routes) {
+      const local = this.routes.get(`${host}:${port}`);
+      if (local === undefined) {
+        // Not ours to reach: "connection refused" (RFC 1928 reply 5).
+        client.end(Buffer.of(5, 5, 0, 1, 0, 0, 0, 0, 0, 0));
+        return;
+      }
+      target = { host: '127.0.0.1', port: local };
+    }
+    const upstream = net.connect(target.port, target.host);
     await new Promise<void>((resolve, reject) => upstream.once('connect', resolve).once('error', reject));
     client.write(Buffer.of(5, 0, 0, 1, 127, 0, 0, 1, 0, 0));
     if (buffered.length > 0) upstream.write(buffered);
@@ -68,5 +93,6 @@ export class Socks5Server {
 
   close(): void {
     this.server.close();
+    for (const s of this.#sockets) s.destroy();
   }
 }
