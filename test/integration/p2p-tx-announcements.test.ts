@@ -10,6 +10,8 @@
  * - requests go out NONPREF_PEER_TX_DELAY after an inbound peer's announcement, and
  *   OVERLOADED_PEER_TX_DELAY later still once it has MAX_PEER_TX_REQUEST_IN_FLIGHT (100)
  *   requests unanswered, but are not capped at 100;
+ * - a transaction is asked of one announcer at a time; the next is asked once the first
+ *   answers notfound, or GETDATA_TX_INTERVAL (60 s) after the request;
  * - (tsbtcd) a flood of a million announcements leaves the node's memory as it was.
  *
  * Times are moved with setmocktime (the request clock is the node's, as Core's).
@@ -130,6 +132,38 @@ for (const [name, start] of starters) {
     assert.equal(requested(peer).length, MAX_PEER_TX_REQUEST_IN_FLIGHT);
     await advance(node, peer, t0 + NONPREF_DELAY_S + NONPREF_DELAY_S + OVERLOADED_DELAY_S);
     await waitFor('the two overloaded announcements requested', () => (requested(peer).length === MAX_PEER_TX_REQUEST_IN_FLIGHT + 2 ? true : undefined));
+  });
+}
+
+for (const [name, start] of starters) {
+  test(`${name}: one announcer asked at a time; after GETDATA_TX_INTERVAL or a notfound the other is`, { skip: skip(start) }, async () => {
+    const { node, peer: a, t0 } = await setup(start!);
+    const b = await TestPeer.connect(node.p2pPort, 1);
+    cleanups.push(() => b.close());
+    const [x, y] = wtxids(2);
+    for (const id of [x!, y!]) {
+      announce(a, [id]);
+      await a.sync();
+      announce(b, [id]);
+      await b.sync();
+    }
+    await advance(node, a, t0 + NONPREF_DELAY_S);
+    await b.sync();
+    const asks = (p: TestPeer, id: Uint8Array) => requested(p).filter((h) => h === hashToHex(id)).length;
+    for (const id of [x!, y!]) assert.equal(asks(a, id) + asks(b, id), 1, 'one announcer asked');
+    const [xFirst, xOther] = asks(a, x!) === 1 ? [a, b] : [b, a];
+    const [yFirst, yOther] = asks(a, y!) === 1 ? [a, b] : [b, a];
+    // A notfound hands the request to the other announcer at once.
+    yFirst.send('notfound', encodeInventory([{ type: MSG_WTX, hash: y! }]));
+    await waitFor('the other announcer asked for y', () => (asks(yOther, y!) === 1 ? true : undefined));
+    // Unanswered, the request expires after 60 s (not before), and the other announcer is asked.
+    await advance(node, a, t0 + NONPREF_DELAY_S + 59);
+    await b.sync();
+    assert.equal(asks(xOther, x!), 0);
+    await advance(node, a, t0 + NONPREF_DELAY_S + 60);
+    await waitFor('the other announcer asked for x', () => (asks(xOther, x!) === 1 ? true : undefined));
+    assert.equal(asks(xFirst, x!), 1);
+    assert.match(node.log(), new RegExp(`timeout of inflight wtx ${hashToHex(x!)} from peer=\\d+`));
   });
 }
 
