@@ -2,8 +2,9 @@
  * The node's connections (Core's CConnman): listening sockets, outbound connections to
  * -connect and -addnode peers (and the addnode RPC's), the inbound slot limit with Core's
  * eviction, bans and discouragement at accept time, the handshake timeout, inactivity
- * checks, the network-active switch, byte totals, and the 100 ms message-handler tick that
- * lets the peer manager send what it has queued.
+ * checks, the network-active switch, byte totals, automatic outbound connections (with an
+ * extra one when the tip looks stale), the 45-second outbound-peer check, and the 100 ms
+ * message-handler tick that lets the peer manager send what it has queued.
  *
  * Sockets live in the coordinator, beside the chainstate (see README, "P2P"): a block's
  * script checks run on the worker pool and its connect yields to the event loop every
@@ -21,7 +22,7 @@ import { loadAddrman, writePeersDat } from './addrman-file.js';
 import { ANCHORS_FILENAME, MAX_BLOCK_RELAY_ONLY_ANCHORS, readAnchors, writeAnchors } from './anchors.js';
 import { convertSeeds, reachableEmptyNetworks, seedsForNetworks } from './fixed-seeds.js';
 import { BanManager } from './ban-manager.js';
-import { poissonDelayMs } from './fee-filter.js';
+import { AutomaticOutboundSchedule, MAX_AUTOMATIC_OUTBOUND, MAX_BLOCK_RELAY_ONLY, MAX_OUTBOUND_FULL_RELAY } from './automatic-outbound.js';
 import type { BlockFilterLookup } from './compact-filters.js';
 import { selectPeerToEvict } from './eviction.js';
 import { Handshake } from './handshake.js';
@@ -32,11 +33,8 @@ import { PeerManager, type NetLog } from './peer-manager.js';
 import { Peer, type ConnectionType, type PermissionName } from './peer.js';
 import { UploadTarget } from './upload-target.js';
 import { NODE_NETWORK, NODE_WITNESS } from './protocol.js';
+import { EXTRA_PEER_CHECK_INTERVAL_MS } from './stale-tip.js';
 
-/** Core's MAX_OUTBOUND_FULL_RELAY_CONNECTIONS, MAX_BLOCK_RELAY_ONLY_CONNECTIONS, MAX_FEELER_CONNECTIONS. */
-export const MAX_OUTBOUND_FULL_RELAY = 8;
-export const MAX_BLOCK_RELAY_ONLY = 2;
-export const MAX_FEELER = 1;
 /** Core's MAX_ADDNODE_CONNECTIONS. */
 export const MAX_ADDNODE_CONNECTIONS = 8;
 /** Core's DEFAULT_MAX_PEER_CONNECTIONS. */
@@ -50,8 +48,6 @@ const INACTIVITY_TIMEOUT_S = 20 * 60;
 const TICK_MS = 100;
 /** Core's DUMP_PEERS_INTERVAL: peers.dat is rewritten every 15 minutes. */
 const DUMP_PEERS_INTERVAL_MS = 15 * 60 * 1000;
-/** Core's FEELER_INTERVAL: on average one feeler connection every 2 minutes. */
-const FEELER_INTERVAL_MS = 2 * 60 * 1000;
 /** Core's wait before querying DNS seeds when peers.dat already holds addresses. */
 const DNS_SEED_DELAY_MS = 11_000;
 /** Milliseconds between automatic outbound attempts (Core's ThreadOpenConnections loop sleeps 500 ms). */
@@ -73,6 +69,8 @@ export interface ConnectionManagerOptions {
   readonly log: NetLog;
   /** The node's clock, seconds (mockable). */
   now(): number;
+  /** The node's clock in milliseconds (mockable: the mock time's second when set). */
+  nowMs(): number;
   readonly localServices: bigint;
   readonly blocksOnly: boolean;
   readonly userAgent: string;
@@ -156,6 +154,7 @@ export class ConnectionManager {
   constructor(private readonly options: ConnectionManagerOptions) {
     this.#networkActive = options.networkActive;
     this.#addFixedSeeds = options.fixedSeeds ?? true;
+    this.#automatic = new AutomaticOutboundSchedule(options.nowMs(), (m) => options.log.debug('net', m));
     this.bans = new BanManager(options.dataDir, options.now, (m) => options.log.info(m));
     this.uploadTarget = new UploadTarget(options.maxUploadTarget, options.now);
     this.addrman = new AddrMan({ now: options.now });
@@ -170,6 +169,7 @@ export class ConnectionManager {
       incrementalRelayFee: options.incrementalRelayFee,
       log: options.log,
       now: options.now,
+      nowMs: options.nowMs,
       disconnect: (peer, reason) => this.disconnect(peer, reason),
       discourage: (peer) => this.bans.discourage(plainIp(peer.connection.socket.remoteAddress ?? '')),
       peers: () => this.#peers.values(),
@@ -179,6 +179,14 @@ export class ConnectionManager {
       addrman: () => this.addrman,
       isReachable: (network) => this.isReachable(network),
       localAddresses: options.listen ? (options.localAddresses ?? []) : [],
+      connections: {
+        networkActive: () => this.#networkActive,
+        automaticOutbound: options.automaticOutbound ?? false,
+        tryNewOutboundPeer: () => this.#automatic.tryNewOutboundPeer,
+        setTryNewOutboundPeer: (flag) => this.#automatic.setTryNewOutboundPeer(flag),
+        startExtraBlockRelayPeers: () => this.#automatic.startExtraBlockRelayPeers(),
+      },
+      multipleManualOrFullOutbound: (network) => this.#multipleManualOrFullOutbound(network),
     });
     for (const text of options.addNodes) this.addedNodes.push({ text, lastAttempt: 0 });
   }
@@ -257,6 +265,7 @@ export class ConnectionManager {
     this.#startedAtMs = Date.now();
     this.#startedAt = this.options.now();
     if (this.options.automaticOutbound && !this.#addFixedSeeds) this.options.log.info('Fixed seeds are disabled');
+    this.#nextPeerCheckAt = Date.now() + EXTRA_PEER_CHECK_INTERVAL_MS;
     this.#timer = setInterval(() => this.#tick(), TICK_MS);
     // Core's connection threads make their first attempts at once, not a tick later.
     setImmediate(() => this.#tick());
@@ -375,7 +384,42 @@ export class ConnectionManager {
 
   /** Core's m_max_inbound. */
   get maxInbound(): number {
-    return Math.max(0, this.options.maxConnections - (MAX_OUTBOUND_FULL_RELAY + MAX_BLOCK_RELAY_ONLY + MAX_FEELER));
+    return Math.max(0, this.options.maxConnections - MAX_AUTOMATIC_OUTBOUND);
+  }
+
+  /** Core's MultipleManualOrFullOutboundConns (m_network_conn_counts counts manual and full-relay connections). */
+  #multipleManualOrFullOutbound(network: string): boolean {
+    let n = 0;
+    for (const p of this.#peers.values()) if ((p.connectionType === 'manual' || p.connectionType === 'outbound-full-relay') && p.network === network) n++;
+    return n > 1;
+  }
+
+  /** Automatic outbound connections by type, with those being opened, and how many outbound slots they hold. */
+  #automaticCounts(): { fullRelay: number; blockRelay: number; slotsInUse: number } {
+    let fullRelay = this.#pendingByType.get('outbound-full-relay')!;
+    let blockRelay = this.#pendingByType.get('block-relay-only')!;
+    let slotsInUse = fullRelay + blockRelay + this.#pendingByType.get('feeler')!;
+    for (const p of this.#peers.values()) {
+      if (p.connectionType === 'outbound-full-relay') fullRelay++;
+      else if (p.connectionType === 'block-relay-only') blockRelay++;
+      else if (p.connectionType !== 'feeler' && p.connectionType !== 'addr-fetch') continue;
+      slotsInUse++;
+    }
+    return { fullRelay, blockRelay, slotsInUse };
+  }
+
+  /** Whether Core's outbound semaphore has a slot left (addconnection takes one too). */
+  hasOutboundSlot(): boolean {
+    return this.#automaticCounts().slotsInUse < MAX_AUTOMATIC_OUTBOUND;
+  }
+
+  /**
+   * Core's mockscheduler: the scheduled tasks (the outbound-peer check, the peers.dat dump)
+   * fall due `seconds` earlier; any now due runs at the next tick.
+   */
+  mockScheduler(seconds: number): void {
+    this.#nextPeerCheckAt -= seconds * 1000;
+    this.#lastAddrmanDump -= seconds * 1000;
   }
 
   #permissionsFor(ip: string, listenerPermissions: readonly PermissionName[]): PermissionName[] {
@@ -567,24 +611,20 @@ export class ConnectionManager {
   /**
    * Core's ThreadOpenConnections without -connect: anchors from anchors.dat first (as
    * block-relay-only), then MAX_OUTBOUND_FULL_RELAY outbound peers from the address manager,
-   * one new attempt per round, never two in one IPv4/IPv6 network group, never to an address
-   * we are connected to or of a network we cannot reach, banned or discouraged ones skipped.
+   * then block-relay-only ones, an extra one when asked for, feelers now and then (the
+   * choice is the AutomaticOutboundSchedule's); one new attempt per round, never two in one
+   * IPv4/IPv6 network group, never to an address we are connected to or of a network we
+   * cannot reach, banned or discouraged ones skipped.
    */
   #openAutomatic(nowMs: number): void {
     if (!this.options.automaticOutbound || nowMs < this.#nextAutomaticAt) return;
     this.#nextAutomaticAt = nowMs + AUTOMATIC_CONNECT_INTERVAL_MS;
     const peers = [...this.#peers.values()];
-    const fullRelay = peers.filter((p) => p.connectionType === 'outbound-full-relay').length + this.#pendingByType.get('outbound-full-relay')!;
-    const blockRelay = peers.filter((p) => p.connectionType === 'block-relay-only').length + this.#pendingByType.get('block-relay-only')!;
-    // Core's order: anchors, full-relay slots, then block-relay-only, then a feeler now and then.
-    let type: ConnectionType;
-    const anchor = this.#anchors.length > 0 && blockRelay < MAX_BLOCK_RELAY_ONLY;
-    if (anchor) type = 'block-relay-only';
-    else if (fullRelay < MAX_OUTBOUND_FULL_RELAY) type = 'outbound-full-relay';
-    else if (blockRelay < MAX_BLOCK_RELAY_ONLY) type = 'block-relay-only';
-    else if (nowMs >= this.#nextFeelerAt && this.#pendingByType.get('feeler') === 0) type = 'feeler';
-    else return;
-    if (type === 'feeler') this.#nextFeelerAt = nowMs + poissonDelayMs(FEELER_INTERVAL_MS);
+    const counts = this.#automaticCounts();
+    // Core's order: the anchors take the block-relay-only slots before anything else.
+    const anchor = this.#anchors.length > 0 && counts.blockRelay < MAX_BLOCK_RELAY_ONLY && counts.slotsInUse < MAX_AUTOMATIC_OUTBOUND;
+    const type = anchor ? 'block-relay-only' : this.#automatic.next(counts, this.options.nowMs());
+    if (type === undefined) return;
     // Core's outbound_ipv46_peer_netgroups: manual and automatic long-lived peers; Tor, I2P and
     // CJDNS groups say nothing about the route, so those peers do not count.
     const groups = new Set(
@@ -608,6 +648,7 @@ export class ConnectionManager {
       const text = formatAddressPort(a);
       const ip = formatAddress(a);
       if (this.findPeer(text) || this.#pending.has(text)) continue;
+      // Feelers may share a network group with a peer; other connections may not.
       if ((type !== 'feeler' && groups.has(groupKey(a))) || this.bans.isBanned(ip) || this.bans.isDiscouraged(ip)) continue;
       if (!this.isReachable(addressNetwork(a))) continue;
       // Core avoids non-default ports for the first 50 tries.
@@ -665,7 +706,10 @@ export class ConnectionManager {
     ['block-relay-only', 0],
     ['feeler', 0],
   ]);
-  #nextFeelerAt = Date.now() + FEELER_INTERVAL_MS;
+  /** Which automatic connection comes next (with the stale-tip and extra block-relay-only switches). */
+  readonly #automatic: AutomaticOutboundSchedule;
+  /** Wall-clock ms of the next outbound-peer check (Core schedules it every 45 s). */
+  #nextPeerCheckAt = Infinity;
 
   /** Wakes the added-node loop (addnode add). */
   wakeAddedNodes(): void {
@@ -686,6 +730,10 @@ export class ConnectionManager {
     }
     this.peerManager.txRelay.tick();
     this.peerManager.sendMessagesToAll();
+    if (nowMs >= this.#nextPeerCheckAt) {
+      this.#nextPeerCheckAt = nowMs + EXTRA_PEER_CHECK_INTERVAL_MS;
+      this.peerManager.checkForStaleTipAndEvictPeers();
+    }
     if (nowMs - this.#lastAddrmanDump > DUMP_PEERS_INTERVAL_MS) this.dumpAddresses();
     this.#maybeAddFixedSeeds(nowMs, now);
     if (!this.#networkActive) return;

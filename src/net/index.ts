@@ -28,3 +28,8 @@ export * from './addrman-file.js';
 export * from './headers-sync.js';
 export * from './fixed-seeds.js';
 export * from './anchors.js';
+export * from './automatic-outbound.js';
+export * from './chain-sync-timeout.js';
+export * from './extra-outbound-eviction.js';
+export * from './stale-tip.js';
+export * from './tx-request-tracker.js';

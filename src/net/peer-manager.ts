@@ -2,16 +2,20 @@
  * What the node does with its peers' messages and what it sends them on its own (Core's
  * PeerManagerImpl in net_processing.cpp): the version handshake, pings, headers-first
  * sync with parallel block download, serving headers and blocks, block announcements
- * (headers, inv or BIP152 compact blocks) and, through TxRelay, transactions. A malformed
- * payload is logged and dropped as Core does; protocol violations Core punishes get the
- * peer discouraged and disconnected.
+ * (headers, inv or BIP152 compact blocks) and, through TxRelay, transactions; outbound
+ * peers that fall behind our chain are dropped (ChainSyncTimeouts) and extra outbound
+ * peers evicted, with a watch on a stale tip (StaleTipCheck). A malformed payload is
+ * logged and dropped as Core does; protocol violations Core punishes get the peer
+ * discouraged and disconnected.
  */
 import { randomBytes } from 'node:crypto';
 import { BlockStatus, lastCommonAncestor, type BlockIndexEntry, type Chainstate, type Rejection } from '../chain/index.js';
 import { blockProof, checkProofOfWork, moneyRange, type ChainParams } from '../consensus/index.js';
 import type { NodeMempool } from '../mempool/index.js';
 import { bytesEqual, DecodeError, hashToHex, parseBlock, serializeBlock, sipHash24, sipKeyFromBytes, type Block, type BlockHeader } from '../primitives/index.js';
+import { MAX_BLOCK_RELAY_ONLY, MAX_OUTBOUND_FULL_RELAY } from './automatic-outbound.js';
 import { findNextBlocksToDownload, MAX_BLOCKS_IN_TRANSIT_PER_PEER } from './block-download.js';
+import { ChainSyncTimeouts } from './chain-sync-timeout.js';
 import { CompactBlockRelay } from './compact-relay.js';
 import { AVG_FEEFILTER_BROADCAST_INTERVAL_MS, FeeFilterRounder, MAX_FEEFILTER_CHANGE_DELAY_MS, poissonDelayMs } from './fee-filter.js';
 import type { Frame } from './frame.js';
@@ -42,6 +46,7 @@ import { TxRelay } from './tx-relay.js';
 import { HeadersSyncState, headersSyncParams } from './headers-sync.js';
 import { answerFilterRequest, blockRequestAllowed, type BlockFilterLookup } from './compact-filters.js';
 import { HISTORICAL_BLOCK_AGE_S, type UploadTarget } from './upload-target.js';
+import { StaleTipCheck, type OutboundConnectionControl } from './stale-tip.js';
 
 /** Core's AVG_LOCAL_ADDRESS_BROADCAST_INTERVAL. */
 const AVG_LOCAL_ADDRESS_BROADCAST_INTERVAL_MS = 24 * 60 * 60 * 1000;
@@ -106,6 +111,8 @@ export interface PeerManagerOptions {
   readonly log: NetLog;
   /** The node's clock in seconds (mockable). */
   now(): number;
+  /** The node's clock in milliseconds (mockable), for transaction request times. */
+  nowMs(): number;
   /** Ends a connection (the connection manager does the bookkeeping). */
   disconnect(peer: Peer, reason: string): void;
   /** Discourages a peer's address after misbehaviour (the ban manager's Discourage). */
@@ -124,11 +131,17 @@ export interface PeerManagerOptions {
   readonly localAddresses?: readonly { address: string; port: number }[];
   /** The basic block filter index, for BIP157 requests (undefined without -blockfilterindex). */
   filterIndex?(): BlockFilterLookup | undefined;
+  /** The connection manager's switches for extra outbound connections. */
+  readonly connections: OutboundConnectionControl;
+  /** Core's MultipleManualOrFullOutboundConns. */
+  multipleManualOrFullOutbound(network: string): boolean;
 }
 
 export class PeerManager {
   readonly txRelay: TxRelay;
   readonly compact: CompactBlockRelay;
+  readonly #chainSync: ChainSyncTimeouts;
+  readonly #staleTip: StaleTipCheck;
   readonly #feeRounder: FeeFilterRounder;
   /** Blocks requested and not yet received: hash (hex) → peer id (Core's mapBlocksInFlight). */
   readonly #blocksInFlight = new Map<string, number>();
@@ -158,7 +171,7 @@ export class PeerManager {
     this.txRelay = new TxRelay({
       mempool: options.mempool,
       log: options.log,
-      nowMs: () => Date.now(),
+      clockMs: () => options.nowMs(),
       nowSeconds: () => options.now(),
       peers: () => options.peers(),
       blocksOnly: options.blocksOnly,
@@ -179,6 +192,29 @@ export class PeerManager {
       inFlightFrom: (hashHex) => this.#blocksInFlight.get(hashHex),
       markInFlight: (peer, entry) => this.#markInFlight(peer, entry),
       canDirectFetch: () => this.#canDirectFetch(),
+    });
+    this.#chainSync = new ChainSyncTimeouts({
+      log: options.log,
+      tip: () => this.chain.chain.tip!,
+      now: () => options.now(),
+      isInitialBlockDownload: () => this.chain.isInitialBlockDownload(),
+      minimumChainWork: options.params.minimumChainWork,
+      maybeSendGetHeaders: (peer, from) => void this.maybeSendGetHeaders(peer, from),
+      disconnect: (peer, reason) => options.disconnect(peer, reason),
+    });
+    this.#staleTip = new StaleTipCheck({
+      log: options.log,
+      peers: () => options.peers(),
+      now: () => options.now(),
+      maxFullRelay: MAX_OUTBOUND_FULL_RELAY,
+      maxBlockRelay: MAX_BLOCK_RELAY_ONLY,
+      multipleManualOrFullOutbound: (network) => options.multipleManualOrFullOutbound(network),
+      disconnect: (peer, reason) => options.disconnect(peer, reason),
+      targetSpacing: options.params.targetSpacing,
+      blocksInFlight: () => this.#blocksInFlight.size,
+      loadingBlocks: () => this.chain.importing,
+      canDirectFetch: () => this.#canDirectFetch(),
+      connections: options.connections,
     });
     this.#announcedTip = options.chain.chain.tip;
   }
@@ -228,6 +264,7 @@ export class PeerManager {
     }
     peer.blocksInFlight.length = 0;
     this.#invTriggeredBeforeSync.delete(peer.id);
+    this.#chainSync.peerDisconnected(peer);
     this.txRelay.peerDisconnected(peer);
     this.compact.peerDisconnected(peer);
     if (this.#peersDownloading === 0) this.#stallingTimeoutMs = BLOCK_STALLING_TIMEOUT_DEFAULT_MS;
@@ -710,6 +747,9 @@ export class PeerManager {
       this.#sendGetHeaders(peer, lastEntry);
       this.options.log.debug('net', `more getheaders (${lastEntry.height}) to end to peer=${peer.id} (startheight:${peer.startingHeight})`);
     }
+    // A last header we did not know is a new one (Core's received_new_header).
+    this.#chainSync.headersReceived(peer, lastEntry, lastKnown === undefined, fullMessage);
+    if (peer.disconnectReason !== undefined) return;
     this.#headersDirectFetch(peer, lastEntry);
     this.sendMessages(peer);
   }
@@ -781,6 +821,7 @@ export class PeerManager {
       if (!this.chain.isInitialBlockDownload()) this.maybeSendGetHeaders(peer, this.chain.tree.bestHeader);
       return undefined;
     }
+    const known = this.chain.tree.getByHash(header.hash) !== undefined;
     const result = await this.chain.processHeaders([header]);
     if (result.rejection) {
       this.#punishForRejection(peer, result.rejection, true);
@@ -788,6 +829,7 @@ export class PeerManager {
     }
     const entry = result.entries[0]!;
     this.#updateBlockAvailability(peer, entry);
+    this.#chainSync.compactHeaderReceived(peer, entry, !known);
     return entry;
   }
 
@@ -1073,6 +1115,17 @@ export class PeerManager {
     this.misbehaving(peer, rejection.mutated ? 'mutated block' : rejection.reason);
   }
 
+  /** A block was connected (Core's BlockConnected): the tip is not stale; rejections may no longer hold. */
+  blockConnected(): void {
+    this.#staleTip.blockConnected();
+    this.txRelay.blockConnected();
+  }
+
+  /** Core's CheckForStaleTipAndEvictPeers (the connection manager runs it every 45 s). */
+  checkForStaleTipAndEvictPeers(): void {
+    this.#staleTip.run();
+  }
+
   /** The chain has a new tip: remember what to announce (Core's UpdatedBlockTip). */
   tipChanged(tip: BlockIndexEntry): void {
     const previous = this.#announcedTip;
@@ -1170,6 +1223,10 @@ export class PeerManager {
     this.#announceBlocks(peer);
     this.txRelay.announce(peer, nowMs);
     if (this.#checkTimeouts(peer, nowMs)) return;
+    // Outbound peers must keep up with our chain (Core's ConsiderEviction, on the node's clock).
+    this.#processBlockAvailability(peer);
+    this.#chainSync.consider(peer);
+    if (peer.disconnectReason !== undefined) return;
     this.#downloadBlocks(peer, nowMs);
     this.#maybeSendFeeFilter(peer, nowMs);
     this.#maybeSendAddr(peer);

@@ -7,6 +7,7 @@
 import type { BlockIndexEntry } from '../chain/index.js';
 import type { PeerAddress } from './addresses.js';
 import type { ServiceAddress } from './addrman.js';
+import type { ChainSyncTimeoutState } from './chain-sync-timeout.js';
 import type { Handshake } from './handshake.js';
 import type { HeadersSyncState } from './headers-sync.js';
 import type { PeerConnection } from './peer-connection.js';
@@ -112,6 +113,10 @@ export class Peer {
   /** Seconds: the last time the peer gave us a new block / a new mempool transaction. */
   lastBlockTime = 0;
   lastTransactionTime = 0;
+  /** Seconds: the last time the peer announced a header with more work than our tip (Core's m_last_block_announcement). */
+  lastBlockAnnouncement = 0;
+  /** Whether an outbound peer keeps up with our chain (Core's ChainSyncTimeoutState). */
+  readonly chainSync: ChainSyncTimeoutState = { timeout: 0, workHeader: undefined, sentGetheaders: false, protect: false };
 
   // -------------------------------------------------------- transaction relay
   /** BIP133: the peer's fee filter, satoshis per kvB. */
@@ -128,8 +133,6 @@ export class Peer {
   nextInvAt = 0;
   /** Core's m_last_inv_sequence: the mempool sequence at our last announcement round. */
   lastInvSequence = 1;
-  /** Transaction ids (hex) we asked this peer for, with when. */
-  readonly txRequested = new Map<string, number>();
   /** Core's m_addr_relay_enabled and the getpeerinfo counters. */
   addrRelayEnabled = false;
   addrProcessed = 0;

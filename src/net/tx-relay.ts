@@ -2,9 +2,10 @@
  * Transaction relay (the transaction half of Core's net_processing with its TxRequest
  * tracker and TxOrphanage): announcements by wtxid to BIP339 peers (by txid to the rest)
  * in Poisson-spaced rounds filtered by the peer's BIP133 fee filter, requests for what
- * peers announce, one peer at a time per transaction with a timeout, acceptance into the
- * mempool, a bounded orphan pool for transactions whose parents are missing, and a
- * recent-rejects filter so nothing is downloaded twice in vain.
+ * peers announce through the request tracker (one peer at a time per transaction, with
+ * Core's delays and timeout, and at most MAX_PEER_TX_ANNOUNCEMENTS tracked per peer),
+ * acceptance into the mempool, a bounded orphan pool for transactions whose parents are
+ * missing, and a recent-rejects filter so nothing is downloaded twice in vain.
  */
 import type { MempoolEntry, NodeMempool } from '../mempool/index.js';
 import { hashToHex, hexToHash, parseTransaction, type Transaction } from '../primitives/index.js';
@@ -14,6 +15,7 @@ import type { NetLog } from './peer-manager.js';
 import { RecentSet, type Peer } from './peer.js';
 import { MSG_TX, MSG_WITNESS_FLAG, MSG_WITNESS_TX, MSG_WTX } from './protocol.js';
 import { TxOrphanage } from './tx-orphanage.js';
+import { TxRequestTracker } from './tx-request-tracker.js';
 
 /** Core's INBOUND_INVENTORY_BROADCAST_INTERVAL and OUTBOUND_INVENTORY_BROADCAST_INTERVAL. */
 const INBOUND_INVENTORY_INTERVAL_MS = 5000;
@@ -22,15 +24,28 @@ const OUTBOUND_INVENTORY_INTERVAL_MS = 2000;
 const INVENTORY_BROADCAST_TARGET = 70;
 /** Core's GETDATA_TX_INTERVAL: a request unanswered this long goes to another announcer. */
 const GETDATA_TX_INTERVAL_MS = 60_000;
-/** Core's MAX_PEER_TX_ANNOUNCEMENTS and MAX_PEER_TX_REQUEST_IN_FLIGHT. */
-const MAX_PEER_TX_ANNOUNCEMENTS = 5000;
-const MAX_PEER_TX_REQUEST_IN_FLIGHT = 100;
+/**
+ * Core's MAX_PEER_TX_ANNOUNCEMENTS: announcements tracked per peer (in any state), beyond
+ * which its further announcements are ignored; MAX_PEER_TX_REQUEST_IN_FLIGHT: requests
+ * awaiting an answer beyond which the peer counts as overloaded.
+ */
+export const MAX_PEER_TX_ANNOUNCEMENTS = 5000;
+export const MAX_PEER_TX_REQUEST_IN_FLIGHT = 100;
+/** Core's NONPREF_PEER_TX_DELAY, TXID_RELAY_DELAY and OVERLOADED_PEER_TX_DELAY. */
+const NONPREF_PEER_TX_DELAY_MS = 2000;
+const TXID_RELAY_DELAY_MS = 2000;
+const OVERLOADED_PEER_TX_DELAY_MS = 2000;
+/** Core's MAX_GETDATA_SZ: entries per getdata we send. */
+const MAX_GETDATA_SZ = 1000;
+/** Core's MAX_BLOCKS_IN_TRANSIT_PER_PEER: part of the notfound size Core still reads. */
+const MAX_BLOCKS_IN_TRANSIT_PER_PEER = 16;
 
 export interface TxRelayOptions {
   readonly mempool: NodeMempool | undefined;
   readonly log: NetLog;
   readonly blocksOnly: boolean;
-  nowMs(): number;
+  /** The node's clock in milliseconds, mockable as Core's GetTime (request times and expiries). */
+  clockMs(): number;
   nowSeconds(): number;
   peers(): Iterable<Peer>;
   isInitialBlockDownload(): boolean;
@@ -38,20 +53,12 @@ export interface TxRelayOptions {
   disconnect(peer: Peer, reason: string): void;
 }
 
-interface PendingRequest {
-  /** Peers that announced the transaction, in order, by id. */
-  readonly announcers: number[];
-  /** Whether announcers gave the wtxid (MSG_WTX) or the txid. */
-  readonly byWtxid: boolean;
-  requestedFrom: number | undefined;
-  requestedAt: number;
-}
-
 export class TxRelay {
   /** Core's m_lazy_recent_rejects: transactions (by wtxid and txid) not to fetch again. */
   readonly #recentRejects = new RecentSet(120_000);
   readonly orphanage = new TxOrphanage();
-  readonly #pending = new Map<string, PendingRequest>();
+  /** Announcements and requests of transactions (Core's m_txrequest). */
+  readonly requests = new TxRequestTracker();
   /** Peers that asked for the whole mempool (BIP35, with permission). */
   readonly #sendMempool = new Set<number>();
 
@@ -81,6 +88,7 @@ export class TxRelay {
   }
 
   inventoryReceived(peer: Peer, items: readonly InventoryItem[]): void {
+    const wtxidPeers = this.#wtxidPeerCount();
     for (const item of items) {
       const byWtxid = item.type === MSG_WTX;
       // A BIP339 peer announces by wtxid only; the others by txid only.
@@ -93,83 +101,81 @@ export class TxRelay {
         return;
       }
       if (this.#alreadyHave(idHex, byWtxid) || this.options.isInitialBlockDownload()) continue;
-      this.#addAnnouncement(peer, idHex, byWtxid);
+      this.#addAnnouncement(peer, idHex, byWtxid, wtxidPeers);
     }
-    this.#requestDue();
+    this.#requestFrom(peer);
   }
 
-  #addAnnouncement(peer: Peer, idHex: string, byWtxid: boolean): void {
-    let pending = this.#pending.get(idHex);
-    if (!pending) {
-      if (this.#announcementsOf(peer) >= MAX_PEER_TX_ANNOUNCEMENTS) return;
-      pending = { announcers: [], byWtxid, requestedFrom: undefined, requestedAt: 0 };
-      this.#pending.set(idHex, pending);
-    }
-    if (!pending.announcers.includes(peer.id)) pending.announcers.push(peer.id);
+  /**
+   * Core's AddTxAnnouncement: tracked unless the peer already has MAX_PEER_TX_ANNOUNCEMENTS
+   * announcements tracked (relay permission exempts it), requestable after Core's delays:
+   * for a peer not preferred for download, for a txid while wtxid peers could announce the
+   * wtxid instead, and for a peer with MAX_PEER_TX_REQUEST_IN_FLIGHT requests unanswered.
+   */
+  #addAnnouncement(peer: Peer, idHex: string, byWtxid: boolean, wtxidPeers = this.#wtxidPeerCount()): void {
+    const relayPermission = peer.hasPermission('relay');
+    if (!relayPermission && this.requests.count(peer.id) >= MAX_PEER_TX_ANNOUNCEMENTS) return;
+    let delay = 0;
+    if (!peer.preferredDownload) delay += NONPREF_PEER_TX_DELAY_MS;
+    if (!byWtxid && wtxidPeers > 0) delay += TXID_RELAY_DELAY_MS;
+    if (!relayPermission && this.requests.countInFlight(peer.id) >= MAX_PEER_TX_REQUEST_IN_FLIGHT) delay += OVERLOADED_PEER_TX_DELAY_MS;
+    this.requests.receivedInv(peer.id, idHex, byWtxid, peer.preferredDownload, this.options.clockMs() + delay);
   }
 
-  #announcementsOf(peer: Peer): number {
-    return peer.txRequested.size;
+  /** Core's m_num_wtxid_peers: connected peers relaying by wtxid. */
+  #wtxidPeerCount(): number {
+    let n = 0;
+    for (const p of this.options.peers()) if (p.successfullyConnected && p.disconnectReason === undefined && p.handshake.wtxidRelay) n++;
+    return n;
   }
 
-  /** Sends getdata for announced transactions nobody is fetching (or whose fetch timed out). */
-  #requestDue(): void {
-    const now = this.options.nowMs();
-    const peers = new Map<number, Peer>();
-    for (const p of this.options.peers()) peers.set(p.id, p);
-    const batches = new Map<Peer, InventoryItem[]>();
-    for (const [idHex, pending] of this.#pending) {
-      if (pending.requestedFrom !== undefined) {
-        if (now - pending.requestedAt < GETDATA_TX_INTERVAL_MS && peers.has(pending.requestedFrom)) continue;
-        // Timed out or gone: that peer is no longer asked.
-        peers.get(pending.requestedFrom)?.txRequested.delete(idHex);
-        pending.announcers.splice(pending.announcers.indexOf(pending.requestedFrom), 1);
-        pending.requestedFrom = undefined;
-      }
-      const next = pending.announcers.map((id) => peers.get(id)).find((p) => p && p.disconnectReason === undefined && p.txRequested.size < MAX_PEER_TX_REQUEST_IN_FLIGHT);
-      if (!next) {
-        if (pending.announcers.length === 0) this.#pending.delete(idHex);
+  /** Core's GetRequestsToSend and the transaction getdata of SendMessages: what the tracker chose for this peer now. */
+  #requestFrom(peer: Peer): void {
+    if (!peer.successfullyConnected || peer.disconnectReason !== undefined) return;
+    const now = this.options.clockMs();
+    const log = this.options.log;
+    const logging = log.enabled('net');
+    const wanted = this.requests.getRequestable(peer.id, now, (from, tx) => {
+      if (logging) log.debug('net', `timeout of inflight ${tx.isWtxid ? 'wtx' : 'tx'} ${tx.txhash} from peer=${from}`);
+    });
+    let items: InventoryItem[] = [];
+    for (const tx of wanted) {
+      if (this.#alreadyHave(tx.txhash, tx.isWtxid)) {
+        this.requests.forgetTxHash(tx.txhash);
         continue;
       }
-      pending.requestedFrom = next.id;
-      pending.requestedAt = now;
-      next.txRequested.set(idHex, now);
-      const type = pending.byWtxid ? MSG_WTX : MSG_WITNESS_TX;
-      let batch = batches.get(next);
-      if (!batch) batches.set(next, (batch = []));
-      batch.push({ type, hash: hexToHash(idHex) });
+      if (logging) log.debug('net', `Requesting ${tx.isWtxid ? 'wtx' : 'tx'} ${tx.txhash} peer=${peer.id}`);
+      this.requests.requestedTx(peer.id, tx.txhash, now + GETDATA_TX_INTERVAL_MS);
+      items.push({ type: tx.isWtxid ? MSG_WTX : peer.servesWitnesses ? MSG_WITNESS_TX : MSG_TX, hash: hexToHash(tx.txhash) });
+      if (items.length >= MAX_GETDATA_SZ) {
+        peer.send('getdata', encodeInventory(items));
+        items = [];
+      }
     }
-    for (const [peer, items] of batches) peer.send('getdata', encodeInventory(items));
+    if (items.length > 0) peer.send('getdata', encodeInventory(items));
   }
 
-  /** Called on every tick: re-requests timed-out transactions. */
+  /** Called on every tick: each peer gets what became due (Core does this in SendMessages). */
   tick(): void {
-    if (this.#pending.size > 0) this.#requestDue();
+    if (this.requests.size === 0) return;
+    for (const peer of [...this.options.peers()]) this.#requestFrom(peer);
   }
 
   notFound(peer: Peer, items: readonly InventoryItem[]): void {
+    // Core reads no transactions from a notfound longer than this.
+    if (items.length > MAX_PEER_TX_ANNOUNCEMENTS + MAX_BLOCKS_IN_TRANSIT_PER_PEER) return;
     for (const item of items) {
       const type = item.type & ~MSG_WITNESS_FLAG;
       if (type !== MSG_TX && type !== MSG_WTX) continue;
-      this.#forgetRequest(peer, hashToHex(item.hash));
+      this.requests.receivedResponse(peer.id, hashToHex(item.hash));
     }
-    this.#requestDue();
+    this.tick();
   }
 
-  #forgetRequest(peer: Peer, idHex: string): void {
-    peer.txRequested.delete(idHex);
-    const pending = this.#pending.get(idHex);
-    if (!pending) return;
-    const index = pending.announcers.indexOf(peer.id);
-    if (index !== -1) pending.announcers.splice(index, 1);
-    if (pending.requestedFrom === peer.id) pending.requestedFrom = undefined;
-    if (pending.announcers.length === 0) this.#pending.delete(idHex);
-  }
-
-  #received(tx: Transaction): void {
+  #received(peer: Peer, tx: Transaction): void {
     for (const idHex of [tx.txidHex, tx.wtxidHex]) {
-      for (const p of this.options.peers()) p.txRequested.delete(idHex);
-      this.#pending.delete(idHex);
+      this.requests.receivedResponse(peer.id, idHex);
+      this.requests.forgetTxHash(idHex);
     }
   }
 
@@ -182,7 +188,7 @@ export class TxRelay {
     const tx = parseTransaction(payload);
     peer.knownTransactions.add(tx.txidHex);
     peer.knownTransactions.add(tx.wtxidHex);
-    this.#received(tx);
+    this.#received(peer, tx);
     const mempool = this.options.mempool;
     if (!mempool) return;
     if (mempool.pool.hasWtxid(tx.wtxidHex)) {
@@ -218,7 +224,7 @@ export class TxRelay {
         this.options.log.debug('mempool', `stored orphan tx ${tx.txidHex} (wtxid=${tx.wtxidHex}), weight: ${tx.weight} (mapsz ${this.orphanage.size})`);
         // Ask the announcing peer for the missing parents (by txid: that is all we know).
         for (const parent of parents) if (!this.#alreadyHave(parent, false)) this.#addAnnouncement(peer, parent, false);
-        this.#requestDue();
+        this.#requestFrom(peer);
       }
       return;
     }
@@ -307,14 +313,9 @@ export class TxRelay {
 
   peerDisconnected(peer: Peer): void {
     this.#sendMempool.delete(peer.id);
-    for (const idHex of [...peer.txRequested.keys()]) this.#forgetRequest(peer, idHex);
-    for (const [idHex, pending] of this.#pending) {
-      const index = pending.announcers.indexOf(peer.id);
-      if (index !== -1) pending.announcers.splice(index, 1);
-      if (pending.announcers.length === 0) this.#pending.delete(idHex);
-    }
+    this.requests.disconnectedPeer(peer.id);
     this.orphanage.erasePeer(peer.id);
-    this.#requestDue();
+    this.tick();
   }
 
   /** A block connected: transactions it confirmed need not be fetched (Core clears rejects per block). */

@@ -24,4 +24,9 @@ export class NodeClock {
   now(): number {
     return this.mock !== 0 ? this.mock : Math.floor(Date.now() / 1000);
   }
+
+  /** Node time in milliseconds (mockable: the mock second itself while mocked, as Core's GetTime<ms>). */
+  nowMs(): number {
+    return this.mock !== 0 ? this.mock * 1000 : Date.now();
+  }
 }

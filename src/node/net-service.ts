@@ -64,6 +64,7 @@ export class NetService implements NodeService {
         enabled: (category: NetLogCategory) => ctx.log.willLog(category, 'debug'),
       },
       now: () => ctx.clock.now(),
+      nowMs: () => ctx.clock.nowMs(),
       localServices: facts.localServices,
       blocksOnly: options.blocksOnly,
       userAgent: facts.subversion,
@@ -116,7 +117,7 @@ export class NetService implements NodeService {
     this.chainstate.chainListeners.push({
       tipChanged: (tip) => manager.peerManager.tipChanged(tip),
       blockChecked: (hash, verdict) => manager.peerManager.blockChecked(hash, verdict),
-      blockConnected: () => manager.peerManager.txRelay.blockConnected(),
+      blockConnected: () => manager.peerManager.blockConnected(),
     });
   }
 

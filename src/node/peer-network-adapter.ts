@@ -167,10 +167,13 @@ export function peerNetworkOf(manager: ConnectionManager, now: () => number, loc
     },
     addrmanInfo: () => manager.addrman.info(),
     regtest,
+    mockScheduler: (seconds) => manager.mockScheduler(seconds),
     addConnection: (address, type) => {
       // Core's AddConnection: full-relay and block-relay-only slots are limited; addr-fetch and feelers are not.
       const limit = type === 'outbound-full-relay' ? MAX_OUTBOUND_FULL_RELAY : type === 'block-relay-only' ? MAX_BLOCK_RELAY_ONLY : Infinity;
       if (live().filter((p) => p.connectionType === type).length >= limit) return false;
+      // Core's AddConnection also takes a slot of the outbound semaphore.
+      if (!manager.hasOutboundSlot()) return false;
       void manager.openManual(address, type);
       return true;
     },

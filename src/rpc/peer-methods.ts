@@ -788,6 +788,24 @@ export function peerMethods(network: () => PeerNetwork | undefined, deprecatedRp
     },
   });
 
+  const mockscheduler = defineRpcMethod({
+    name: 'mockscheduler',
+    category: 'hidden',
+    description: 'Bump the scheduler into the future (-regtest only)\n',
+    args: [{ name: 'delta_time', type: 'num', description: 'Number of seconds to forward the scheduler into the future.' }],
+    results: [{ type: 'none', description: '' }],
+    examples: '',
+    handler: (args) => {
+      const n = network();
+      // Core throws std::runtime_error for both: RPC_MISC_ERROR.
+      if (n && !n.regtest) throw new RpcError(RPC_MISC_ERROR, 'mockscheduler is for regression testing (-regtest mode) only');
+      const delta = args.int('delta_time');
+      if (delta <= 0 || delta > 3600) throw new RpcError(RPC_MISC_ERROR, 'delta_time must be between 1 and 3600 seconds (1 hr)');
+      n?.mockScheduler(delta);
+      return null;
+    },
+  });
+
   const getaddrmaninfo = defineRpcMethod({
     name: 'getaddrmaninfo',
     category: 'network',
@@ -909,6 +927,7 @@ export function peerMethods(network: () => PeerNetwork | undefined, deprecatedRp
     getnodeaddresses,
     addpeeraddress,
     addconnection,
+    mockscheduler,
     getaddrmaninfo,
     getblockfrompeer,
     getorphantxs,

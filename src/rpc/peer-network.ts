@@ -123,6 +123,8 @@ export interface PeerNetwork {
   addConnection(address: string, type: 'outbound-full-relay' | 'block-relay-only' | 'addr-fetch' | 'feeler'): boolean;
   /** Whether the node runs regtest (addconnection is refused elsewhere). */
   readonly regtest: boolean;
+  /** mockscheduler (regtest): the node's scheduled tasks fall due this many seconds earlier. */
+  mockScheduler(seconds: number): void;
   /** getnodeaddresses: up to `count` (0: all) known addresses, of one network or all, as the address manager filters them. */
   nodeAddresses(count: number, network: string | undefined): { time: number; services: bigint; address: string; port: number; network: string }[];
   /** addpeeraddress: 'invalid-ip' when the text is not an IP address; else whether it went in (and to tried when asked). */

@@ -1,8 +1,11 @@
 /**
  * A minimal SOCKS5 proxy for tests (RFC 1928 CONNECT with no-auth or RFC 1929
- * username/password): it records every CONNECT request and relays the bytes, or, started
- * with `refuse`, records it and answers "connection not allowed by ruleset" without
- * connecting anywhere (for nodes given public addresses, such as the fixed seeds).
+ * username/password): it records every CONNECT request and relays the bytes. Started with
+ * `refuse`, it records the request and answers "connection not allowed by ruleset" without
+ * connecting anywhere (for nodes given public addresses, such as the fixed seeds). With
+ * `routes`, destinations are looked up there and relayed to a local port instead (so a
+ * node can make "automatic" connections to routable addresses that are really scripted
+ * peers on this machine); a destination without a route is refused, never dialed.
  */
 import * as net from 'node:net';
 
@@ -14,17 +17,26 @@ export interface ProxiedConnect {
 
 export class Socks5Server {
   readonly connects: ProxiedConnect[] = [];
+  readonly #sockets = new Set<net.Socket>();
   private constructor(
     readonly server: net.Server,
     readonly port: number,
     private readonly refuse: boolean,
+    /** "host:port" → the local port to relay to (undefined: connect to the destination itself). */
+    readonly routes: Map<string, number> | undefined,
   ) {}
 
-  static async start(options: { refuse?: boolean } = {}): Promise<Socks5Server> {
+  static async start(options: { refuse?: boolean; routes?: Map<string, number> } = {}): Promise<Socks5Server> {
     let self!: Socks5Server;
-    const server = net.createServer((client) => void self.#serve(client).catch(() => client.destroy()));
+    const server = net.createServer((client) => {
+      self.#sockets.add(client);
+      client.once('close', () => self.#sockets.delete(client));
+      // A client that resets mid-handshake is just gone.
+      client.on('error', () => client.destroy());
+      void self.#serve(client).catch(() => client.destroy());
+    });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    self = new Socks5Server(server, (server.address() as net.AddressInfo).port, options.refuse ?? false);
+    self = new Socks5Server(server, (server.address() as net.AddressInfo).port, options.refuse ?? false, options.routes);
     return self;
   }
 
@@ -70,7 +82,17 @@ export class Socks5Server {
       client.end(Buffer.of(5, 2, 0, 1, 0, 0, 0, 0, 0, 0));
       return;
     }
-    const upstream = net.connect(port, host);
+    let target = { host, port };
+    if (this.routes) {
+      const local = this.routes.get(`${host}:${port}`);
+      if (local === undefined) {
+        // Not ours to reach: "connection refused" (RFC 1928 reply 5).
+        client.end(Buffer.of(5, 5, 0, 1, 0, 0, 0, 0, 0, 0));
+        return;
+      }
+      target = { host: '127.0.0.1', port: local };
+    }
+    const upstream = net.connect(target.port, target.host);
     await new Promise<void>((resolve, reject) => upstream.once('connect', resolve).once('error', reject));
     client.write(Buffer.of(5, 0, 0, 1, 127, 0, 0, 1, 0, 0));
     if (buffered.length > 0) upstream.write(buffered);
@@ -82,5 +104,6 @@ export class Socks5Server {
 
   close(): void {
     this.server.close();
+    for (const s of this.#sockets) s.destroy();
   }
 }
