@@ -17,7 +17,7 @@ import type { NodeMempool } from '../mempool/index.js';
 import { join } from 'node:path';
 import { lookup as dnsLookup } from 'node:dns/promises';
 import type { PeerAddress } from './addresses.js';
-import { ADDRESS_TIME_INIT, AddrMan, addressNetwork, formatAddress, formatAddressPort, internalAddress, isValidAddress, NET_CJDNS, NET_I2P, NET_ONION, netGroup, parseAddress, type NetAddress, type Network } from './addrman.js';
+import { ADDRESS_TIME_INIT, AddrMan, addressNetwork, formatAddress, formatAddressPort, internalAddress, isValidAddress, NET_CJDNS, NET_I2P, NET_IPV4, NET_IPV6, NET_ONION, netGroup, networkName, parseAddress, type NetAddress, type Network } from './addrman.js';
 import { loadAddrman, writePeersDat } from './addrman-file.js';
 import { ANCHORS_FILENAME, MAX_BLOCK_RELAY_ONLY_ANCHORS, readAnchors, writeAnchors } from './anchors.js';
 import { convertSeeds, reachableEmptyNetworks, seedsForNetworks } from './fixed-seeds.js';
@@ -623,8 +623,9 @@ export class ConnectionManager {
     const counts = this.#automaticCounts();
     // Core's order: the anchors take the block-relay-only slots before anything else.
     const anchor = this.#anchors.length > 0 && counts.blockRelay < MAX_BLOCK_RELAY_ONLY && counts.slotsInUse < MAX_AUTOMATIC_OUTBOUND;
-    const type = anchor ? 'block-relay-only' : this.#automatic.next(counts, this.options.nowMs());
-    if (type === undefined) return;
+    const choice = anchor ? { type: 'block-relay-only' as const } : this.#automatic.next(counts, this.options.nowMs(), () => this.#pickPreferredNetwork());
+    if (choice === undefined) return;
+    const { type, preferredNetwork } = choice;
     // Core's outbound_ipv46_peer_netgroups: manual and automatic long-lived peers; Tor, I2P and
     // CJDNS groups say nothing about the route, so those peers do not count.
     const groups = new Set(
@@ -639,10 +640,11 @@ export class ConnectionManager {
       this.#connectAutomatic(text, type, a);
       return;
     }
-    const reachable = this.options.reachableNetworks ?? [];
+    // A network-specific extra connection takes an address of that network only.
+    const networks = preferredNetwork !== undefined ? [preferredNetwork] : (this.options.reachableNetworks ?? []);
     for (let tries = 0; tries < 100; tries++) {
       // A feeler tests an address from the new table.
-      const selected = this.addrman.select(type === 'feeler', reachable);
+      const selected = this.addrman.select(type === 'feeler', networks);
       if (!selected) return;
       const a = selected.address;
       const text = formatAddressPort(a);
@@ -654,9 +656,25 @@ export class ConnectionManager {
       // Core avoids non-default ports for the first 50 tries.
       if (a.port !== this.options.params.defaultPort && tries < 50) continue;
       this.addrman.attempt(a, true);
+      if (preferredNetwork !== undefined) this.options.log.debug('net', `Making network specific connection to ${text} on ${networkName(preferredNetwork)}.`);
       this.#connectAutomatic(text, type, a);
       return;
     }
+  }
+
+  /**
+   * Core's MaybePickPreferredNetwork: a reachable network, in random order, that the address
+   * manager has addresses of and that none of our full-relay or manual peers is on.
+   */
+  #pickPreferredNetwork(): Network | undefined {
+    const candidates = [NET_IPV4, NET_IPV6, NET_ONION, NET_I2P, NET_CJDNS];
+    for (let i = candidates.length - 1; i > 0; i--) {
+      const j = Math.floor(Math.random() * (i + 1));
+      [candidates[i], candidates[j]] = [candidates[j]!, candidates[i]!];
+    }
+    const connected = new Set<Network>();
+    for (const p of this.#peers.values()) if ((p.connectionType === 'manual' || p.connectionType === 'outbound-full-relay') && p.addr) connected.add(addressNetwork(p.addr));
+    return candidates.find((net) => this.isReachable(net) && !connected.has(net) && this.addrman.size(net) > 0);
   }
 
   #connectAutomatic(text: string, type: ConnectionType, a: PeerAddress): void {

@@ -273,3 +273,33 @@ for (const [name, start] of starters) {
     assert.ok(proxy.connects.every((c) => (addresses.includes(c.host) && c.port === 18444) || c.host === REGTEST_DNS_SEED), JSON.stringify(proxy.connects));
   });
 }
+
+for (const [name, start] of starters) {
+  test(`${name}: with every full-relay slot taken, one extra full-relay connection goes to a reachable network none of them is on (MaybePickPreferredNetwork), after EXTRA_NETWORK_PEER_INTERVAL`, { skip: start ? false : (reference as { missing: string }).missing }, async () => {
+    const t0 = Math.floor(Date.now() / 1000);
+    const blocks = buildChain(20, t0 - 100);
+    const servers = await Promise.all(Array.from({ length: 10 }, () => serve(blocks)));
+    const ipv6Server = await serve(blocks);
+    const { proxy, addresses } = await automaticPeers(servers);
+    const ipv6 = '2a01:4f8::1';
+    proxy.routes!.set(`${ipv6}:18444`, ipv6Server.port);
+    const node = await started(start!, { automaticOutbound: true, args: [`-proxy=127.0.0.1:${proxy.port}`, ...MOCK_ARGS] });
+    await node.call('setmocktime', [t0]);
+    for (const ip of addresses) await node.call('addpeeraddress', [ip, 18444]);
+    await fullyConnected(node, blocks.at(-1)!.header.hashHex);
+    // Only now an IPv6 address, in the tried table (so no feeler takes it: feelers test the new table).
+    assert.deepEqual(await node.call('addpeeraddress', [ipv6, 18444, true]), { success: true });
+    await sleep(1500);
+    assert.equal(ipv6Server.peers.length, 0, 'no connection before the interval');
+    // 25 minutes on: past any likely EXTRA_NETWORK_PEER_INTERVAL draw, short of a stale tip (30).
+    await node.call('setmocktime', [t0 + 25 * 60]);
+    await waitForLog(node, /Making network specific connection to \[2a01:4f8::1\]:18444 on ipv6\./, 'the network-specific connection');
+    await waitFor('nine full-relay peers', async () => ((await outboundOf(node, 'outbound-full-relay')).length === 9 ? true : undefined), 30_000);
+    assert.equal(ipv6Server.peers.length, 1);
+    assert.ok(proxy.connects.some((c) => c.host === ipv6 && c.port === 18444));
+    // One network-specific connection per interval, and IPv6 now has its peer: no second one.
+    await sleep(1500);
+    assert.equal((await outboundOf(node, 'outbound-full-relay')).length, 9);
+    assert.equal(ipv6Server.peers.length, 1);
+  });
+}
