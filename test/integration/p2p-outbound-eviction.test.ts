@@ -251,6 +251,8 @@ for (const [name, start] of starters) {
     assert.ok((await blockRelay()).some((p) => p.id === youngest.id));
 
     // Round two: a block of our own keeps the tip fresh; the next extra peer brings nothing new.
+    // The evicted peer's address could be picked again: from now on only the new one is routed.
+    for (const key of [...proxy.routes!.keys()]) if (key !== `${addresses[11]}:18444`) proxy.routes!.delete(key);
     await node.call('addpeeraddress', [addresses[11], 18444]);
     await node.call('setmocktime', [t0 + 4 * 3600]);
     await node.call('generatetoaddress', [1, ADDRESS]);
