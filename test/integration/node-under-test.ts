@@ -6,6 +6,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { after } from 'node:test';
+import { referenceBitcoind } from '../../native-bench/reference-bitcoind.js';
 import { BitcoindProcess } from './bitcoind-process.js';
 import { Daemon, waitFor } from './daemon-harness.js';
 
@@ -64,4 +66,28 @@ export function waitForLog(node: NodeUnderTest, pattern: RegExp, what: string, t
 /** The node's peers as getpeerinfo shows them. */
 export function peerInfo(node: NodeUnderTest): Promise<any[]> {
   return node.call<any[]>('getpeerinfo');
+}
+
+export type Starter = (options: NodeOptions) => Promise<NodeUnderTest>;
+
+const reference = referenceBitcoind();
+
+/** The nodes a scenario runs on, by name: tsbtcd, and the reference bitcoind (undefined when it is missing). */
+export const NODE_STARTERS: readonly [string, Starter | undefined][] = [
+  ['tsbtcd', startTsbtcd],
+  ['bitcoind', 'path' in reference ? (options) => startBitcoind(reference.path, options) : undefined],
+];
+
+/** A test's `skip` for a node: false when it can start, else the one line saying why the reference is missing. */
+export function skipUnless(start: Starter | undefined): false | string {
+  return start ? false : (reference as { missing: string }).missing;
+}
+
+/** Cleanups run after the file's tests, last registered first. */
+export function cleanupsAfterTests(): (() => unknown)[] {
+  const cleanups: (() => unknown)[] = [];
+  after(async () => {
+    for (const c of cleanups.reverse()) await c();
+  });
+  return cleanups;
 }

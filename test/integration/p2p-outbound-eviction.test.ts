@@ -21,15 +21,13 @@
  * with -peertimeout=999999999 as in Core's functional tests.
  */
 import assert from 'node:assert/strict';
-import { after, test } from 'node:test';
-import { referenceBitcoind } from '../../native-bench/reference-bitcoind.js';
+import { test } from 'node:test';
 import { parseBlock, type Block } from '../../src/primitives/index.js';
 import { sleep, waitFor } from './daemon-harness.js';
-import { peerInfo, startBitcoind, startTsbtcd, waitForLog, type NodeOptions, type NodeUnderTest } from './node-under-test.js';
+import { cleanupsAfterTests, NODE_STARTERS, peerInfo, skipUnless, waitForLog, type NodeOptions, type NodeUnderTest, type Starter } from './node-under-test.js';
 import { buildBlock, buildChain, ChainServer } from './p2p-test-peer.js';
 import { Socks5Server } from './socks5-server.js';
 
-const reference = referenceBitcoind();
 const ADDRESS = 'bcrt1qw508d6qejxtdg4y5r3zarvary0c5xw7kygt080';
 /** Core's CHAIN_SYNC_TIMEOUT and HEADERS_RESPONSE_TIME (net_processing.cpp), seconds. */
 const CHAIN_SYNC_TIMEOUT_S = 20 * 60;
@@ -38,16 +36,8 @@ const MOCK_ARGS = ['-peertimeout=999999999', '-debug=net'];
 /** Core's regtest DNS seed: with a proxy it becomes an addr-fetch connection through it (Core's AddAddrFetch). */
 const REGTEST_DNS_SEED = 'dummySeed.invalid.';
 
-const cleanups: (() => unknown)[] = [];
-after(async () => {
-  for (const c of cleanups.reverse()) await c();
-});
-
-type Starter = (options: NodeOptions) => Promise<NodeUnderTest>;
-const starters: [string, Starter | undefined][] = [
-  ['tsbtcd', startTsbtcd],
-  ['bitcoind', 'path' in reference ? (options) => startBitcoind(reference.path, options) : undefined],
-];
+const cleanups = cleanupsAfterTests();
+const starters = NODE_STARTERS;
 
 async function started(start: Starter, options: NodeOptions): Promise<NodeUnderTest> {
   const node = await start(options);
@@ -81,7 +71,7 @@ async function settle(servers: readonly ChainServer[]): Promise<void> {
 }
 
 for (const [name, start] of starters) {
-  test(`${name}: an outbound peer on an old chain gets a getheaders after CHAIN_SYNC_TIMEOUT and is dropped after HEADERS_RESPONSE_TIME; four protected peers stay`, { skip: start ? false : (reference as { missing: string }).missing }, async () => {
+  test(`${name}: an outbound peer on an old chain gets a getheaders after CHAIN_SYNC_TIMEOUT and is dropped after HEADERS_RESPONSE_TIME; four protected peers stay`, { skip: skipUnless(start) }, async () => {
     const node = await started(start!, { args: MOCK_ARGS });
     const t0 = Math.floor(Date.now() / 1000);
     await node.call('setmocktime', [t0]);
@@ -173,7 +163,7 @@ async function fullyConnected(node: NodeUnderTest, tipHash: string): Promise<voi
 }
 
 for (const [name, start] of starters) {
-  test(`${name}: a stale tip opens one extra full-relay connection; the youngest unprotected peer that announced nothing is evicted`, { skip: start ? false : (reference as { missing: string }).missing }, async () => {
+  test(`${name}: a stale tip opens one extra full-relay connection; the youngest unprotected peer that announced nothing is evicted`, { skip: skipUnless(start) }, async () => {
     const t0 = Math.floor(Date.now() / 1000);
     // A tip five hours old: recent enough to be out of initial download, too old for the
     // extra block-relay-only connections (Core's CanDirectFetch), which stay out of this test.
@@ -220,7 +210,7 @@ for (const [name, start] of starters) {
 }
 
 for (const [name, start] of starters) {
-  test(`${name}: extra block-relay-only connections once synced; the youngest goes unless it gave a block more recently than the second youngest; none before MINIMUM_CONNECT_TIME`, { skip: start ? false : (reference as { missing: string }).missing }, async () => {
+  test(`${name}: extra block-relay-only connections once synced; the youngest goes unless it gave a block more recently than the second youngest; none before MINIMUM_CONNECT_TIME`, { skip: skipUnless(start) }, async () => {
     const t0 = Math.floor(Date.now() / 1000);
     const blocks = buildChain(20, t0 - 100);
     const newer = buildBlock(tipOf(blocks));
@@ -277,7 +267,7 @@ for (const [name, start] of starters) {
 }
 
 for (const [name, start] of starters) {
-  test(`${name}: with every full-relay slot taken, one extra full-relay connection goes to a reachable network none of them is on (MaybePickPreferredNetwork), after EXTRA_NETWORK_PEER_INTERVAL`, { skip: start ? false : (reference as { missing: string }).missing }, async () => {
+  test(`${name}: with every full-relay slot taken, one extra full-relay connection goes to a reachable network none of them is on (MaybePickPreferredNetwork), after EXTRA_NETWORK_PEER_INTERVAL`, { skip: skipUnless(start) }, async () => {
     const t0 = Math.floor(Date.now() / 1000);
     const blocks = buildChain(20, t0 - 100);
     const servers = await Promise.all(Array.from({ length: 10 }, () => serve(blocks)));

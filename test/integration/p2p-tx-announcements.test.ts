@@ -19,15 +19,13 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { after, test } from 'node:test';
-import { referenceBitcoind } from '../../native-bench/reference-bitcoind.js';
+import { test } from 'node:test';
 import { decodeInventory, encodeInventory, MSG_WTX } from '../../src/net/index.js';
 import { hashToHex } from '../../src/primitives/index.js';
 import { sleep, waitFor } from './daemon-harness.js';
-import { startBitcoind, startTsbtcd, type NodeOptions, type NodeUnderTest } from './node-under-test.js';
+import { cleanupsAfterTests, NODE_STARTERS, skipUnless, startTsbtcd, type NodeOptions, type NodeUnderTest, type Starter } from './node-under-test.js';
 import { TestPeer } from './p2p-test-peer.js';
 
-const reference = referenceBitcoind();
 const ADDRESS = 'bcrt1qw508d6qejxtdg4y5r3zarvary0c5xw7kygt080';
 /** Core's MAX_PEER_TX_ANNOUNCEMENTS and MAX_PEER_TX_REQUEST_IN_FLIGHT (txdownloadman.h). */
 const MAX_PEER_TX_ANNOUNCEMENTS = 5000;
@@ -36,17 +34,9 @@ const MAX_PEER_TX_REQUEST_IN_FLIGHT = 100;
 const NONPREF_DELAY_S = 2;
 const OVERLOADED_DELAY_S = 2;
 
-const cleanups: (() => unknown)[] = [];
-after(async () => {
-  for (const c of cleanups.reverse()) await c();
-});
-
-type Starter = (options: NodeOptions) => Promise<NodeUnderTest>;
-const starters: [string, Starter | undefined][] = [
-  ['tsbtcd', startTsbtcd],
-  ['bitcoind', 'path' in reference ? (options) => startBitcoind(reference.path, options) : undefined],
-];
-const skip = (start: Starter | undefined) => (start ? false : (reference as { missing: string }).missing);
+const cleanups = cleanupsAfterTests();
+const starters = NODE_STARTERS;
+const skip = skipUnless;
 
 /** A node out of initial download (transaction announcements are ignored before) at mock time t0, and a peer. */
 async function setup(start: Starter, args: string[] = []): Promise<{ node: NodeUnderTest; peer: TestPeer; t0: number }> {
