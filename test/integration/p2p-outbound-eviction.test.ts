@@ -241,8 +241,10 @@ for (const [name, start] of starters) {
     assert.ok((await blockRelay()).some((p) => p.id === youngest.id));
 
     // Round two: a block of our own keeps the tip fresh; the next extra peer brings nothing new.
-    // The evicted peer's address could be picked again: from now on only the new one is routed.
-    for (const key of [...proxy.routes!.keys()]) if (key !== `${addresses[11]}:18444`) proxy.routes!.delete(key);
+    // It may go to the new address or back to the one just evicted: every server but
+    // bringsBlock has nothing past our tip's parent, so either brings nothing.
+    const everyServer = [...servers, bringsBlock, bringsNothing];
+    const connectionsBefore = everyServer.map((s) => s.peers.length);
     await node.call('addpeeraddress', [addresses[11], 18444]);
     await node.call('setmocktime', [t0 + 4 * 3600]);
     await node.call('generatetoaddress', [1, ADDRESS]);
@@ -250,9 +252,11 @@ for (const [name, start] of starters) {
       const peers = await blockRelay();
       return peers.length === 3 && peers[2].conntime === t0 + 4 * 3600 ? peers[2] : undefined;
     }, 30_000);
+    const reached = await waitFor('the server the extra peer reached', () => everyServer.find((s, i) => s.peers.length > connectionsBefore[i]!));
+    assert.notEqual(reached, bringsBlock);
     // Its headers answer is in (empty: it has nothing past our best header's parent that we lack).
-    await waitFor('the headers exchange', () => (bringsNothing.peers.some((p) => p.received.some((f) => f.command === 'getheaders')) ? true : undefined));
-    await settle([bringsNothing]);
+    await waitFor('the headers exchange', () => (reached.peers.at(-1)!.received.some((f) => f.command === 'getheaders') ? true : undefined));
+    await settle([reached]);
     // Not yet MINIMUM_CONNECT_TIME: chosen, but kept.
     await node.call('mockscheduler', [45]);
     await waitForLog(node, new RegExp(`keeping block-relay-only peer=${idle.id} chosen for eviction \\(connect time: ${idle.conntime}, blocks_in_flight: 0\\)`), 'the young peer kept');
