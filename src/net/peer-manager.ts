@@ -62,6 +62,13 @@ const MAX_ADDR_PROCESSING_TOKEN_BUCKET = MAX_ADDR_TO_SEND;
  * collections, which copy it; at 16 rather than 64, bench-ibd's scavenges took 340 ms, not 430.
  */
 const MAX_QUEUED_BLOCKS = 16;
+/**
+ * Received blocks stored and connected together, at most. Parsed blocks are live from
+ * their store to their connect, and a scavenge in between copies them: four at a time
+ * halved bench-ibd's scavenge time (400 ms to 200) and took -assumevalid from 2.8 s to
+ * 2.3 s, while the script checks of every-script syncs still overlap across the four.
+ */
+const DRAIN_BATCH = 4;
 /** Core's PING_INTERVAL and TIMEOUT_INTERVAL, in milliseconds. */
 const PING_INTERVAL_MS = 2 * 60 * 1000;
 const TIMEOUT_INTERVAL_MS = 20 * 60 * 1000;
@@ -1064,7 +1071,7 @@ export class PeerManager {
     this.#draining = true;
     try {
       while (this.#blockQueue.length > 0) {
-        const batch = this.#blockQueue.splice(0);
+        const batch = this.#blockQueue.splice(0, DRAIN_BATCH);
         try {
           for (const item of batch) {
             const hashHex = item.block.header.hashHex;
