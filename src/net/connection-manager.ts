@@ -465,10 +465,15 @@ export class ConnectionManager {
     this.#addPeer(socket, 'inbound', undefined, permissions);
   }
 
-  #addPeer(socket: Socket, type: ConnectionType, addedAs: string | undefined, permissions: readonly PermissionName[]): Peer {
+  /**
+   * `destination`: for an outbound connection to a literal address, that address — the
+   * peer's address, network and group (Core's CNode::addr), which through a -proxy is not
+   * the socket's remote end.
+   */
+  #addPeer(socket: Socket, type: ConnectionType, addedAs: string | undefined, permissions: readonly PermissionName[], destination?: { ip: string; port: number }): Peer {
     const id = this.#nextId++;
-    const ip = plainIp(socket.remoteAddress ?? '');
-    const address = formatAddrPort(ip, socket.remotePort ?? 0);
+    const ip = destination?.ip ?? plainIp(socket.remoteAddress ?? '');
+    const address = formatAddrPort(ip, destination?.port ?? socket.remotePort ?? 0);
     const bindAddress = formatAddrPort(socket.localAddress ?? '', socket.localPort ?? 0);
     let peer!: Peer;
     const connection = new PeerConnection(
@@ -547,7 +552,7 @@ export class ConnectionManager {
       return undefined;
     }
     const ip = plainIp(socket.remoteAddress ?? '');
-    const peer = this.#addPeer(socket, type, text, this.#permissionsFor(ip, []));
+    const peer = this.#addPeer(socket, type, text, this.#permissionsFor(ip, []), parseAddress(target.host) ? { ip: plainIp(target.host), port: target.port } : undefined);
     // Core's CNode::addr: a name dialled has no time or services (CAddress(resolved, NODE_NONE)).
     const dialled = parseAddress(target.host) ?? parseAddress(ip);
     peer.addr = addr ?? (dialled ? { ...dialled, time: ADDRESS_TIME_INIT, services: 0n, port: target.port } : undefined);

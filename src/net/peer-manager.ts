@@ -685,14 +685,14 @@ export class PeerManager {
 
   /** Core's MaybeSendGetHeaders: at most one getheaders in flight per peer. */
   maybeSendGetHeaders(peer: Peer, from: BlockIndexEntry | undefined): boolean {
-    const now = Date.now();
-    if (now - peer.lastGetheadersAt < HEADERS_RESPONSE_TIME_MS) return false;
+    // On the node's clock, as Core's NodeClock: setmocktime moves it.
+    if (this.options.nowMs() - peer.lastGetheadersAt < HEADERS_RESPONSE_TIME_MS) return false;
     this.#sendGetHeaders(peer, from);
     return true;
   }
 
   #sendGetHeaders(peer: Peer, from: BlockIndexEntry | undefined): void {
-    peer.lastGetheadersAt = Date.now();
+    peer.lastGetheadersAt = this.options.nowMs();
     const locator = from ? this.chain.chain.locator(from) : [];
     peer.send('getheaders', encodeLocatorRequest({ version: PROTOCOL_VERSION, locator, stop: new Uint8Array(32) }));
   }
@@ -807,7 +807,7 @@ export class PeerManager {
     if (result.success) peer.lastGetheadersAt = 0;
     if (result.requestMore) {
       const locator = sync.nextLocator(this.chain.chain.locator(sync.chainStart));
-      peer.lastGetheadersAt = Date.now();
+      peer.lastGetheadersAt = this.options.nowMs();
       peer.send('getheaders', encodeLocatorRequest({ version: PROTOCOL_VERSION, locator, stop: new Uint8Array(32) }));
       this.options.log.debug('net', `more getheaders (from ${hashToHex(locator[0]!)}) to peer=${peer.id}`);
     }

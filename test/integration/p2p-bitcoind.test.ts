@@ -166,17 +166,18 @@ test('a fresh bitcoind syncs the same chain from tsbtcd', { skip }, async () => 
 });
 
 test('transactions relay both ways by wtxid', { skip }, async () => {
+  // Two relay hops, each waiting a Poisson-timed trickle (5 s on average to inbound peers): 60 s, as Core's tests allow.
   // A's wallet spends; the transaction reaches tsbtcd, then B.
   const txid = await a!.call<string>('sendtoaddress', [await a!.call('getnewaddress', ['', 'bech32m']), 1.5]);
-  await waitFor('the transaction in tsbtcd\'s mempool', async () => ((await tsCall<string[]>('getrawmempool')).includes(txid) ? true : undefined), 30_000);
-  await waitFor('the transaction in B\'s mempool', async () => ((await b!.call<string[]>('getrawmempool')).includes(txid) ? true : undefined), 30_000);
+  await waitFor('the transaction in tsbtcd\'s mempool', async () => ((await tsCall<string[]>('getrawmempool')).includes(txid) ? true : undefined), 60_000);
+  await waitFor('the transaction in B\'s mempool', async () => ((await b!.call<string[]>('getrawmempool')).includes(txid) ? true : undefined), 60_000);
   // B (no wallet) broadcasts a transaction A signed without sending: B → tsbtcd → A.
   const unspent = (await a!.call<any[]>('listunspent', [1])).find((u) => u.desc.startsWith('wpkh(') && u.amount > 1);
   const raw = await a!.call<string>('createrawtransaction', [[{ txid: unspent.txid, vout: unspent.vout }], { [await a!.call('getnewaddress')]: unspent.amount - 0.001 }]);
   const signed = await a!.call<{ hex: string }>('signrawtransactionwithwallet', [raw]);
   const txid2 = await b!.call<string>('sendrawtransaction', [signed.hex]);
-  await waitFor('B\'s transaction in tsbtcd\'s mempool', async () => ((await tsCall<string[]>('getrawmempool')).includes(txid2) ? true : undefined), 30_000);
-  await waitFor('B\'s transaction in A\'s mempool', async () => ((await a!.call<string[]>('getrawmempool')).includes(txid2) ? true : undefined), 30_000);
+  await waitFor('B\'s transaction in tsbtcd\'s mempool', async () => ((await tsCall<string[]>('getrawmempool')).includes(txid2) ? true : undefined), 60_000);
+  await waitFor('B\'s transaction in A\'s mempool', async () => ((await a!.call<string[]>('getrawmempool')).includes(txid2) ? true : undefined), 60_000);
   // wtxidrelay was negotiated with both, and announcements went by wtxid (MSG_WTX inv).
   for (const peer of await tsCall<any[]>('getpeerinfo')) {
     assert.ok(peer.bytesrecv_per_msg.wtxidrelay > 0 && peer.bytessent_per_msg.wtxidrelay > 0, JSON.stringify(peer.bytesrecv_per_msg));
@@ -188,7 +189,7 @@ test('blocks relay both ways as compact blocks rebuilt from the mempool', { skip
   // A mines a block holding a transaction every node has: tsbtcd rebuilds it without asking for more.
   const before = Object.fromEntries((await tsCall<any[]>('getpeerinfo')).map((p) => [p.inbound ? 'B' : 'A', p]));
   const txid = await a!.call<string>('sendtoaddress', [await a!.call('getnewaddress'), 0.25]);
-  await waitFor('the transaction everywhere', async () => ((await tsCall<string[]>('getrawmempool')).includes(txid) && (await b!.call<string[]>('getrawmempool')).includes(txid) ? true : undefined), 30_000);
+  await waitFor('the transaction everywhere', async () => ((await tsCall<string[]>('getrawmempool')).includes(txid) && (await b!.call<string[]>('getrawmempool')).includes(txid) ? true : undefined), 60_000);
   const [hash] = await a!.call<string[]>('generatetoaddress', [1, await a!.call('getnewaddress')]);
   await sameTip('tsbtcd to get A\'s block', async () => hash!, () => tsCall('getbestblockhash'), 30_000);
   await sameTip('B to get the block through tsbtcd', async () => hash!, () => b!.call('getbestblockhash'), 30_000);
@@ -202,7 +203,7 @@ test('blocks relay both ways as compact blocks rebuilt from the mempool', { skip
   assert.equal(delta('B', 'bytessent_per_msg', 'block'), 0);
   // tsbtcd mines a block with a pooled transaction: B rebuilds it from its own mempool.
   const txid2 = await a!.call<string>('sendtoaddress', [await a!.call('getnewaddress'), 0.25]);
-  await waitFor('the second transaction in B and tsbtcd', async () => ((await tsCall<string[]>('getrawmempool')).includes(txid2) && (await b!.call<string[]>('getrawmempool')).includes(txid2) ? true : undefined), 30_000);
+  await waitFor('the second transaction in B and tsbtcd', async () => ((await tsCall<string[]>('getrawmempool')).includes(txid2) && (await b!.call<string[]>('getrawmempool')).includes(txid2) ? true : undefined), 60_000);
   const bBefore = (await b!.call<any[]>('getpeerinfo'))[0];
   const [mined] = await tsCall<string[]>('generatetoaddress', [1, 'bcrt1qw508d6qejxtdg4y5r3zarvary0c5xw7kygt080']);
   await sameTip('B to get tsbtcd\'s block', async () => mined!, () => b!.call('getbestblockhash'), 30_000);
@@ -222,7 +223,7 @@ test('blocks relay both ways as compact blocks rebuilt from the mempool', { skip
 
 test('a reorg made on bitcoind is followed; the disconnected transactions return to the mempool', { skip }, async () => {
   const txid = await a!.call<string>('sendtoaddress', [await a!.call('getnewaddress'), 0.5]);
-  await waitFor('the transaction in tsbtcd', async () => ((await tsCall<string[]>('getrawmempool')).includes(txid) ? true : undefined), 30_000);
+  await waitFor('the transaction in tsbtcd', async () => ((await tsCall<string[]>('getrawmempool')).includes(txid) ? true : undefined), 60_000);
   const address = await a!.call<string>('getnewaddress');
   const [confirming] = await a!.call<string[]>('generatetoaddress', [1, address]);
   await sameTip('tsbtcd to confirm it', async () => confirming!, () => tsCall('getbestblockhash'), 30_000);
@@ -232,7 +233,7 @@ test('a reorg made on bitcoind is followed; the disconnected transactions return
   let tip = '';
   for (let i = 0; i < 3; i++) tip = (await a!.call<{ hash: string }>('generateblock', [address, []])).hash;
   await sameTip('tsbtcd to follow the reorg', async () => tip, () => tsCall('getbestblockhash'), 60_000);
-  await waitFor('the transaction back in tsbtcd\'s mempool', async () => ((await tsCall<string[]>('getrawmempool')).includes(txid) ? true : undefined), 30_000);
+  await waitFor('the transaction back in tsbtcd\'s mempool', async () => ((await tsCall<string[]>('getrawmempool')).includes(txid) ? true : undefined), 60_000);
   const tips = await tsCall<any[]>('getchaintips');
   assert.ok(tips.some((t) => t.hash === confirming && t.status === 'valid-fork'), JSON.stringify(tips));
 });
