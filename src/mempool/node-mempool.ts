@@ -41,6 +41,8 @@ export class NodeMempool implements ChainMempoolSync {
     private readonly chain: Chainstate,
     readonly policy: MempoolPolicyOptions,
     private readonly log: (message: string) => void = () => {},
+    /** Debug-category lines (Core's LogDebug), when the node logs them. */
+    private readonly debugLog?: (category: string, message: string) => void,
   ) {}
 
   private context(): ChainContext {
@@ -121,7 +123,7 @@ export class NodeMempool implements ChainMempoolSync {
         if (!test.ok) return test;
         if (test.entry.fee > maxFee) return { ok: false as const, maxFeeExceeded: true as const };
       }
-      const result = await this.acceptLocked(tx, args, false);
+      const result = this.limitedAfter(await this.acceptLocked(tx, args, false));
       this.chain.commitMempoolChanges();
       if (result.ok) this.relay(result.entry);
       return result;
@@ -135,13 +137,31 @@ export class NodeMempool implements ChainMempoolSync {
    */
   acceptFromPeer(tx: Transaction): Promise<AcceptResult> {
     return this.chain.exclusive(async () => {
-      const result = await this.acceptLocked(tx, this.args(), false);
+      const result = this.limitedAfter(await this.acceptLocked(tx, this.args(), false));
       if (result.ok) {
         this.chain.commitMempoolChanges();
         this.relay(result.entry);
       }
       return result;
     });
+  }
+
+  /**
+   * Core's LimitMempoolSize after a transaction entered (MemPoolAccept::Finalize): expired
+   * transactions leave (-mempoolexpiry); if that took the new one (a descendant of an
+   * expired one), its acceptance fails as Core's does, "mempool full".
+   */
+  private limitedAfter(result: AcceptResult): AcceptResult {
+    if (!result.ok) return result;
+    this.limitMempoolSize();
+    if (this.pool.get(result.entry.txid) === result.entry) return result;
+    return { ok: false, missingInputs: false, reason: 'mempool full', debug: '' };
+  }
+
+  /** Core's LimitMempoolSize: expiry (size trimming is not built yet). */
+  private limitMempoolSize(): void {
+    const expired = this.pool.expire(this.chain.now() - this.policy.expirySeconds);
+    if (expired > 0) this.debugLog?.('mempool', `Expired ${expired} transactions from the memory pool`);
   }
 
   private relay(entry: MempoolEntry): void {
@@ -191,6 +211,8 @@ export class NodeMempool implements ChainMempoolSync {
     for (const entry of [...this.pool.entries()]) {
       if (this.pool.get(entry.txid) === entry && !minableAfterReorg(this.pool, entry, context)) this.pool.removeWithDescendants(entry);
     }
+    // Core's MaybeUpdateMempoolForReorg ends with LimitMempoolSize.
+    this.limitMempoolSize();
   }
 
   /** A transaction that did not come back: pool transactions spending it are orphans now. */
@@ -212,22 +234,29 @@ export class NodeMempool implements ChainMempoolSync {
    * first, each re-checked against the chainstate with its original time; what fails is
    * dropped from the table. With `load` false (-persistmempool=0) the table is emptied.
    */
-  reload(saved: readonly { txid: Uint8Array; record: MempoolEntryRecord }[], load: boolean): Promise<{ accepted: number; failed: number }> {
+  reload(saved: readonly { txid: Uint8Array; record: MempoolEntryRecord }[], load: boolean): Promise<{ accepted: number; failed: number; expired: number }> {
     return this.chain.exclusive(async () => {
       let accepted = 0;
       let failed = 0;
+      let expired = 0;
       // The table is rewritten to exactly the reloaded pool: every saved entry goes unless it comes back.
       this.pool.markDropped(saved.map((s) => hashToHex(s.txid)));
       if (load) {
+        const cutoff = this.chain.now() - this.policy.expirySeconds;
         for (const { record } of parentsFirst(saved)) {
+          // Core's LoadMempool: an entry past -mempoolexpiry is counted, not offered.
+          if (record.time <= cutoff) {
+            expired++;
+            continue;
+          }
           const tx = parseTransaction(record.tx);
-          const result = await this.acceptLocked(tx, this.args({ now: record.time, unbroadcast: record.unbroadcast }), false);
+          const result = this.limitedAfter(await this.acceptLocked(tx, this.args({ now: record.time, unbroadcast: record.unbroadcast }), false));
           if (result.ok) accepted++;
           else failed++;
         }
       }
       this.chain.commitMempoolChanges();
-      return { accepted, failed };
+      return { accepted, failed, expired };
     });
   }
 }

@@ -3,6 +3,8 @@
  * policy/policy.h): what getmempoolinfo reports and what acceptance enforces.
  * Fee rates are in satoshis per 1,000 virtual bytes.
  */
+import { DEFAULT_MEMPOOL_EXPIRY_HOURS } from './policy-limits.js';
+
 export interface MempoolPolicyOptions {
   /** -maxmempool (MB) in bytes. */
   readonly maxMempoolBytes: number;
@@ -22,6 +24,8 @@ export interface MempoolPolicyOptions {
   readonly bytesPerSigop: number;
   /** Not -acceptnonstdtxn: the IsStandard family of rules applies. */
   readonly requireStandard: boolean;
+  /** -mempoolexpiry (hours) in seconds: older transactions leave the pool. */
+  readonly expirySeconds: number;
 }
 
 export const DEFAULT_MEMPOOL_POLICY: MempoolPolicyOptions = {
@@ -35,4 +39,5 @@ export const DEFAULT_MEMPOOL_POLICY: MempoolPolicyOptions = {
   limitClusterSizeVbytes: 101 * 1000,
   bytesPerSigop: 20,
   requireStandard: true,
+  expirySeconds: DEFAULT_MEMPOOL_EXPIRY_HOURS * 3600,
 };

@@ -112,6 +112,19 @@ export class TxMempool {
     this.journal.set(entry.txid, null);
   }
 
+  /**
+   * Core's Expire: every entry that entered before `cutoff` (Unix seconds), with its
+   * descendants, leaves. Returns how many left.
+   */
+  expire(cutoff: number): number {
+    const stage = new Set<MempoolEntry>();
+    for (const entry of this.byTxid.values()) {
+      if (entry.time < cutoff && !stage.has(entry)) for (const e of this.descendants(entry)) stage.add(e);
+    }
+    for (const e of stage) this.remove(e);
+    return stage.size;
+  }
+
   /** Core's removeRecursive: the entry and every in-pool descendant. */
   removeWithDescendants(entry: MempoolEntry): void {
     for (const e of this.descendants(entry)) this.remove(e);

@@ -231,14 +231,14 @@ export class ChainstateService implements NodeService {
    * from mempool.dat, or nothing with -persistmempool=0), each entry re-checked.
    */
   private async loadMempool(chain: Chainstate, ctx: NodeContext): Promise<void> {
-    const mempool = new NodeMempool(chain, this.config.mempoolPolicy, (m) => ctx.log.info(m));
+    const mempool = new NodeMempool(chain, this.config.mempoolPolicy, (m) => ctx.log.info(m), (category, m) => ctx.log.debug(category, m));
     chain.mempoolSync = mempool;
     this.mempool = mempool;
     const saved = this.store!.readMempool();
     const load = this.config.persistMempool;
     if (load) ctx.log.info(`Loading ${saved.entries.length} mempool transactions from disk...`);
-    const { accepted, failed } = await mempool.reload(saved.entries, load);
-    if (load) ctx.log.info(`Imported mempool transactions from disk: ${accepted} succeeded, ${failed} failed, 0 expired, 0 already there, 0 waiting for initial broadcast`);
+    const { accepted, failed, expired } = await mempool.reload(saved.entries, load);
+    if (load) ctx.log.info(`Imported mempool transactions from disk: ${accepted} succeeded, ${failed} failed, ${expired} expired, 0 already there, 0 waiting for initial broadcast`);
   }
 
   private async importFiles(chain: Chainstate, files: readonly string[], ctx: NodeContext): Promise<void> {

@@ -65,6 +65,7 @@ export class NodeConfig {
       limitClusterSizeVbytes: this.args.getIntArg('limitclustersize', d.limitClusterSizeVbytes / 1000) * 1000,
       bytesPerSigop: this.args.getIntArg('bytespersigop', d.bytesPerSigop),
       requireStandard: !this.args.getBoolArg('acceptnonstdtxn', !d.requireStandard),
+      expirySeconds: this.args.getIntArg('mempoolexpiry', d.expirySeconds / 3600) * 3600,
     };
   }
 
