@@ -38,8 +38,8 @@ export const INF_FEERATE = 1e99;
 /** Blocks after which a loaded file's historical span no longer counts. */
 export const OLDEST_ESTIMATE_HISTORY = 6 * 1008;
 
-/** fee_estimates.dat: the version written and the highest readable. */
-export const CURRENT_FEES_FILE_VERSION = 149900;
+/** fee_estimates.dat: the version v31 writes and the highest it reads (older files are ignored). */
+export const CURRENT_FEES_FILE_VERSION = 309900;
 /** A file older than this is not loaded (unless -acceptstalefeeestimates). */
 export const MAX_FILE_AGE_HOURS = 60;
 /** Core's FEE_FLUSH_INTERVAL: the estimates are written every hour. */

@@ -1,6 +1,7 @@
 /**
- * fee_estimates.dat in Core's format (CBlockPolicyEstimator::Write/Read): int32 version
- * 149900, an unused int32, uint32 best seen height, uint32 historical first and best,
+ * fee_estimates.dat in Core v31's format (CBlockPolicyEstimator::Write/Read): int32
+ * version 309900 (v31 dropped the unused int32 earlier versions wrote after the version
+ * and so raised it from 149900), uint32 best seen height, uint32 historical first and best,
  * the bucket bounds, then the medium, short and long horizons (decay, scale, fee-rate
  * averages, counts, confirmation and failure averages); doubles as their IEEE-754 bits in
  * a little-endian uint64 (Core's EncodeDouble), vectors with a CompactSize length.
@@ -80,8 +81,6 @@ function readStats(r: ByteReader, numBuckets: number): TxConfirmStatsData {
 export function encodeFeeEstimates(state: EstimatorState): Uint8Array {
   const w = new ByteWriter(64 * 1024);
   w.i32(CURRENT_FEES_FILE_VERSION);
-  // Core's unused dummy field (files may hold anything in [0, 289900]).
-  w.i32(0);
   w.u32(state.bestSeenHeight);
   w.u32(state.historicalFirst);
   w.u32(state.historicalBest);
@@ -100,7 +99,6 @@ export function encodeFeeEstimates(state: EstimatorState): Uint8Array {
 export function decodeFeeEstimates(bytes: Uint8Array): EstimatorState | { oldVersion: number } {
   const r = new ByteReader(bytes);
   const versionRequired = r.i32();
-  r.i32();
   if (versionRequired > CURRENT_FEES_FILE_VERSION) throw new Error(`File version (${versionRequired}) too high to be read.`);
   const bestSeenHeight = r.u32();
   if (versionRequired < CURRENT_FEES_FILE_VERSION) return { oldVersion: versionRequired };

@@ -95,7 +95,7 @@ export class FeeEstimation {
       this.log.warning(`Failed to write fee estimates to ${this.filePath}. Continue anyway.`);
       return;
     }
-    this.log.info(`Flushed fee estimates to ${FEE_ESTIMATES_FILENAME}.`);
+    this.log.debug('estimatefee', `Flushed fee estimates to ${this.filePath}.`);
   }
 
   /** Core's Flush at shutdown: tracked pool transactions leave as unconfirmed, then the file is written. */

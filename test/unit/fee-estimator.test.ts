@@ -151,17 +151,17 @@ test('fee_estimates.dat: header and layout as Core writes them, and a round trip
   const est = steadyEstimator([3000, 10000, 50000], 4, 40);
   const bytes = encodeFeeEstimates(est.state());
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  assert.equal(view.getInt32(0, true), 149900);
-  assert.equal(view.getInt32(4, true), 0);
-  assert.equal(view.getUint32(8, true), 41);
-  assert.equal(view.getUint32(12, true), 2);
-  assert.equal(view.getUint32(16, true), 41);
-  assert.equal(bytes[20], 237);
-  assert.equal(view.getFloat64(21, true), 100);
+  // v31: version 309900, then best seen height, historical first and best (no unused field).
+  assert.equal(view.getInt32(0, true), 309900);
+  assert.equal(view.getUint32(4, true), 41);
+  assert.equal(view.getUint32(8, true), 2);
+  assert.equal(view.getUint32(12, true), 41);
+  assert.equal(bytes[16], 237);
+  assert.equal(view.getFloat64(17, true), 100);
   // Header, buckets, then three horizons of (decay, scale, 2 vectors, 2 matrices).
   const vec = 1 + 237 * 8;
   const horizon = (periods: number) => 8 + 4 + 2 * vec + 2 * (1 + periods * vec);
-  assert.equal(bytes.length, 20 + vec + horizon(24) + horizon(12) + horizon(42));
+  assert.equal(bytes.length, 16 + vec + horizon(24) + horizon(12) + horizon(42));
   const decoded = decodeFeeEstimates(bytes);
   assert.ok(!('oldVersion' in decoded));
   const loaded = new BlockPolicyEstimator();
@@ -172,9 +172,10 @@ test('fee_estimates.dat: header and layout as Core writes them, and a round trip
   }
   assert.deepEqual(encodeFeeEstimates(loaded.state()), bytes);
   const tooNew = bytes.slice();
-  new DataView(tooNew.buffer).setInt32(0, 289901, true);
-  assert.throws(() => decodeFeeEstimates(tooNew), /File version \(289901\) too high to be read\./);
+  new DataView(tooNew.buffer).setInt32(0, 309901, true);
+  assert.throws(() => decodeFeeEstimates(tooNew), /File version \(309901\) too high to be read\./);
   const old = bytes.slice();
-  new DataView(old.buffer).setInt32(0, 149899, true);
-  assert.deepEqual(decodeFeeEstimates(old), { oldVersion: 149899 });
+  // A pre-v31 file (149900, with its extra field) is ignored with Core's warning.
+  new DataView(old.buffer).setInt32(0, 149900, true);
+  assert.deepEqual(decodeFeeEstimates(old), { oldVersion: 149900 });
 });
