@@ -3,7 +3,10 @@
  * to each other) receive the same raw transactions through sendrawtransaction and the
  * same blocks through submitblock — blocks bitcoind's generateblock builds from a chosen
  * part of the pool, the highest fee rates first, so the rest waits for later blocks —
- * with a few full-RBF replacements. More than 200 transactions over more than 30 blocks;
+ * with children of waiting transactions (which Core does not track), a few full-RBF
+ * replacements and a one-block reorg (invalidateblock; the transactions come back with
+ * limits bypassed and the replacing block is at a height already seen). More than 200
+ * transactions over more than 30 blocks;
  * at checkpoints estimatesmartfee (targets 1, 2, 3, 6, 12, 24, 144, both modes) and
  * estimaterawfee (several targets and thresholds) must answer the same on both. Then both
  * stop: their fee_estimates.dat must be byte-identical; each restarts on the other's
@@ -88,10 +91,14 @@ test('tsbtcd’s fee estimates equal bitcoind v31’s on the same transactions a
     const address = wallet.address('p2wpkh');
     let height = 0;
     /** Pending transactions, as both pools hold them: txid → fee rate. */
-    const pending = new Map<string, { rate: number; tx: Transaction; coin: WalletCoin }>();
+    const pending = new Map<string, { rate: number; tx: Transaction; coin: WalletCoin; parent?: string }>();
+    const hasChild = (txid: string) => [...pending.values()].some((p) => p.parent === txid);
+    /** Outputs children spent while unconfirmed: the wallet takes them for new coins when their block arrives. */
+    const spentByChildren = new Set<string>();
+    const outpointKey = (c: WalletCoin) => `${toHex(c.outpoint.txid)}:${c.outpoint.vout}`;
 
-    const mine = async (txids: string[]): Promise<void> => {
-      const { hex } = await nodes.core.call<{ hex: string }>('generateblock', [address, txids, false]);
+    const mine = async (txids: string[], to = address): Promise<string> => {
+      const { hex } = await nodes.core.call<{ hex: string }>('generateblock', [to, txids, false]);
       assert.equal(await nodes.core.call('submitblock', [hex]), null);
       assert.equal(await nodes.ts.call('submitblock', [hex]), null);
       height++;
@@ -99,7 +106,9 @@ test('tsbtcd’s fee estimates equal bitcoind v31’s on the same transactions a
       wallet.processBlock(block, height);
       twin.processBlock(block, height);
       for (const id of txids) pending.delete(id);
-      assert.equal(await nodes.ts.call('getbestblockhash'), await nodes.core.call('getbestblockhash'));
+      const tip = await nodes.core.call<string>('getbestblockhash');
+      assert.equal(await nodes.ts.call('getbestblockhash'), tip);
+      return tip;
     };
     const send = async (tx: Transaction): Promise<void> => {
       const hex = toHex(tx.toBytes());
@@ -124,7 +133,7 @@ test('tsbtcd’s fee estimates equal bitcoind v31’s on the same transactions a
     const rounds = 40;
     let withFeeRate = 0;
     for (let round = 1; round <= rounds; round++) {
-      const confirmed = wallet.spendable(height + 1).filter((c) => !c.coinbase && c.height !== null && c.value > 200_000n);
+      const confirmed = wallet.spendable(height + 1).filter((c) => !c.coinbase && c.height !== null && c.value > 200_000n && !spentByChildren.has(outpointKey(c)));
       const count = 5 + Math.floor(random() * 5);
       for (let i = 0; i < count && confirmed.length > 0; i++) {
         const coin = confirmed.splice(Math.floor(random() * confirmed.length), 1)[0]!;
@@ -140,9 +149,22 @@ test('tsbtcd’s fee estimates equal bitcoind v31’s on the same transactions a
         sent++;
         pending.set(tx.txidHex, { rate, tx, coin });
       }
-      // Now and then a waiting low-fee transaction is replaced by one paying 60 sat/vB.
+      // A child of a waiting transaction, paying less than its parent (so a block that takes it takes the parent first).
+      const parents = [...pending.entries()].filter(([id, p]) => !p.parent && p.rate > RATES[0]! && !hasChild(id));
+      if (parents.length > 0) {
+        const [parentId, parent] = parents[Math.floor(random() * parents.length)]!;
+        const coin = wallet.spendable(height + 1).find((c) => c.outpoint.vout === 0 && toHex(c.outpoint.txid) === toHex(parent.tx.txid))!;
+        const lower = RATES.filter((r) => r < parent.rate);
+        const rate = lower[Math.floor(random() * lower.length)]!;
+        spentByChildren.add(outpointKey(coin));
+        const tx = wallet.spend([coin], [{ value: coin.value - BigInt(rate * 110), to: 'p2wpkh' }]);
+        await send(tx);
+        sent++;
+        pending.set(tx.txidHex, { rate, tx, coin, parent: parentId });
+      }
+      // Now and then a waiting low-fee transaction (no parent or child in the pool) is replaced by one paying 60 sat/vB.
       if (round % 6 === 0) {
-        const victim = [...pending.entries()].sort((a, b) => a[1].rate - b[1].rate)[0];
+        const victim = [...pending.entries()].filter(([id, p]) => !p.parent && !hasChild(id)).sort((a, b) => a[1].rate - b[1].rate)[0];
         const coin = victim && twin.spendable(height + 1).find((c) => c.outpoint.vout === victim[1].coin.outpoint.vout && toHex(c.outpoint.txid) === toHex(victim[1].coin.outpoint.txid));
         if (victim && coin) {
           const fee = 60n * 141n;
@@ -157,7 +179,17 @@ test('tsbtcd’s fee estimates equal bitcoind v31’s on the same transactions a
       // The block takes the best-paying part of the pool; its size varies, so the rest waits.
       const take = 3 + Math.floor(random() * 8);
       const chosen = [...pending.entries()].sort((a, b) => b[1].rate - a[1].rate || (a[0] < b[0] ? -1 : 1)).slice(0, take).map(([id]) => id);
-      await mine(chosen);
+      const tip = await mine(chosen);
+      if (round === 20) {
+        // A one-block reorg: the block's transactions return to both pools, and a block
+        // paying another address confirms them again at the same height.
+        await nodes.core.call('invalidateblock', [tip]);
+        await nodes.ts.call('invalidateblock', [tip]);
+        height--;
+        assert.equal(await nodes.ts.call('getbestblockhash'), await nodes.core.call('getbestblockhash'));
+        await mine(chosen, wallet.address('p2tr-key'));
+        await compareEstimates(nodes, 'after a reorg');
+      }
       if (round % 8 === 0 || round === rounds) withFeeRate = await compareEstimates(nodes, `round ${round} (height ${height})`);
     }
     assert.ok(sent >= 200, `${sent} transactions sent`);
