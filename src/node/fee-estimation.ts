@@ -101,8 +101,9 @@ export class FeeEstimation {
   /** Core's Flush at shutdown: tracked pool transactions leave as unconfirmed, then the file is written. */
   shutdown(): void {
     clearInterval(this.timer);
+    const started = performance.now();
     const count = this.estimator.flushUnconfirmed();
-    this.log.debug('estimatefee', `Recorded ${count} unconfirmed txs from mempool`);
+    this.log.debug('estimatefee', `Recorded ${count} unconfirmed txs from mempool in ${((performance.now() - started) / 1000).toFixed(3)}s`);
     this.flushEstimates();
   }
 }

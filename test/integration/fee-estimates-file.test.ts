@@ -6,7 +6,7 @@
  * reported and skipped; the estimates both nodes then give are the same.
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -85,6 +85,29 @@ for (const c of CASES) {
     if (c.expect === 'corrupt') assert.match(core.log, /Failed to read fee estimates from/);
   });
 }
+
+test(`-blocksonly runs without a fee estimator: estimatesmartfee fails and no file is written${'path' in reference ? ', as bitcoind' : ''}`, async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tsbtcd-feefile-'));
+  try {
+    const d = await Daemon.start({ datadir: dir, args: ['-par=1', '-blocksonly'] });
+    const error = (await d.rpc('estimatesmartfee', [2])).json.error;
+    await d.stop();
+    assert.deepEqual(error, { code: -32603, message: 'Fee estimation disabled' });
+    assert.ok(!existsSync(join(dir, 'regtest', 'fee_estimates.dat')));
+    if (!('path' in reference)) return;
+    const coreDir = mkdtempSync(join(tmpdir(), 'tsbtcd-feefile-core-'));
+    const b = await BitcoindProcess.start(reference.path, ['-connect=0', '-disablewallet', '-blocksonly'], coreDir);
+    try {
+      await assert.rejects(b.call('estimatesmartfee', [2]), (err: { code?: number; message: string }) => err.code === error.code && err.message.includes(error.message));
+    } finally {
+      await b.stop();
+      assert.ok(!existsSync(join(coreDir, 'regtest', 'fee_estimates.dat')));
+      rmSync(coreDir, { recursive: true, force: true });
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
 
 test('-acceptstalefeeestimates is refused off regtest, as in Core', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'tsbtcd-feefile-'));
