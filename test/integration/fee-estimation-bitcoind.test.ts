@@ -5,9 +5,9 @@
  * part of the pool, the highest fee rates first, so the rest waits for later blocks —
  * with children of waiting transactions (which Core does not track), a few full-RBF
  * replacements and a one-block reorg (invalidateblock; the transactions come back with
- * limits bypassed and the replacing block is at a height already seen). More than 200
- * transactions over more than 30 blocks;
- * at checkpoints estimatesmartfee (targets 1, 2, 3, 6, 12, 24, 144, both modes) and
+ * limits bypassed and the replacing block is at a height already seen). About 1,000
+ * transactions over 110 blocks;
+ * after every second block estimatesmartfee (targets 1, 2, 3, 6, 12, 24, 144, both modes) and
  * estimaterawfee (several targets and thresholds) must answer the same on both. Then both
  * stop: their fee_estimates.dat must be byte-identical; each restarts on the other's
  * file and they still answer alike (also after more blocks).
@@ -130,7 +130,8 @@ test('tsbtcd’s fee estimates equal bitcoind v31’s on the same transactions a
     const random = prng(20251127);
     let sent = fanouts.length;
     let replaced = 0;
-    const rounds = 40;
+    // 110 blocks: spans reach past the short (12) and medium (48) horizons, so the long one answers too.
+    const rounds = 110;
     let withFeeRate = 0;
     for (let round = 1; round <= rounds; round++) {
       const confirmed = wallet.spendable(height + 1).filter((c) => !c.coinbase && c.height !== null && c.value > 200_000n && !spentByChildren.has(outpointKey(c)));
@@ -190,11 +191,14 @@ test('tsbtcd’s fee estimates equal bitcoind v31’s on the same transactions a
         await mine(chosen, wallet.address('p2tr-key'));
         await compareEstimates(nodes, 'after a reorg');
       }
-      if (round % 8 === 0 || round === rounds) withFeeRate = await compareEstimates(nodes, `round ${round} (height ${height})`);
+      if (round % 2 === 0 || round === rounds) withFeeRate = await compareEstimates(nodes, `round ${round} (height ${height})`);
     }
     assert.ok(sent >= 200, `${sent} transactions sent`);
     assert.ok(replaced >= 3, `${replaced} replacements`);
     assert.ok(withFeeRate >= 20, `only ${withFeeRate} answers carried a fee rate`);
+    // The long horizon answered too, with waiting and failed transactions in its figures.
+    const long = (await nodes.core.call<{ long: { feerate?: number; fail: { inmempool: number } } }>('estimaterawfee', [48, 0.85])).long;
+    assert.ok(long.feerate !== undefined && long.fail.inmempool > 0, JSON.stringify(long));
     const poolSize = (await nodes.core.call<{ size: number }>('getmempoolinfo')).size;
     assert.equal((await nodes.ts.call<{ size: number }>('getmempoolinfo')).size, poolSize);
     assert.ok(poolSize > 0, 'some transactions are still waiting');
