@@ -44,8 +44,6 @@ export const CURRENT_FEES_FILE_VERSION = 309900;
 export const MAX_FILE_AGE_HOURS = 60;
 /** Core's FEE_FLUSH_INTERVAL: the estimates are written every hour. */
 export const FEE_FLUSH_INTERVAL_MS = 60 * 60 * 1000;
-/** Core's MAX_FEE_ESTIMATION_TIP_AGE: with an older tip the node is not current for fee estimation. */
-export const MAX_FEE_ESTIMATION_TIP_AGE_SECONDS = 3 * 60 * 60;
 
 export type FeeEstimateHorizon = 'short' | 'medium' | 'long';
 export const ALL_FEE_ESTIMATE_HORIZONS: readonly FeeEstimateHorizon[] = ['short', 'medium', 'long'];
