@@ -20,4 +20,5 @@ export * from './script-checks.js';
 export * from './reorg-filter.js';
 export * from './block-selection.js';
 export * from './package-form.js';
+export * from './pool-events.js';
 export * from './node-mempool.js';

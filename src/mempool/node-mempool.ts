@@ -5,7 +5,7 @@
  * journalled by the pool and committed into the LMDB mempool table — with the block
  * commit for block-driven changes, on its own for submissions.
  */
-import type { Chainstate, ChainMempoolSync, MempoolCommit } from '../chain/index.js';
+import type { BlockIndexEntry, Chainstate, ChainMempoolSync, MempoolCommit } from '../chain/index.js';
 import { blockScriptFlags } from '../consensus/index.js';
 import { hashToHex, parseTransaction, type ParsedBlock, type Transaction } from '../primitives/index.js';
 import type { MempoolEntryRecord } from '../storage/index.js';
@@ -17,6 +17,10 @@ import { preChecks, type AcceptArgs, type AcceptFailure, type ChainContext } fro
 import { minableAfterReorg } from './reorg-filter.js';
 import { packageFormError } from './package-form.js';
 import { consensusScriptChecks, policyScriptChecks } from './script-checks.js';
+import type { MempoolEventListener } from './pool-events.js';
+
+/** Core's MAX_FEE_ESTIMATION_TIP_AGE: with an older tip the node is not current for fee estimation. */
+const MAX_FEE_ESTIMATION_TIP_AGE_SECONDS = 3 * 60 * 60;
 
 export type AcceptResult = { readonly ok: true; readonly entry: MempoolEntry } | AcceptFailure;
 
@@ -36,6 +40,8 @@ export class NodeMempool implements ChainMempoolSync {
    * Core's BroadcastTransaction relays it again). The P2P layer announces them.
    */
   readonly relayListeners: ((entry: MempoolEntry) => void)[] = [];
+  /** Told of additions, removals and block confirmations (the fee estimator). */
+  readonly eventListeners: MempoolEventListener[] = [];
 
   constructor(
     private readonly chain: Chainstate,
@@ -54,8 +60,35 @@ export class NodeMempool implements ChainMempoolSync {
     return { policy: this.policy, now: this.chain.now(), bypassLimits: false, unbroadcast: false, allowReplacement: true, ...overrides };
   }
 
-  /** MemPoolAccept for one transaction; `testOnly` stops before changing the pool. Caller holds the chain queue. */
-  private async acceptLocked(tx: Transaction, args: AcceptArgs, testOnly: boolean): Promise<AcceptResult> {
+  /**
+   * Core's IsCurrentForFeeEstimation: out of initial block download, a tip less than three
+   * hours old and no more than one block behind the best header.
+   */
+  private currentForFeeEstimation(): boolean {
+    const tip = this.chain.tip!;
+    if (this.chain.isInitialBlockDownload()) return false;
+    if (tip.time < this.chain.now() - MAX_FEE_ESTIMATION_TIP_AGE_SECONDS) return false;
+    const bestHeader = this.chain.tree.bestHeader;
+    if (bestHeader && tip.height < bestHeader.height - 1) return false;
+    return true;
+  }
+
+  private removed(entries: readonly MempoolEntry[]): void {
+    for (const entry of entries) for (const l of this.eventListeners) l.transactionRemoved(entry);
+  }
+
+  /** The entry and its descendants leave the pool; listeners hear of each (Core's removeRecursive). */
+  private removeWithDescendantsNotified(entry: MempoolEntry): void {
+    const gone = this.pool.descendants(entry);
+    for (const e of gone) this.pool.remove(e);
+    this.removed(gone);
+  }
+
+  /**
+   * MemPoolAccept for one transaction; `testOnly` stops before changing the pool, and a
+   * trial addition (`announce` false) is not told to the listeners. Caller holds the chain queue.
+   */
+  private async acceptLocked(tx: Transaction, args: AcceptArgs, testOnly: boolean, announce = true): Promise<AcceptResult> {
     const pre = preChecks(this.pool, tx, this.context(), args);
     if (!pre.ok) return pre;
     const scripts = await policyScriptChecks(this.chain.scriptChecker, tx, pre.spentOutputs);
@@ -66,6 +99,17 @@ export class NodeMempool implements ChainMempoolSync {
     if (!testOnly) {
       for (const e of pre.evicted) this.pool.remove(e);
       this.pool.add(pre.entry);
+      if (announce && this.eventListeners.length > 0) {
+        this.removed(pre.evicted);
+        const event = {
+          entry: pre.entry,
+          limitsBypassed: args.bypassLimits,
+          submittedInPackage: false,
+          chainstateIsCurrent: this.currentForFeeEstimation(),
+          hasNoPoolParents: pre.entry.parents.size === 0,
+        };
+        for (const l of this.eventListeners) l.transactionAdded(event);
+      }
     }
     return { ok: true, entry: pre.entry };
   }
@@ -85,7 +129,7 @@ export class NodeMempool implements ChainMempoolSync {
       const results: (AcceptResult | undefined)[] = [];
       try {
         for (let i = 0; i < txs.length; i++) {
-          const result = await this.acceptLocked(txs[i]!, this.args({ allowReplacement: false }), false);
+          const result = await this.acceptLocked(txs[i]!, this.args({ allowReplacement: false }), false, false);
           if (!result.ok) {
             const only: (AcceptResult | undefined)[] = txs.map(() => undefined);
             only[i] = result;
@@ -161,7 +205,10 @@ export class NodeMempool implements ChainMempoolSync {
   /** Core's LimitMempoolSize: expiry (size trimming is not built yet). */
   private limitMempoolSize(): void {
     const expired = this.pool.expire(this.chain.now() - this.policy.expirySeconds);
-    if (expired > 0) this.debugLog?.('mempool', `Expired ${expired} transactions from the memory pool`);
+    if (expired.length === 0) return;
+    // Removed for a reason other than a block: the fee estimator forgets them (Core's EXPIRY).
+    this.removed(expired);
+    this.debugLog?.('mempool', `Expired ${expired.length} transactions from the memory pool`);
   }
 
   private relay(entry: MempoolEntry): void {
@@ -175,23 +222,34 @@ export class NodeMempool implements ChainMempoolSync {
 
   // ------------------------------------------------------------ chain sync (ChainMempoolSync)
 
-  /** Core's removeForBlock: confirmed transactions leave, and whatever spent their inputs with them. */
-  blockConnected(block: ParsedBlock): void {
+  /**
+   * Core's removeForBlock: confirmed transactions leave, and whatever spent their inputs
+   * with them (conflicts, told to the listeners first); then the listeners hear of the
+   * block with the pool transactions it confirmed — every block, as the fee estimator
+   * counts blocks even when none of its transactions were pooled.
+   */
+  blockConnected(block: ParsedBlock, entry: BlockIndexEntry): void {
+    const confirmedEntries: MempoolEntry[] = [];
     // Nothing pooled and no reorg pending: nothing to remove (every block of an IBD or an
     // import; the lookups below cost a txid-to-hex per transaction).
-    if (this.pool.size === 0 && this.disconnected.length === 0) return;
-    const confirmed = new Set<string>();
-    for (const tx of block.transactions) {
-      confirmed.add(tx.txidHex);
-      const pooled = this.pool.get(tx.txidHex);
-      if (pooled) this.pool.remove(pooled);
-      if (tx.isCoinbase()) continue;
-      for (const input of tx.inputs) {
-        const spender = this.pool.spenderOf(input.prevout);
-        if (spender && spender.txid !== tx.txidHex) this.pool.removeWithDescendants(spender);
+    if (this.pool.size > 0 || this.disconnected.length > 0) {
+      const confirmed = new Set<string>();
+      for (const tx of block.transactions) {
+        confirmed.add(tx.txidHex);
+        const pooled = this.pool.get(tx.txidHex);
+        if (pooled) {
+          this.pool.remove(pooled);
+          confirmedEntries.push(pooled);
+        }
+        if (tx.isCoinbase()) continue;
+        for (const input of tx.inputs) {
+          const spender = this.pool.spenderOf(input.prevout);
+          if (spender && spender.txid !== tx.txidHex) this.removeWithDescendantsNotified(spender);
+        }
       }
+      if (this.disconnected.length > 0) this.disconnected = this.disconnected.filter((tx) => !confirmed.has(tx.txidHex));
     }
-    if (this.disconnected.length > 0) this.disconnected = this.disconnected.filter((tx) => !confirmed.has(tx.txidHex));
+    for (const l of this.eventListeners) l.removedForBlock(confirmedEntries, entry.height);
   }
 
   blockDisconnected(block: ParsedBlock): void {
@@ -209,7 +267,7 @@ export class NodeMempool implements ChainMempoolSync {
     }
     const context = this.context();
     for (const entry of [...this.pool.entries()]) {
-      if (this.pool.get(entry.txid) === entry && !minableAfterReorg(this.pool, entry, context)) this.pool.removeWithDescendants(entry);
+      if (this.pool.get(entry.txid) === entry && !minableAfterReorg(this.pool, entry, context)) this.removeWithDescendantsNotified(entry);
     }
     // Core's MaybeUpdateMempoolForReorg ends with LimitMempoolSize.
     this.limitMempoolSize();
@@ -219,7 +277,7 @@ export class NodeMempool implements ChainMempoolSync {
   private removeSpendersOf(tx: Transaction): void {
     tx.outputs.forEach((_, vout) => {
       const spender = this.pool.spenderOf({ txid: tx.txid, vout });
-      if (spender) this.pool.removeWithDescendants(spender);
+      if (spender) this.removeWithDescendantsNotified(spender);
     });
   }
 

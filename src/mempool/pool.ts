@@ -114,15 +114,15 @@ export class TxMempool {
 
   /**
    * Core's Expire: every entry that entered before `cutoff` (Unix seconds), with its
-   * descendants, leaves. Returns how many left.
+   * descendants, leaves. Returns those that left.
    */
-  expire(cutoff: number): number {
+  expire(cutoff: number): MempoolEntry[] {
     const stage = new Set<MempoolEntry>();
     for (const entry of this.byTxid.values()) {
       if (entry.time < cutoff && !stage.has(entry)) for (const e of this.descendants(entry)) stage.add(e);
     }
     for (const e of stage) this.remove(e);
-    return stage.size;
+    return [...stage];
   }
 
   /** Core's removeRecursive: the entry and every in-pool descendant. */

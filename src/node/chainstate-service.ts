@@ -11,10 +11,11 @@ import { NodeMempool } from '../mempool/index.js';
 import { hexToHash } from '../primitives/index.js';
 import { SignatureCache } from '../script/index.js';
 import { blockchainBlockMethods, blockchainMethods, blockchainReadMethods, blockFilterMethods, mempoolMethods, miningMethods, TipWaiters, waitMethods, type ChainAccess } from '../rpc/index.js';
-import { mempoolSubmitMethods, scanTxOutSetMethods, type SnapshotSource } from '../rpc/index.js';
+import { feeMethods, mempoolSubmitMethods, scanTxOutSetMethods, type SnapshotSource } from '../rpc/index.js';
 import { ScriptCheckPool } from '../../workers/index.js';
 import type { NodeConfig } from './config.js';
 import { InitError } from './config.js';
+import { FeeEstimation } from './fee-estimation.js';
 import { nodeFacts } from './node-facts.js';
 import type { NodeContext, NodeService } from './services.js';
 
@@ -68,6 +69,8 @@ export class ChainstateService implements NodeService {
   private txindex: TxIndex | undefined;
   private blockfilter: BlockFilterIndex | undefined;
   private mempool: NodeMempool | undefined;
+  /** The fee estimator (none with -blocksonly, as in Core). */
+  private fees: FeeEstimation | undefined;
   /** Long polls that reach the coordinator itself. */
   private readonly tipWaiters = new TipWaiters();
   private ctx: NodeContext | undefined;
@@ -127,6 +130,8 @@ export class ChainstateService implements NodeService {
         return this.mempool;
       }),
       ...scanTxOutSetMethods({ chain: config.chain, flush: async () => this.chain?.flushNow(), snapshots: () => this.snapshots, node: access.node! }),
+      // The mempool's rolling minimum fee is zero until it fills up: -minrelaytxfee is the floor.
+      ...feeMethods({ estimator: () => this.fees?.estimator, minFeeRate: () => config.mempoolPolicy.minRelayTxFee }),
     );
   }
 
@@ -135,6 +140,13 @@ export class ChainstateService implements NodeService {
     const config = this.config;
     const params = config.network;
     if (config.prune !== 0 && config.txindex) throw new InitError('Prune mode is incompatible with -txindex.');
+    const acceptStaleFees = config.args.getBoolArg('acceptstalefeeestimates', false);
+    if (acceptStaleFees && config.chain !== 'regtest') throw new InitError(`acceptstalefeeestimates is not supported on ${config.chain} chain.`);
+    // Core creates the estimator (reading fee_estimates.dat) before the chainstate loads; -blocksonly has none.
+    if (!config.args.getBoolArg('blocksonly', false)) {
+      this.fees = new FeeEstimation(config.netDir, ctx.log);
+      this.fees.load(acceptStaleFees);
+    }
     ctx.initMessage('Loading block index…');
     const prune = pruneMode(config);
     // -fastprune: 64 KiB block files, so pruning can be exercised on small test chains.
@@ -234,6 +246,10 @@ export class ChainstateService implements NodeService {
     const mempool = new NodeMempool(chain, this.config.mempoolPolicy, (m) => ctx.log.info(m), (category, m) => ctx.log.debug(category, m));
     chain.mempoolSync = mempool;
     this.mempool = mempool;
+    if (this.fees) {
+      mempool.eventListeners.push(this.fees.listener());
+      this.fees.startPeriodicFlush();
+    }
     const saved = this.store!.readMempool();
     const load = this.config.persistMempool;
     if (load) ctx.log.info(`Loading ${saved.entries.length} mempool transactions from disk...`);
@@ -270,6 +286,9 @@ export class ChainstateService implements NodeService {
     this.tipWaiters.close();
     if (this.chain) this.chain.interrupted = true;
     await this.importing?.catch(() => undefined);
+    // Core's Shutdown flushes the estimator (pool transactions counted unconfirmed) before the chainstate.
+    if (this.chain) await this.chain.exclusive(() => this.fees?.shutdown());
+    else this.fees?.shutdown();
     await this.txindex?.close();
     await this.blockfilter?.close();
     await this.chain?.shutdown();

@@ -22,6 +22,7 @@ export * from './blockfilter-methods.js';
 export * from './mempool-methods.js';
 export * from './mempool-view.js';
 export * from './mempool-submit.js';
+export * from './fee-methods.js';
 export * from './tip-waiters.js';
 export * from './blockchain-wait.js';
 export * from './mining.js';
