@@ -213,14 +213,7 @@ export class TxConfirmStats {
       const curPct = nConf / (totalNum + failNum + extraNum);
       if (curPct < successBreakPoint) {
         if (passing) {
-          const failMin = Math.min(curNearBucket, curFarBucket);
-          const failMax = Math.max(curNearBucket, curFarBucket);
-          failBucket.start = failMin ? this.buckets[failMin - 1]! : 0;
-          failBucket.end = this.buckets[failMax]!;
-          failBucket.withinTarget = nConf;
-          failBucket.totalConfirmed = totalNum;
-          failBucket.inMempool = extraNum;
-          failBucket.leftMempool = failNum;
+          this.describeRange(failBucket, curNearBucket, curFarBucket, nConf, totalNum, extraNum, failNum);
           passing = false;
         }
         continue;
@@ -260,16 +253,7 @@ export class TxConfirmStats {
     }
 
     // Passing until the last buckets ran out of data: those are reported as the failure.
-    if (passing && !newBucketRange) {
-      const failMin = Math.min(curNearBucket, curFarBucket);
-      const failMax = Math.max(curNearBucket, curFarBucket);
-      failBucket.start = failMin ? this.buckets[failMin - 1]! : 0;
-      failBucket.end = this.buckets[failMax]!;
-      failBucket.withinTarget = nConf;
-      failBucket.totalConfirmed = totalNum;
-      failBucket.inMempool = extraNum;
-      failBucket.leftMempool = failNum;
-    }
+    if (passing && !newBucketRange) this.describeRange(failBucket, curNearBucket, curFarBucket, nConf, totalNum, extraNum, failNum);
 
     if (result) {
       result.pass = passBucket;
@@ -278,5 +262,16 @@ export class TxConfirmStats {
       result.scale = this.scale;
     }
     return median;
+  }
+
+  /** Fills `bucket` with the range between two bucket indexes and the counts gathered over it (Core fills its failBucket so twice). */
+  private describeRange(bucket: EstimatorBucket, near: number, far: number, withinTarget: number, totalConfirmed: number, inMempool: number, leftMempool: number): void {
+    const low = Math.min(near, far);
+    bucket.start = low ? this.buckets[low - 1]! : 0;
+    bucket.end = this.buckets[Math.max(near, far)]!;
+    bucket.withinTarget = withinTarget;
+    bucket.totalConfirmed = totalConfirmed;
+    bucket.inMempool = inMempool;
+    bucket.leftMempool = leftMempool;
   }
 }

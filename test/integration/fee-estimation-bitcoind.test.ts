@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { referenceBitcoind } from '../../native-bench/reference-bitcoind.js';
 import { fromHex, parseBlock, toHex, type Transaction } from '../../src/primitives/index.js';
-import { TestWallet, type WalletCoin } from '../support/wallet.js';
+import { seededRandom, TestWallet, type WalletCoin } from '../support/wallet.js';
 import { BitcoindProcess } from './bitcoind-process.js';
 import { Daemon } from './daemon-harness.js';
 
@@ -40,17 +40,8 @@ const RAW_QUERIES: [number, number | undefined][] = [
 /** Fee rates in sat/vB the transactions pay. */
 const RATES = [1, 2, 3, 4, 5, 7, 10, 12, 15, 20, 25, 35, 50, 80];
 
-/** mulberry32: the same pseudo-random scenario on every run. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The same pseudo-random scenario on every run. */
+const prng = seededRandom;
 
 interface Nodes {
   ts: Daemon;
