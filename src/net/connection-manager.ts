@@ -32,7 +32,8 @@ import { randomProxyCredentials, socks5Connect } from './socks5.js';
 import { PeerManager, type NetLog } from './peer-manager.js';
 import { Peer, type ConnectionType, type PermissionName } from './peer.js';
 import { UploadTarget } from './upload-target.js';
-import { NODE_NETWORK, NODE_WITNESS } from './protocol.js';
+import { NODE_NETWORK, NODE_NETWORK_LIMITED, NODE_WITNESS } from './protocol.js';
+import { isBadPort } from './bad-ports.js';
 import { EXTRA_PEER_CHECK_INTERVAL_MS } from './stale-tip.js';
 
 /** Core's MAX_ADDNODE_CONNECTIONS. */
@@ -647,19 +648,31 @@ export class ConnectionManager {
     }
     // A network-specific extra connection takes an address of that network only.
     const networks = preferredNetwork !== undefined ? [preferredNetwork] : (this.options.reachableNetworks ?? []);
-    for (let tries = 0; tries < 100; tries++) {
+    const now = this.options.now();
+    // Core counts its tries from one, before the checks that compare with them.
+    for (let tries = 1; tries <= 100; tries++) {
       // A feeler tests an address from the new table.
       const selected = this.addrman.select(type === 'feeler', networks);
       if (!selected) return;
       const a = selected.address;
       const text = formatAddressPort(a);
       const ip = formatAddress(a);
-      if (this.findPeer(text) || this.#pending.has(text)) continue;
       // Feelers may share a network group with a peer; other connections may not.
-      if ((type !== 'feeler' && groups.has(groupKey(a))) || this.bans.isBanned(ip) || this.bans.isDiscouraged(ip)) continue;
+      if (type !== 'feeler' && groups.has(groupKey(a))) continue;
+      // An invalid or local address ends the round (Core's break).
+      if (!isValidAddress(a) || this.#isLocal(a)) return;
       if (!this.isReachable(addressNetwork(a))) continue;
-      // Core avoids non-default ports for the first 50 tries.
-      if (a.port !== this.options.params.defaultPort && tries < 50) continue;
+      // Addresses tried in the last 10 minutes only after 30 tries.
+      if (now - selected.lastTry < RECENT_TRY_SECONDS && tries < 30) continue;
+      // Full nodes with witness support; a feeler only needs one that may have addresses.
+      if (type !== 'feeler' ? !hasDesirableServices(a.services) : (a.services & (NODE_NETWORK | NODE_NETWORK_LIMITED)) === 0n) continue;
+      if (tries < 50 && (addressNetwork(a) === NET_IPV4 || addressNetwork(a) === NET_IPV6) && isBadPort(a.port)) continue;
+      if (this.addedNodes.some((n) => n.text === ip || n.text === text)) {
+        // Slots for automatic connections are not spent on -addnode peers, which keep their protections.
+        this.options.log.debug('net', `Not making automatic ${preferredNetwork !== undefined ? 'network-specific ' : ''}${type} connection to ${networkName(addressNetwork(a))} peer selected for manual (addnode) connection`);
+        continue;
+      }
+      if (this.findPeer(text) || this.#pending.has(text) || this.bans.isBanned(ip) || this.bans.isDiscouraged(ip)) continue;
       this.addrman.attempt(a, true);
       if (preferredNetwork !== undefined) this.options.log.debug('net', `Making network specific connection to ${text} on ${networkName(preferredNetwork)}.`);
       this.#connectAutomatic(text, type, a);
@@ -782,6 +795,9 @@ export class ConnectionManager {
     }
   }
 }
+
+/** Core's "only consider very recently tried nodes after 30 failed attempts": 10 minutes. */
+const RECENT_TRY_SECONDS = 10 * 60;
 
 /** Networks whose address groups are random, without relation to the route (Core's IsTor/IsI2P/IsCJDNS). */
 const PRIVACY_NETWORKS: ReadonlySet<Network> = new Set([NET_ONION, NET_I2P, NET_CJDNS]);

@@ -33,3 +33,4 @@ export * from './chain-sync-timeout.js';
 export * from './extra-outbound-eviction.js';
 export * from './stale-tip.js';
 export * from './tx-request-tracker.js';
+export * from './bad-ports.js';

@@ -299,3 +299,18 @@ for (const [name, start] of starters) {
     assert.equal(ipv6Server.peers.length, 1);
   });
 }
+
+for (const [name, start] of starters) {
+  test(`${name}: an address added with addnode is not taken for an automatic connection (Core's AddedNodesContain)`, { skip: skipUnless(start) }, async () => {
+    // The proxy routes nothing: the addnode connection keeps failing, so the address stays
+    // free for the automatic loop to pick (and refuse) every round.
+    const { proxy } = await automaticPeers([]);
+    const added = '20.1.0.1';
+    const node = await started(start!, { automaticOutbound: true, args: [`-proxy=127.0.0.1:${proxy.port}`, ...MOCK_ARGS] });
+    assert.deepEqual(await node.call('addpeeraddress', [added, 18444]), { success: true });
+    await node.call('addnode', [`${added}:18444`, 'add']);
+    await waitForLog(node, /Not making automatic outbound-full-relay connection to ipv4 peer selected for manual \(addnode\) connection/, 'the automatic pick refused');
+    assert.deepEqual(await peerInfo(node), []);
+    assert.ok(proxy.connects.every((c) => (c.host === added && c.port === 18444) || c.host === REGTEST_DNS_SEED), JSON.stringify(proxy.connects));
+  });
+}
