@@ -187,7 +187,7 @@ export class ConnectionManager {
         setTryNewOutboundPeer: (flag) => this.#automatic.setTryNewOutboundPeer(flag),
         startExtraBlockRelayPeers: () => this.#automatic.startExtraBlockRelayPeers(),
       },
-      multipleManualOrFullOutbound: (network) => this.#multipleManualOrFullOutbound(network),
+      multipleManualOrFullOutbound: (peer) => this.#manualOrFullOutboundOn(connectionNetwork(peer)) > 1,
     });
     for (const text of options.addNodes) this.addedNodes.push({ text, lastAttempt: 0 });
   }
@@ -388,11 +388,15 @@ export class ConnectionManager {
     return Math.max(0, this.options.maxConnections - MAX_AUTOMATIC_OUTBOUND);
   }
 
-  /** Core's MultipleManualOrFullOutboundConns (m_network_conn_counts counts manual and full-relay connections). */
-  #multipleManualOrFullOutbound(network: string): boolean {
+  /**
+   * Core's m_network_conn_counts: the manual and full-relay connections on `network` (a
+   * GetNetworkName). The extra-peer eviction keeps a network's only one, and the
+   * network-specific extra connection goes where there is none.
+   */
+  #manualOrFullOutboundOn(network: string): number {
     let n = 0;
-    for (const p of this.#peers.values()) if ((p.connectionType === 'manual' || p.connectionType === 'outbound-full-relay') && p.network === network) n++;
-    return n > 1;
+    for (const p of this.#peers.values()) if ((p.connectionType === 'manual' || p.connectionType === 'outbound-full-relay') && connectionNetwork(p) === network) n++;
+    return n;
   }
 
   /** Automatic outbound connections by type, with those being opened, and how many outbound slots they hold. */
@@ -690,9 +694,7 @@ export class ConnectionManager {
       const j = Math.floor(Math.random() * (i + 1));
       [candidates[i], candidates[j]] = [candidates[j]!, candidates[i]!];
     }
-    const connected = new Set<Network>();
-    for (const p of this.#peers.values()) if ((p.connectionType === 'manual' || p.connectionType === 'outbound-full-relay') && p.addr) connected.add(addressNetwork(p.addr));
-    return candidates.find((net) => this.isReachable(net) && !connected.has(net) && this.addrman.size(net) > 0);
+    return candidates.find((net) => this.isReachable(net) && this.#manualOrFullOutboundOn(networkName(net)) === 0 && this.addrman.size(net) > 0);
   }
 
   #connectAutomatic(text: string, type: ConnectionType, a: PeerAddress): void {
@@ -794,6 +796,11 @@ export class ConnectionManager {
       this.#nextAddedNodesAt = nowMs + (tried ? 60_000 : 2000);
     }
   }
+}
+
+/** The network an outbound connection is on: its Core address's (CNode::addr), else its socket's. */
+function connectionNetwork(peer: Peer): string {
+  return peer.addr ? networkName(addressNetwork(peer.addr)) : peer.network;
 }
 
 /** Core's "only consider very recently tried nodes after 30 failed attempts": 10 minutes. */

@@ -30,8 +30,8 @@ export interface ExtraOutboundContext {
   /** Core's m_max_outbound_full_relay and m_max_outbound_block_relay. */
   readonly maxFullRelay: number;
   readonly maxBlockRelay: number;
-  /** Core's MultipleManualOrFullOutboundConns: more than one manual or full-relay connection on this network. */
-  multipleManualOrFullOutbound(network: string): boolean;
+  /** Core's MultipleManualOrFullOutboundConns: more than one manual or full-relay connection on this peer's network. */
+  multipleManualOrFullOutbound(peer: Peer): boolean;
   disconnect(peer: Peer, reason: string): void;
   /** Core's SetTryNewOutboundPeer. */
   setTryNewOutboundPeer(flag: boolean): void;
@@ -88,7 +88,7 @@ function evictExtraFullRelay(ctx: ExtraOutboundContext, peers: readonly Peer[]):
   for (const p of peers) {
     if (p.connectionType !== 'outbound-full-relay' || p.chainSync.protect) continue;
     // Our only connection of this kind to a network is kept.
-    if (!ctx.multipleManualOrFullOutbound(p.network)) continue;
+    if (!ctx.multipleManualOrFullOutbound(p)) continue;
     if (!worst || p.lastBlockAnnouncement < worst.lastBlockAnnouncement || (p.lastBlockAnnouncement === worst.lastBlockAnnouncement && p.id > worst.id)) worst = p;
   }
   if (!worst) return;

@@ -140,8 +140,8 @@ export interface PeerManagerOptions {
   filterIndex?(): BlockFilterLookup | undefined;
   /** The connection manager's switches for extra outbound connections. */
   readonly connections: OutboundConnectionControl;
-  /** Core's MultipleManualOrFullOutboundConns. */
-  multipleManualOrFullOutbound(network: string): boolean;
+  /** Core's MultipleManualOrFullOutboundConns: more than one manual or full-relay connection on this peer's network. */
+  multipleManualOrFullOutbound(peer: Peer): boolean;
 }
 
 export class PeerManager {
@@ -215,7 +215,7 @@ export class PeerManager {
       now: () => options.now(),
       maxFullRelay: MAX_OUTBOUND_FULL_RELAY,
       maxBlockRelay: MAX_BLOCK_RELAY_ONLY,
-      multipleManualOrFullOutbound: (network) => options.multipleManualOrFullOutbound(network),
+      multipleManualOrFullOutbound: (peer) => options.multipleManualOrFullOutbound(peer),
       disconnect: (peer, reason) => options.disconnect(peer, reason),
       targetSpacing: options.params.targetSpacing,
       blocksInFlight: () => this.#blocksInFlight.size,

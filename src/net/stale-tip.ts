@@ -72,7 +72,7 @@ export class StaleTipCheck {
       now,
       maxFullRelay: ctx.maxFullRelay,
       maxBlockRelay: ctx.maxBlockRelay,
-      multipleManualOrFullOutbound: (network) => ctx.multipleManualOrFullOutbound(network),
+      multipleManualOrFullOutbound: (peer) => ctx.multipleManualOrFullOutbound(peer),
       disconnect: (peer, reason) => ctx.disconnect(peer, reason),
       setTryNewOutboundPeer: (flag) => connections.setTryNewOutboundPeer(flag),
     });
