@@ -15,6 +15,7 @@ import type { NetLog } from './peer-manager.js';
 import { RecentSet, type Peer } from './peer.js';
 import { MSG_TX, MSG_WITNESS_FLAG, MSG_WITNESS_TX, MSG_WTX } from './protocol.js';
 import { TxOrphanage } from './tx-orphanage.js';
+import { MAX_BLOCKS_IN_TRANSIT_PER_PEER } from './block-download.js';
 import { TxRequestTracker } from './tx-request-tracker.js';
 
 /** Core's INBOUND_INVENTORY_BROADCAST_INTERVAL and OUTBOUND_INVENTORY_BROADCAST_INTERVAL. */
@@ -37,8 +38,6 @@ const TXID_RELAY_DELAY_MS = 2000;
 const OVERLOADED_PEER_TX_DELAY_MS = 2000;
 /** Core's MAX_GETDATA_SZ: entries per getdata we send. */
 const MAX_GETDATA_SZ = 1000;
-/** Core's MAX_BLOCKS_IN_TRANSIT_PER_PEER: part of the notfound size Core still reads. */
-const MAX_BLOCKS_IN_TRANSIT_PER_PEER = 16;
 
 export interface TxRelayOptions {
   readonly mempool: NodeMempool | undefined;
@@ -162,7 +161,7 @@ export class TxRelay {
   }
 
   notFound(peer: Peer, items: readonly InventoryItem[]): void {
-    // Core reads no transactions from a notfound longer than this.
+    // Core reads no transactions from a notfound longer than this (its blocks in transit count in).
     if (items.length > MAX_PEER_TX_ANNOUNCEMENTS + MAX_BLOCKS_IN_TRANSIT_PER_PEER) return;
     for (const item of items) {
       const type = item.type & ~MSG_WITNESS_FLAG;
