@@ -16,6 +16,7 @@ const COINBASE_SIGOPS_RESERVE = 400;
 
 export interface SelectedTransaction {
   readonly tx: Transaction;
+  /** Base fee (the template's fee); selection weighs the modified fee. */
   readonly fee: bigint;
   readonly sigopsCost: number;
 }
@@ -30,7 +31,7 @@ export interface BlockSelection {
 export function poolGraph(entries: Iterable<MempoolEntry>): Map<string, GraphTx> {
   const graph = new Map<string, GraphTx>();
   for (const e of entries) {
-    graph.set(e.txid, { id: e.txid, fee: e.fee, weight: e.adjustedWeight, parents: [...e.parents].map((p) => p.txid), order: e.sequence });
+    graph.set(e.txid, { id: e.txid, fee: e.modifiedFee, weight: e.adjustedWeight, parents: [...e.parents].map((p) => p.txid), order: e.sequence });
   }
   return graph;
 }

@@ -10,6 +10,12 @@ export interface MempoolEntry {
   readonly txid: string;
   /** Base fee in satoshis. */
   readonly fee: bigint;
+  /**
+   * The fee with prioritisetransaction's delta (Core's GetModifiedFee): what every policy
+   * decision (fee floors, replacement, chunking, mining, eviction) weighs. Changes when the
+   * transaction is prioritised in the pool.
+   */
+  modifiedFee: bigint;
   /** Sigop-adjusted virtual size (Core's GetTxSize). */
   readonly vsize: number;
   /** Sigop-adjusted weight: what chunk feerates are measured against. */

@@ -232,10 +232,11 @@ export class NodeMempool implements ChainMempoolSync {
     const confirmedEntries: MempoolEntry[] = [];
     // Nothing pooled and no reorg pending: nothing to remove (every block of an IBD or an
     // import; the lookups below cost a txid-to-hex per transaction).
-    if (this.pool.size > 0 || this.disconnected.length > 0) {
+    if (this.pool.size > 0 || this.disconnected.length > 0 || this.pool.prioritisations().size > 0) {
       const confirmed = new Set<string>();
       for (const tx of block.transactions) {
         confirmed.add(tx.txidHex);
+        this.pool.clearPrioritisation(tx.txidHex);
         const pooled = this.pool.get(tx.txidHex);
         if (pooled) {
           this.pool.remove(pooled);

@@ -25,6 +25,7 @@ export function entryRecord(entry: MempoolEntry): MempoolEntryRecord {
     height: entry.height,
     sequence: entry.sequence,
     unbroadcast: entry.unbroadcast,
+    feeDelta: entry.modifiedFee - entry.fee,
   };
 }
 
@@ -37,6 +38,11 @@ export class TxMempool {
   private readonly journal = new Map<string, MempoolEntry | null>();
   /** Bumped on every change (Core's nTransactionsUpdated, for getblocktemplate long polls). */
   transactionsUpdated = 0;
+  /**
+   * prioritisetransaction's deltas by txid (Core's mapDeltas): kept for transactions not in
+   * the pool too, applied when they enter, cleared when a block confirms them.
+   */
+  private readonly deltas = new Map<string, bigint>();
 
   get size(): number {
     return this.byTxid.size;
@@ -75,6 +81,37 @@ export class TxMempool {
       if (parent) parents.add(parent);
     }
     return parents;
+  }
+
+  /** The fee delta prioritisetransaction set for a txid (0 when none). */
+  deltaOf(txidHex: string): bigint {
+    return this.deltas.get(txidHex) ?? 0n;
+  }
+
+  /** Every prioritisation, txid → delta (Core's GetPrioritisedTransactions). */
+  prioritisations(): ReadonlyMap<string, bigint> {
+    return this.deltas;
+  }
+
+  /**
+   * Core's PrioritiseTransaction: the delta adds to any earlier one (a sum of 0 forgets
+   * the txid); a pooled transaction's modified fee follows at once.
+   */
+  prioritise(txidHex: string, delta: bigint): void {
+    const sum = this.deltaOf(txidHex) + delta;
+    if (sum === 0n) this.deltas.delete(txidHex);
+    else this.deltas.set(txidHex, sum);
+    const entry = this.byTxid.get(txidHex);
+    if (entry && delta !== 0n) {
+      entry.modifiedFee += delta;
+      this.transactionsUpdated++;
+      this.journal.set(entry.txid, entry);
+    }
+  }
+
+  /** Core's ClearPrioritisation: a confirmed transaction's delta is dropped. */
+  clearPrioritisation(txidHex: string): void {
+    this.deltas.delete(txidHex);
   }
 
   /** Adds an accepted entry (its parents already linked by the caller's `parents`). */

@@ -112,6 +112,8 @@ export function preChecks(pool: TxMempool, tx: Transaction, chain: ChainContext,
   const inputs = checkTxInputs(tx, coins, nextHeight);
   if (!inputs.ok) return refuse(inputs.reason, inputs.debug, inputs.result === 'missing-inputs');
   const fee = inputs.fee;
+  // Core's ApplyDelta: prioritisetransaction's delta counts in every policy check below.
+  const modifiedFee = fee + pool.deltaOf(tx.txidHex);
   const spentOutputs = coins.map((coin) => coin.output);
 
   if (policy.requireStandard && !areInputsStandard(tx, spentOutputs)) return refuse('bad-txns-nonstandard-inputs');
@@ -120,18 +122,19 @@ export function preChecks(pool: TxMempool, tx: Transaction, chain: ChainContext,
   const sigOpCost = transactionSigOpCost(tx, spentOutputs, STANDARD_SCRIPT_VERIFY_FLAGS);
   const vsize = virtualSize(tx.weight, sigOpCost, policy.bytesPerSigop);
   // Ephemeral dust: a dust output is only allowed in a transaction with no incentive to mine it alone.
-  if (policy.requireStandard && fee !== 0n && dustOutputs(tx, policy.dustRelayFee).length > 0) {
+  if (policy.requireStandard && (fee !== 0n || modifiedFee !== 0n) && dustOutputs(tx, policy.dustRelayFee).length > 0) {
     return refuse('dust', 'tx with dust output must be 0-fee');
   }
   if (sigOpCost > MAX_STANDARD_TX_SIGOPS_COST) return refuse('bad-txns-too-many-sigops', `${sigOpCost}`);
   const minFee = feeForSize(policy.minRelayTxFee, vsize);
-  if (!args.bypassLimits && tx.version !== 3 && fee < minFee) return refuse('min relay fee not met', `${fee} < ${minFee}`);
+  if (!args.bypassLimits && tx.version !== 3 && modifiedFee < minFee) return refuse('min relay fee not met', `${modifiedFee} < ${minFee}`);
 
   const parents = pool.parentsOf(tx.inputs.map((input) => input.prevout));
   const entry: MempoolEntry = {
     tx,
     txid: tx.txidHex,
     fee,
+    modifiedFee,
     vsize,
     adjustedWeight: adjustedWeight(tx.weight, sigOpCost, policy.bytesPerSigop),
     sigOpCost,

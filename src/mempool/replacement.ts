@@ -47,7 +47,7 @@ export function clusterLimitsExceeded(entry: MempoolEntry, evicted: ReadonlySet<
 function graphOf(entries: Iterable<MempoolEntry>, extra?: MempoolEntry): Map<string, GraphTx> {
   const graph = new Map<string, GraphTx>();
   const add = (e: MempoolEntry) =>
-    graph.set(e.txid, { id: e.txid, fee: e.fee, weight: e.adjustedWeight, parents: [...e.parents].map((p) => p.txid), order: e.sequence });
+    graph.set(e.txid, { id: e.txid, fee: e.modifiedFee, weight: e.adjustedWeight, parents: [...e.parents].map((p) => p.txid), order: e.sequence });
   for (const e of entries) add(e);
   if (extra) add(extra);
   for (const [id, tx] of graph) graph.set(id, { ...tx, parents: tx.parents.filter((p) => graph.has(p)) });
@@ -119,11 +119,11 @@ export function replacementChecks(
   for (const c of conflicts) for (const d of pool.descendants(c)) evicted.add(d);
   // Rules 3 and 4: pay for what is evicted, and for its own relay.
   let conflictingFees = 0n;
-  for (const e of evicted) conflictingFees += e.fee;
-  if (entry.fee < conflictingFees) {
-    return fail('insufficient fee', `rejecting replacement ${entry.txid}, less fees than conflicting txs; ${formatMoney(entry.fee)} < ${formatMoney(conflictingFees)}`);
+  for (const e of evicted) conflictingFees += e.modifiedFee;
+  if (entry.modifiedFee < conflictingFees) {
+    return fail('insufficient fee', `rejecting replacement ${entry.txid}, less fees than conflicting txs; ${formatMoney(entry.modifiedFee)} < ${formatMoney(conflictingFees)}`);
   }
-  const additional = entry.fee - conflictingFees;
+  const additional = entry.modifiedFee - conflictingFees;
   const relayFee = feeForSize(policy.incrementalRelayFee, entry.vsize);
   if (additional < relayFee) {
     return fail('insufficient fee', `rejecting replacement ${entry.txid}, not enough additional fees to relay; ${formatMoney(additional)} < ${formatMoney(relayFee)}`);

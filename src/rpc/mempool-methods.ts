@@ -61,7 +61,8 @@ function signalsRbf(e: ViewedEntry): boolean {
 export function mempoolEntryJson(pool: MempoolView, e: ViewedEntry): JsonObject {
   const ancestors = pool.closure(e, 'parents');
   const descendants = pool.closure(e, 'children');
-  const fees = (set: ViewedEntry[]) => set.reduce((a, x) => a + x.record.fee, 0n);
+  // Ancestor and descendant fees are modified fees, as Core's.
+  const fees = (set: ViewedEntry[]) => set.reduce((a, x) => a + x.record.fee + x.record.feeDelta, 0n);
   const vsizes = (set: ViewedEntry[]) => set.reduce((a, x) => a + x.record.vsize, 0);
   const chunk = pool.chunkOf(e.txid);
   return {
@@ -77,7 +78,7 @@ export function mempoolEntryJson(pool: MempoolView, e: ViewedEntry): JsonObject 
     wtxid: e.tx.wtxidHex,
     fees: {
       base: amountJson(e.record.fee),
-      modified: amountJson(e.record.fee),
+      modified: amountJson(e.record.fee + e.record.feeDelta),
       ancestor: amountJson(fees(ancestors)),
       descendant: amountJson(fees(descendants)),
       chunk: amountJson(chunk.fee),

@@ -76,7 +76,7 @@ export class MempoolView {
     if (!this.chunks) {
       const graph = new Map<string, GraphTx>();
       for (const e of this.entries.values()) {
-        graph.set(e.txid, { id: e.txid, fee: e.record.fee, weight: adjustedWeightOf(e.tx, e.record.vsize), parents: [...e.parents], order: e.record.sequence });
+        graph.set(e.txid, { id: e.txid, fee: e.record.fee + e.record.feeDelta, weight: adjustedWeightOf(e.tx, e.record.vsize), parents: [...e.parents], order: e.record.sequence });
       }
       this.chunks = new Map();
       for (const cluster of chunkGraph(graph)) for (const chunk of cluster) for (const id of chunk.ids) this.chunks.set(id, chunk);

@@ -374,9 +374,18 @@ test('small records: file info, txindex entry, mempool entry, meta values', () =
   assert.deepEqual(decodeTxIndexEntry(encodeTxIndexEntry(entry)), entry);
   assert.throws(() => decodeTxIndexEntry(new Uint8Array(15)), DecodeError);
 
-  const mempool = { tx: fromHex('0100000000'), fee: -3n, vsize: 61, time: 1_700_000_000, height: 800_000, sequence: 2 ** 40, unbroadcast: true };
+  const mempool = { tx: fromHex('0100000000'), fee: -3n, vsize: 61, time: 1_700_000_000, height: 800_000, sequence: 2 ** 40, unbroadcast: true, feeDelta: 0n };
   assert.deepEqual(decodeMempoolEntry(encodeMempoolEntry({ ...mempool, unbroadcast: false })), { ...mempool, unbroadcast: false });
   assert.deepEqual(decodeMempoolEntry(encodeMempoolEntry(mempool)), mempool);
+  // A prioritised entry carries its delta; a negative one too.
+  for (const feeDelta of [-(2n ** 63n), -1n, 5_000_000n]) {
+    const prioritised = { ...mempool, feeDelta };
+    assert.deepEqual(decodeMempoolEntry(encodeMempoolEntry(prioritised)), prioritised);
+  }
+  assert.equal(encodeMempoolEntry({ ...mempool, feeDelta: 1n }).length, encodeMempoolEntry(mempool).length + 8);
+  const flaggedWithoutDelta = encodeMempoolEntry(mempool);
+  flaggedWithoutDelta[32] = 2;
+  assert.throws(() => decodeMempoolEntry(flaggedWithoutDelta), DecodeError, 'a delta flag with too few bytes');
   assert.throws(() => decodeMempoolEntry(new Uint8Array(33)), DecodeError, 'no transaction');
 
   assert.equal(u32Meta.decode(u32Meta.encode(0xdeadbeef)), 0xdeadbeef);

@@ -46,7 +46,7 @@ const coin = (height: number, vout: number): Coin => ({
 test('chainstate tables round-trip through a batch and persist across reopening', async () => {
   await withTempDir(async (dir) => {
     const env = openChainstateEnv(dir);
-    const entry: MempoolEntryRecord = { tx: Uint8Array.of(1, 2, 3), fee: 1000n, vsize: 100, time: 1_700_000_000, height: 9, sequence: 4, unbroadcast: false };
+    const entry: MempoolEntryRecord = { tx: Uint8Array.of(1, 2, 3), fee: 1000n, vsize: 100, time: 1_700_000_000, height: 9, sequence: 4, unbroadcast: false, feeDelta: 0n };
     env.writeBatch((w) => {
       for (let h = 0; h < 10; h++) {
         w.putBlockIndex(numberedHash(h), indexRecord(h));
