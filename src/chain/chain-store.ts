@@ -49,6 +49,15 @@ export interface MempoolCommit {
   readonly puts: readonly { txid: Uint8Array; record: MempoolEntryRecord }[];
   readonly deletes: readonly Uint8Array[];
   readonly sequence: number;
+  /** Prioritisations set (a delta) or forgotten (null), by txid. */
+  readonly deltas: readonly { txid: Uint8Array; delta: bigint | null }[];
+}
+
+/** The mempool tables as last committed: entries, the mempool_sequence, and every prioritisation. */
+export interface SavedMempool {
+  readonly entries: { txid: Uint8Array; record: MempoolEntryRecord }[];
+  readonly sequence: number;
+  readonly deltas: { txid: Uint8Array; delta: bigint }[];
 }
 
 /** A consistent read-only view of the stored chainstate (one storage snapshot). */

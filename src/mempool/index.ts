@@ -21,4 +21,6 @@ export * from './reorg-filter.js';
 export * from './block-selection.js';
 export * from './package-form.js';
 export * from './pool-events.js';
+export * from './mempool-file.js';
+export * from './mempool-load.js';
 export * from './node-mempool.js';

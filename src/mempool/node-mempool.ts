@@ -7,8 +7,12 @@
  */
 import type { BlockIndexEntry, Chainstate, ChainMempoolSync, MempoolCommit } from '../chain/index.js';
 import { blockScriptFlags } from '../consensus/index.js';
-import { hashToHex, parseTransaction, type ParsedBlock, type Transaction } from '../primitives/index.js';
+import { compareBytes, hashToHex, hexToHash, parseTransaction, type ParsedBlock, type Transaction } from '../primitives/index.js';
+import { formatMoney } from '../consensus/index.js';
 import type { MempoolEntryRecord } from '../storage/index.js';
+import type { MempoolFileContent } from './mempool-file.js';
+import { loadMempoolFile, type ImportMempoolOptions, type MempoolLoadReport } from './mempool-load.js';
+import { dustOutputs } from './standard-tx.js';
 import { selectForBlock, type BlockSelection } from './block-selection.js';
 import type { MempoolEntry } from './entry.js';
 import type { MempoolPolicyOptions } from './policy-options.js';
@@ -286,29 +290,114 @@ export class NodeMempool implements ChainMempoolSync {
     return this.pool.dirty ? this.pool.takeChanges() : undefined;
   }
 
+  // ------------------------------------------------------------ prioritisation
+
+  /**
+   * prioritisetransaction (Core's PrioritiseTransaction with the RPC's dust refusal): a
+   * pooled transaction with a dust output keeps its fee under standardness, as it could
+   * not have entered with a non-zero one. The change is committed to the tables at once.
+   */
+  prioritise(txidHex: string, delta: bigint): Promise<'dust' | undefined> {
+    return this.chain.exclusive(() => {
+      const pooled = this.pool.get(txidHex);
+      if (this.policy.requireStandard && pooled && dustOutputs(pooled.tx, this.policy.dustRelayFee).length > 0) return 'dust';
+      this.prioritiseLocked(txidHex, delta);
+      this.chain.commitMempoolChanges();
+      return undefined;
+    });
+  }
+
+  private prioritiseLocked(txidHex: string, delta: bigint): void {
+    this.pool.prioritise(txidHex, delta);
+    const inPool = this.pool.get(txidHex) !== undefined;
+    this.log(`PrioritiseTransaction: ${txidHex} (${inPool ? '' : 'not '}in mempool) fee += ${formatMoney(delta)}, new delta=${formatMoney(this.pool.deltaOf(txidHex))}`);
+  }
+
+  /** Every prioritisation in Core's order (its std::map: txids' internal bytes), with the pooled entry if any. */
+  prioritisations(): { txid: string; delta: bigint; entry: MempoolEntry | undefined }[] {
+    return [...this.pool.prioritisations()]
+      .map(([txid, delta]) => ({ txid, key: hexToHash(txid), delta, entry: this.pool.get(txid) }))
+      .sort((a, b) => compareBytes(a.key, b.key))
+      .map(({ txid, delta, entry }) => ({ txid, delta, entry }));
+  }
+
   // ------------------------------------------------------------ persistence
+
+  /** Runs `fn` in the chain's queue once the pool's pending changes are in the tables. */
+  committed<T>(fn: () => T): Promise<T> {
+    return this.chain.exclusive(() => {
+      this.chain.commitMempoolChanges();
+      return fn();
+    });
+  }
+
+  /**
+   * What Core's DumpMempool writes: the pool parents first with entry times and deltas,
+   * the prioritisations of transactions not pooled, the unbroadcast txids.
+   */
+  fileContent(): MempoolFileContent {
+    const entries = parentsFirst([...this.pool.entries()].map((entry) => ({ txid: entry.tx.txid, entry, sequence: entry.sequence, tx: entry.tx })));
+    const deltas = [...this.pool.prioritisations()].filter(([txid]) => !this.pool.get(txid)).map(([txid, delta]) => ({ txid: hexToHash(txid), delta }));
+    return {
+      txs: entries.map(({ entry }) => ({ tx: entry.tx, time: entry.time, feeDelta: entry.modifiedFee - entry.fee })),
+      deltas,
+      unbroadcast: entries.filter(({ entry }) => entry.unbroadcast).map(({ entry }) => entry.tx.txid),
+    };
+  }
+
+  /** Core's LoadMempool of a mempool.dat's bytes; undefined when the file is unusable (logged). */
+  loadFile(file: Uint8Array, options: ImportMempoolOptions, interrupted: () => boolean = () => false): Promise<MempoolLoadReport | undefined> {
+    return this.chain.exclusive(async () => {
+      try {
+        return await loadMempoolFile(
+          {
+            now: () => this.chain.now(),
+            expirySeconds: this.policy.expirySeconds,
+            accept: async (tx, time) => this.limitedAfter(await this.acceptLocked(tx, this.args({ now: time }), false)).ok,
+            has: (txid) => this.pool.get(txid) !== undefined,
+            prioritise: (txid, delta) => this.prioritiseLocked(txid, delta),
+            markUnbroadcast: (txid) => this.pool.markUnbroadcast(this.pool.get(txid)!),
+            interrupted,
+          },
+          file,
+          options,
+          this.log,
+        );
+      } finally {
+        // What entered before a damaged byte stays, as in Core.
+        this.chain.commitMempoolChanges();
+      }
+    });
+  }
 
   /**
    * Start-up: the table's entries offered to the pool again (Core's LoadMempool), parents
    * first, each re-checked against the chainstate with its original time; what fails is
    * dropped from the table. With `load` false (-persistmempool=0) the table is emptied.
    */
-  reload(saved: readonly { txid: Uint8Array; record: MempoolEntryRecord }[], load: boolean): Promise<{ accepted: number; failed: number; expired: number }> {
+  reload(saved: SavedPool, load: boolean): Promise<{ accepted: number; failed: number; expired: number }> {
     return this.chain.exclusive(async () => {
       let accepted = 0;
       let failed = 0;
       let expired = 0;
-      // The table is rewritten to exactly the reloaded pool: every saved entry goes unless it comes back.
-      this.pool.markDropped(saved.map((s) => hashToHex(s.txid)));
+      // The tables are rewritten to exactly the reloaded pool: every saved entry goes unless it comes back.
+      this.pool.markDropped(saved.entries.map((s) => hashToHex(s.txid)));
+      this.pool.markDeltasDropped(saved.deltas.map((d) => hashToHex(d.txid)));
       if (load) {
+        // Prioritisations first, as Core's LoadMempool prioritises before acceptance; an entry
+        // from before the prioritisation table existed brings its own delta.
+        for (const { txid, delta } of saved.deltas) this.pool.prioritise(hashToHex(txid), delta);
+        for (const { txid, record } of saved.entries) {
+          if (record.feeDelta !== 0n && !this.pool.prioritisations().has(hashToHex(txid))) this.pool.prioritise(hashToHex(txid), record.feeDelta);
+        }
         const cutoff = this.chain.now() - this.policy.expirySeconds;
-        for (const { record } of parentsFirst(saved)) {
+        const ordered = parentsFirst(saved.entries.map(({ txid, record }) => ({ txid, record, sequence: record.sequence, tx: parseTransaction(record.tx) })));
+        for (const { record, tx } of ordered) {
           // Core's LoadMempool: an entry past -mempoolexpiry is counted, not offered.
           if (record.time <= cutoff) {
             expired++;
             continue;
           }
-          const tx = parseTransaction(record.tx);
           const result = this.limitedAfter(await this.acceptLocked(tx, this.args({ now: record.time, unbroadcast: record.unbroadcast }), false));
           if (result.ok) accepted++;
           else failed++;
@@ -320,17 +409,23 @@ export class NodeMempool implements ChainMempoolSync {
   }
 }
 
-/** Saved entries ordered so every in-set parent comes before its children (entry order otherwise). */
-function parentsFirst<T extends { txid: Uint8Array; record: MempoolEntryRecord }>(saved: readonly T[]): T[] {
+/** The mempool tables as saved: entries and prioritisations. */
+export interface SavedPool {
+  readonly entries: readonly { txid: Uint8Array; record: MempoolEntryRecord }[];
+  readonly deltas: readonly { txid: Uint8Array; delta: bigint }[];
+}
+
+/** Transactions ordered so every in-set parent comes before its children (entry order otherwise). */
+function parentsFirst<T extends { txid: Uint8Array; sequence: number; tx: Transaction }>(saved: readonly T[]): T[] {
   const byId = new Map(saved.map((s) => [hashToHex(s.txid), s]));
-  const sorted = [...saved].sort((a, b) => a.record.sequence - b.record.sequence);
+  const sorted = [...saved].sort((a, b) => a.sequence - b.sequence);
   const out: T[] = [];
   const done = new Set<string>();
   const visit = (s: T): void => {
     const id = hashToHex(s.txid);
     if (done.has(id)) return;
     done.add(id);
-    for (const input of parseTransaction(s.record.tx).inputs) {
+    for (const input of s.tx.inputs) {
       const parent = byId.get(hashToHex(input.prevout.txid));
       if (parent) visit(parent);
     }
