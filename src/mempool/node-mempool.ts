@@ -6,9 +6,8 @@
  * commit for block-driven changes, on its own for submissions.
  */
 import type { BlockIndexEntry, Chainstate, ChainMempoolSync, MempoolCommit } from '../chain/index.js';
-import { blockScriptFlags } from '../consensus/index.js';
+import { blockScriptFlags, formatMoney } from '../consensus/index.js';
 import { compareBytes, hashToHex, hexToHash, parseTransaction, type ParsedBlock, type Transaction } from '../primitives/index.js';
-import { formatMoney } from '../consensus/index.js';
 import type { MempoolEntryRecord } from '../storage/index.js';
 import type { MempoolFileContent } from './mempool-file.js';
 import { loadMempoolFile, type ImportMempoolOptions, type MempoolLoadReport } from './mempool-load.js';
@@ -371,9 +370,10 @@ export class NodeMempool implements ChainMempoolSync {
   }
 
   /**
-   * Start-up: the table's entries offered to the pool again (Core's LoadMempool), parents
-   * first, each re-checked against the chainstate with its original time; what fails is
-   * dropped from the table. With `load` false (-persistmempool=0) the table is emptied.
+   * Start-up: the tables' prioritisations restored and their entries offered to the pool
+   * again (Core's LoadMempool), parents first, each re-checked against the chainstate with
+   * its original time; what fails is dropped from the tables. With `load` false
+   * (-persistmempool=0) the tables are emptied.
    */
   reload(saved: SavedPool, load: boolean): Promise<{ accepted: number; failed: number; expired: number }> {
     return this.chain.exclusive(async () => {
