@@ -57,7 +57,7 @@ function signalsRbf(e: ViewedEntry): boolean {
   return e.tx.inputs.some((input) => input.sequence >>> 0 < 0xfffffffe);
 }
 
-/** Core's entryToJSON (v31 field order). */
+/** Core's entryToJSON (v31 field order, as bitcoind v31.0 writes it). */
 export function mempoolEntryJson(pool: MempoolView, e: ViewedEntry): JsonObject {
   const ancestors = pool.closure(e, 'parents');
   const descendants = pool.closure(e, 'children');
@@ -74,8 +74,9 @@ export function mempoolEntryJson(pool: MempoolView, e: ViewedEntry): JsonObject 
     descendantsize: vsizes(descendants),
     ancestorcount: ancestors.length,
     ancestorsize: vsizes(ancestors),
-    chunkweight: chunk.weight,
     wtxid: e.tx.wtxidHex,
+    // v31 writes chunkweight after wtxid (observed), not beside the other sizes.
+    chunkweight: chunk.weight,
     fees: {
       base: amountJson(e.record.fee),
       modified: amountJson(e.record.fee + e.record.feeDelta),
