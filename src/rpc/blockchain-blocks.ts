@@ -91,7 +91,7 @@ function warnings(snapshot: SnapshotChainView): string | string[] {
 
 /** Core's GuessVerificationProgress from the chain's transaction-count model. */
 function verificationProgress(snapshot: SnapshotChainView, tip: ViewEntry): number {
-  return guessVerificationProgress(snapshot.params.chainTxData, tip.chainTxCount, tip.time, Math.floor(Date.now() / 1000));
+  return guessVerificationProgress(snapshot.params.chainTxData, tip, snapshot.bestHeader().height, snapshot.params.targetSpacing, snapshot.node.now());
 }
 
 /** getblockchaininfo's object (also REST chaininfo.json), from one snapshot. */
@@ -142,7 +142,8 @@ export function blockJsonUndo(snapshot: SnapshotChainView, entry: ViewEntry) {
 /** getdeploymentinfo's object at `entry` (also REST deploymentinfo). */
 export function deploymentInfoResult(snapshot: SnapshotChainView, entry: ViewEntry): Record<string, unknown> {
   const info = deploymentInfo(entry, snapshot.params, versionBits);
-  return { ...info, script_flags: scriptFlagNames(blockScriptFlags(entry, snapshot.params)) };
+  // v31 writes script_flags between height and deployments (observed on bitcoind v31.0).
+  return { hash: info.hash, height: info.height, script_flags: scriptFlagNames(blockScriptFlags(entry, snapshot.params)), deployments: info.deployments };
 }
 
 export function blockchainBlockMethods(): RpcMethod[] {

@@ -17,7 +17,7 @@ import { buildRichChain, replayRichChain } from './rich-chain.js';
 /** Both nodes run with these: REST, the indexes tsbtcd has, no wallet. */
 export const COMPARED_NODE_OPTIONS = ['-rest', '-txindex', '-blockfilterindex=1', '-disablewallet', '-connect=0'];
 
-interface Answer {
+export interface Answer {
   readonly status: number;
   readonly contentType: string;
   readonly body: Buffer;
@@ -37,7 +37,7 @@ export interface DifferentialReport {
   readonly missingMethods: readonly string[];
 }
 
-function exchange(port: number, cookie: string, request: DiffRequest): Promise<Answer> {
+export function exchange(port: number, cookie: string, request: DiffRequest): Promise<Answer> {
   const headers: Record<string, string> = {};
   if (request.auth) headers.Authorization = `Basic ${Buffer.from(cookie).toString('base64')}`;
   if (request.body !== undefined) headers['Content-Type'] = 'application/json';
