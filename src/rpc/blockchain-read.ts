@@ -142,11 +142,9 @@ export function blockchainReadMethods(): RpcMethod[] {
       if (hashType !== 'hash_serialized_3' && hashType !== 'muhash' && hashType !== 'none') {
         throw new RpcError(RPC_INVALID_PARAMETER, `'${hashType}' is not a valid hash_type`);
       }
-      if (args.has('hash_or_height')) {
-        if (hashType === 'hash_serialized_3') throw new RpcError(RPC_INVALID_PARAMETER, 'hash_serialized_3 hash type cannot be queried for a specific block');
-        if (args.optBoolean('use_index') === false) throw new RpcError(RPC_INVALID_PARAMETER, 'Cannot set use_index to false when querying for a specific block');
-        throw new RpcError(RPC_INVALID_PARAMETER, 'Querying specific block heights requires coinstatsindex');
-      }
+      // Without a coinstatsindex Core refuses any block query with this first, whatever the
+      // hash type or use_index (observed on bitcoind v31.0).
+      if (args.has('hash_or_height')) throw new RpcError(RPC_INVALID_PARAMETER, 'Querying specific block heights requires coinstatsindex');
       // The stored coins describe the stored tip: both come from this one snapshot.
       const snapshot = view(ctx);
       const entry = snapshot.tip();

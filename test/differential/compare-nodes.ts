@@ -163,9 +163,14 @@ export function reportLines(report: DifferentialReport, detail = 30): string[] {
   for (const d of report.differences) byGroup.set(d.request.group, (byGroup.get(d.request.group) ?? 0) + 1);
   for (const [group, n] of [...byGroup].sort((a, b) => b[1] - a[1])) lines.push(`  ${n} × ${group}`);
   if (report.missingMethods.length > 0) lines.push(`methods bitcoind serves and tsbtcd does not (${report.missingMethods.length}): ${report.missingMethods.join(' ')}`);
-  const show = (a: Answer) => `${a.status} ${a.contentType} ${a.body.toString('utf8').slice(0, 400).replace(/\n/g, '\\n')}`;
   for (const d of report.differences.slice(0, detail)) {
-    lines.push(`- ${d.request.label}`, `    tsbtcd:   ${show(d.tsbtcd)}`, `    bitcoind: ${show(d.bitcoind)}`);
+    // Both bodies from a little before the first byte that differs.
+    const [a, b] = [d.tsbtcd.body.toString('utf8'), d.bitcoind.body.toString('utf8')];
+    let at = 0;
+    while (at < a.length && at < b.length && a[at] === b[at]) at++;
+    const from = Math.max(0, at - 120);
+    const show = (answer: Answer, text: string) => `${answer.status} ${answer.contentType} ${from > 0 ? '…' : ''}${text.slice(from, from + 400).replace(/\n/g, '\\n')}`;
+    lines.push(`- ${d.request.label}`, `    tsbtcd:   ${show(d.tsbtcd, a)}`, `    bitcoind: ${show(d.bitcoind, b)}`);
   }
   return lines;
 }
