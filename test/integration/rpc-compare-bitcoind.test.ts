@@ -73,6 +73,19 @@ test('createmultisig and number ids are answered byte for byte as bitcoind v31 a
       }
     }
     assert.deepEqual(different, [], different.join('\n'));
+
+    // help dump_all_command_conversions: the same rows for every method both serve (the
+    // wallet's stand-ins aside, whose option objects are not described yet).
+    type Row = [string, number, string, boolean];
+    const coreRows = await core.call<Row[]>('help', ['dump_all_command_conversions']);
+    const tsRows = await ts.call<Row[]>('help', ['dump_all_command_conversions']);
+    const listing = await ts.call<string>('help');
+    const walletSection = listing.slice(listing.indexOf('== Wallet ==')).split('\n').slice(1).map((line) => line.split(' ')[0]!);
+    const tsMethods = new Set(tsRows.map((r) => r[0]).filter((m) => !walletSection.includes(m)));
+    const coreMethods = new Set(coreRows.map((r) => r[0]));
+    const compared = (rows: Row[]) => rows.filter((r) => tsMethods.has(r[0]) && coreMethods.has(r[0]));
+    assert.ok(compared(coreRows).length > 100, `${compared(coreRows).length} rows compared`);
+    assert.deepEqual(compared(tsRows), compared(coreRows));
   } finally {
     await ts.cleanup();
     await core.stop();
