@@ -261,13 +261,17 @@ export class NodeMempool implements ChainMempoolSync {
     this.disconnected = [...block.transactions.filter((tx) => !tx.isCoinbase()), ...this.disconnected];
   }
 
-  /** Core's MaybeUpdateMempoolForReorg(fAddToMempool=true). */
-  async reorgFinished(): Promise<void> {
+  /**
+   * Core's MaybeUpdateMempoolForReorg: the disconnected transactions are offered back
+   * (limits bypassed) unless `addToMempool` is false (a deep invalidateblock), in which case
+   * they and whatever spent them are gone; then every entry is re-checked against the new tip.
+   */
+  async reorgFinished(addToMempool = true): Promise<void> {
     const queued = this.disconnected;
     this.disconnected = [];
     for (const tx of queued) {
-      const result = await this.acceptLocked(tx, this.args({ bypassLimits: true }), false);
-      if (!result.ok) this.removeSpendersOf(tx);
+      const result = addToMempool ? await this.acceptLocked(tx, this.args({ bypassLimits: true }), false) : undefined;
+      if (!result?.ok) this.removeSpendersOf(tx);
     }
     const context = this.context();
     for (const entry of [...this.pool.entries()]) {

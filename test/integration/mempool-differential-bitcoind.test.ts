@@ -16,13 +16,14 @@
  * collected and printed; the test asserts there are none.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { referenceBitcoind } from '../../native-bench/reference-bitcoind.js';
 import { fromHex, hashToHex, parseBlock, toHex, type Transaction } from '../../src/primitives/index.js';
 import { seededRandom, TestWallet, type WalletCoin, type WalletKind } from '../support/wallet.js';
+import { exchange } from '../differential/compare-nodes.js';
 import { BitcoindProcess } from './bitcoind-process.js';
 import { Daemon } from './daemon-harness.js';
 
@@ -98,17 +99,17 @@ test(
     const core = await BitcoindProcess.start(bitcoind, ['-connect=0', '-disablewallet'], coreDir);
     try {
       const found: string[] = [];
+      const cookie = (datadir: string) => readFileSync(join(datadir, 'regtest', '.cookie'), 'utf8').trim();
+      /** The JSON-RPC reply's result or error (code and message), as the node wrote it. */
+      const outcome = async (port: number, auth: string, method: string, params: unknown[]) => {
+        const request = { label: method, group: method, method: 'POST' as const, path: '/', body: JSON.stringify({ id: 0, method, params }), auth: true };
+        const reply = JSON.parse((await exchange(port, auth, request)).body.toString('utf8')) as { result: unknown; error: unknown };
+        return reply.error === null ? { result: reply.result } : { error: JSON.stringify(reply.error) };
+      };
       /** The same call on both; a different outcome (result or error) is a difference. Returns bitcoind's outcome. */
       const both = async (method: string, params: unknown[]): Promise<{ result?: unknown; error?: string }> => {
-        const outcome = async (call: Call) => {
-          try {
-            return { result: await call(method, params) };
-          } catch (err) {
-            return { error: (err as Error).message };
-          }
-        };
-        const fromCore = await outcome((m, p) => core.call(m, p));
-        const fromTs = await outcome((m, p) => ts.call(m, p));
+        const fromCore = await outcome(core.rpc.port, cookie(coreDir), method, params);
+        const fromTs = await outcome(ts.port, cookie(ts.datadir), method, params);
         if (JSON.stringify(fromTs) !== JSON.stringify(fromCore)) {
           found.push(`${method} ${JSON.stringify(params).slice(0, 120)}\n    tsbtcd:   ${JSON.stringify(fromTs)}\n    bitcoind: ${JSON.stringify(fromCore)}`);
         }
