@@ -20,5 +20,8 @@ export * from './script-checks.js';
 export * from './reorg-filter.js';
 export * from './block-selection.js';
 export * from './package-form.js';
+export * from './package-accept.js';
+export * from './truc-policy.js';
+export * from './ephemeral-policy.js';
 export * from './pool-events.js';
 export * from './node-mempool.js';

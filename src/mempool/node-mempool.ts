@@ -13,22 +13,19 @@ import { selectForBlock, type BlockSelection } from './block-selection.js';
 import type { MempoolEntry } from './entry.js';
 import type { MempoolPolicyOptions } from './policy-options.js';
 import { TxMempool } from './pool.js';
-import { preChecks, type AcceptArgs, type AcceptFailure, type ChainContext } from './prechecks.js';
+import { preChecks, refuse, type AcceptArgs, type ChainContext } from './prechecks.js';
 import { minableAfterReorg } from './reorg-filter.js';
-import { packageFormError } from './package-form.js';
+import { acceptMultiple, acceptPackage, type PackageHost, type PackageOutcome, type SingleAcceptResult } from './package-accept.js';
+import { ephemeralSpendsFailure } from './ephemeral-policy.js';
+import { feeRatePerKvB } from './fee-rate.js';
 import { consensusScriptChecks, policyScriptChecks } from './script-checks.js';
 import type { MempoolEventListener } from './pool-events.js';
 
 /** Core's MAX_FEE_ESTIMATION_TIP_AGE: with an older tip the node is not current for fee estimation. */
 const MAX_FEE_ESTIMATION_TIP_AGE_SECONDS = 3 * 60 * 60;
 
-export type AcceptResult = { readonly ok: true; readonly entry: MempoolEntry } | AcceptFailure;
-
-export interface PackageTestResult {
-  /** Core's package-error (a package that is not well formed): then no transaction has a result. */
-  readonly packageError?: string;
-  readonly results: readonly (AcceptResult | undefined)[];
-}
+/** A single transaction's acceptance; on success with the pool transactions it replaced. */
+export type AcceptResult = SingleAcceptResult;
 
 export class NodeMempool implements ChainMempoolSync {
   readonly pool = new TxMempool();
@@ -91,6 +88,11 @@ export class NodeMempool implements ChainMempoolSync {
   private async acceptLocked(tx: Transaction, args: AcceptArgs, testOnly: boolean, announce = true): Promise<AcceptResult> {
     const pre = preChecks(this.pool, tx, this.context(), args);
     if (!pre.ok) return pre;
+    if (args.clientMaxFeerate !== undefined && feeRatePerKvB(pre.entry.modifiedFee, pre.entry.vsize) > args.clientMaxFeerate) return refuse('max feerate exceeded');
+    if (this.policy.requireStandard) {
+      const dust = ephemeralSpendsFailure([tx], this.policy.dustRelayFee, this.pool);
+      if (dust) return dust.failure;
+    }
     const scripts = await policyScriptChecks(this.chain.scriptChecker, tx, pre.spentOutputs);
     if (scripts) return scripts;
     const tipFlags = blockScriptFlags(this.chain.tip!, this.chain.params);
@@ -104,44 +106,76 @@ export class NodeMempool implements ChainMempoolSync {
         const event = {
           entry: pre.entry,
           limitsBypassed: args.bypassLimits,
-          submittedInPackage: false,
+          submittedInPackage: args.packageSubmission ?? false,
           chainstateIsCurrent: this.currentForFeeEstimation(),
           hasNoPoolParents: pre.entry.parents.size === 0,
         };
         for (const l of this.eventListeners) l.transactionAdded(event);
       }
     }
-    return { ok: true, entry: pre.entry };
+    return { ok: true, entry: pre.entry, replaced: pre.evicted };
+  }
+
+  /** What package acceptance uses of this mempool (inside the chain queue). */
+  private packageHost(): PackageHost {
+    return {
+      pool: this.pool,
+      policy: this.policy,
+      context: () => this.context(),
+      args: (overrides) => this.args(overrides),
+      acceptSingle: (tx, args, testOnly) => this.acceptLocked(tx, args, testOnly),
+      scriptChecks: async (tx, spentOutputs) => {
+        const policy = await policyScriptChecks(this.chain.scriptChecker, tx, spentOutputs);
+        if (policy) return policy;
+        return consensusScriptChecks(this.chain.scriptChecker, tx, spentOutputs, blockScriptFlags(this.chain.tip!, this.chain.params), this.log);
+      },
+      submit: (entries, evicted, args) => this.submitPackageEntries(entries, evicted, args),
+      limit: () => this.limitMempoolSize(),
+    };
+  }
+
+  /** A validated package enters: what it replaces leaves, its transactions enter parents first, the listeners hear of each. */
+  private submitPackageEntries(entries: readonly MempoolEntry[], evicted: readonly MempoolEntry[], args: AcceptArgs): void {
+    for (const e of evicted) this.pool.remove(e);
+    this.removed(evicted);
+    const chainstateIsCurrent = this.currentForFeeEstimation();
+    for (const entry of entries) {
+      this.pool.add(entry);
+      const event = { entry, limitsBypassed: args.bypassLimits, submittedInPackage: true, chainstateIsCurrent, hasNoPoolParents: entry.parents.size === 0 };
+      for (const l of this.eventListeners) l.transactionAdded(event);
+    }
   }
 
   /**
-   * testmempoolaccept: one transaction is tested alone (replacements allowed); several are a
-   * package — well-formed, parents first, no conflicts — each tested with the earlier ones
-   * provisionally in the pool. As in Core, a failure reports only the failing transaction.
+   * testmempoolaccept: one transaction is tested alone (replacements allowed); several are
+   * Core's package test-accept (AcceptMultipleTransactions): well formed, each on its own
+   * feerate, no replacements, package TRUC and dust rules; the pool is not changed.
    */
-  testAcceptPackage(txs: readonly Transaction[]): Promise<PackageTestResult> {
+  testAcceptPackage(txs: readonly Transaction[]): Promise<PackageOutcome> {
+    return this.chain.exclusive(async (): Promise<PackageOutcome> => {
+      if (txs.length > 1) return acceptMultiple(this.packageHost(), txs, { testOnly: true, packageFeerates: false });
+      const tx = txs[0]!;
+      const result = await this.acceptLocked(tx, this.args(), true);
+      if (!result.ok) return { state: { level: 'tx', reason: 'transaction failed', debug: '' }, results: new Map([[tx.wtxidHex, { kind: 'invalid', failure: result }]]) };
+      const effectiveFeerate = feeRatePerKvB(result.entry.modifiedFee, result.entry.vsize);
+      return { state: null, results: new Map([[tx.wtxidHex, { kind: 'valid', entry: result.entry, replaced: result.replaced, effectiveFeerate, effectiveIncludes: [tx.wtxidHex] }]]) };
+    });
+  }
+
+  /**
+   * submitpackage (Core's ProcessNewPackage and the RPC's broadcast): the package is
+   * accepted as far as it goes, the changes are committed, and every package transaction
+   * in the pool afterwards is relayed. `clientMaxFeerate` (sat/kvB) is Core's maxfeerate.
+   */
+  submitPackage(txs: readonly Transaction[], clientMaxFeerate: bigint | undefined): Promise<PackageOutcome> {
     return this.chain.exclusive(async () => {
-      if (txs.length === 1) return { results: [await this.acceptLocked(txs[0]!, this.args(), true)] };
-      const packageError = packageFormError(txs);
-      if (packageError) return { packageError, results: [] };
-      const checkpoint = this.pool.checkpoint();
-      const added: MempoolEntry[] = [];
-      const results: (AcceptResult | undefined)[] = [];
-      try {
-        for (let i = 0; i < txs.length; i++) {
-          const result = await this.acceptLocked(txs[i]!, this.args({ allowReplacement: false }), false, false);
-          if (!result.ok) {
-            const only: (AcceptResult | undefined)[] = txs.map(() => undefined);
-            only[i] = result;
-            return { results: only };
-          }
-          added.push(result.entry);
-          results.push(result);
-        }
-        return { results };
-      } finally {
-        this.pool.rollback(added, checkpoint);
+      const outcome = await acceptPackage(this.packageHost(), txs, clientMaxFeerate);
+      this.chain.commitMempoolChanges();
+      for (const tx of txs) {
+        const pooled = this.pool.get(tx.txidHex);
+        if (pooled) this.relay(pooled);
       }
+      return outcome;
     });
   }
 
@@ -159,7 +193,7 @@ export class NodeMempool implements ChainMempoolSync {
       const pooled = this.pool.get(tx.txidHex);
       if (pooled) {
         this.relay(pooled);
-        return { ok: true as const, entry: pooled };
+        return { ok: true as const, entry: pooled, replaced: [] };
       }
       const args = this.args({ unbroadcast: true });
       if (maxFee > 0n) {

@@ -1,0 +1,280 @@
+/**
+ * Packages, TRUC and ephemeral dust, differentially: the same scripted submissions
+ * (submitpackage, testmempoolaccept with several transactions, sendrawtransaction) go to
+ * tsbtcd and to the reference bitcoind v31.0, and the two transcripts — results and
+ * errors, with transaction ids replaced by the scenario's names for them — must be equal.
+ * The scenarios cover a parent below the minimum fee entering with its child (package
+ * feerate), a package failing on its feerate, malformed packages, maxfeerate and
+ * maxburnamount, package RBF, each TRUC rule (sizes, inheritance, ancestor and descendant
+ * limits, sibling eviction, package TRUC checks) and ephemeral dust.
+ */
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { test } from 'node:test';
+import { concatBytes, fromHex, parseBlock, toHex, Transaction } from '../../src/primitives/index.js';
+import { OP, pushData } from '../../src/script/index.js';
+import { TestWallet, type PaymentOutput, type SpendOptions, type WalletCoin } from '../support/wallet.js';
+import { cleanupsAfterTests, NODE_STARTERS, type NodeUnderTest, type Starter } from './node-under-test.js';
+
+const cleanups = cleanupsAfterTests();
+
+interface Step {
+  readonly step: string;
+  readonly result?: unknown;
+  readonly error?: { code: number; message: string };
+}
+
+/** One node's run of the scenarios: every step's answer, ids named. */
+class Transcript {
+  readonly steps: Step[] = [];
+  private readonly names = new Map<string, string>();
+
+  constructor(
+    readonly node: NodeUnderTest,
+    readonly wallet: TestWallet,
+  ) {}
+
+  name(tx: Transaction, label: string): Transaction {
+    this.names.set(tx.txidHex, `${label}.txid`);
+    this.names.set(tx.wtxidHex, `${label}.wtxid`);
+    return tx;
+  }
+
+  private named(value: unknown): unknown {
+    let text = JSON.stringify(value ?? null);
+    for (const [id, label] of this.names) text = text.split(id).join(label);
+    return JSON.parse(text);
+  }
+
+  async call<T = any>(step: string, method: string, params: unknown[]): Promise<T | undefined> {
+    try {
+      const result = await this.node.call<T>(method, params);
+      this.steps.push({ step, result: this.named(result) });
+      return result;
+    } catch (e) {
+      const err = e as Error & { code: number };
+      this.steps.push({ step, error: { code: err.code, message: this.named(err.message.replace(/^\w+: /, '').replace(/^error -?\d+: /, '')) as string } });
+      return undefined;
+    }
+  }
+
+  async mempool(step: string): Promise<void> {
+    const ids = await this.node.call<string[]>('getrawmempool');
+    this.steps.push({ step, result: (this.named(ids) as string[]).sort() });
+  }
+}
+
+const hex = (tx: Transaction): string => toHex(tx.toBytes());
+const KEY: PaymentOutput['to'] = 'p2tr-key';
+
+async function mine(node: NodeUnderTest, wallet: TestWallet, n: number): Promise<void> {
+  const hashes = await node.call<string[]>('generatetoaddress', [n, wallet.address('p2tr-key')]);
+  for (const hash of hashes) {
+    const block = parseBlock(fromHex(await node.call<string>('getblock', [hash, 0])));
+    wallet.processBlock(block, (await node.call<{ height: number }>('getblockheader', [hash])).height);
+  }
+}
+
+/** The output `vout` of a transaction the wallet built, as a coin to spend. */
+function coinOf(wallet: TestWallet, tx: Transaction, vout: number): WalletCoin {
+  const coin = wallet.spendable(1_000_000).find((c) => c.outpoint.txid === tx.txid && c.outpoint.vout === vout);
+  if (!coin) throw new Error(`no coin ${tx.txidHex}:${vout}`);
+  return coin;
+}
+
+/** A spend of `inputs` paying `fee`, to `count` equal outputs (the last takes the remainder) plus `extra` outputs. */
+function pay(wallet: TestWallet, inputs: readonly WalletCoin[], fee: bigint, options: SpendOptions & { count?: number; extra?: PaymentOutput[] } = {}): Transaction {
+  const extra = options.extra ?? [];
+  const total = inputs.reduce((a, c) => a + c.value, 0n) - fee - extra.reduce((a, o) => a + o.value, 0n);
+  const count = BigInt(options.count ?? 1);
+  const each = total / count;
+  const outputs: PaymentOutput[] = [];
+  for (let i = 0n; i < count; i++) outputs.push({ value: i === count - 1n ? total - each * (count - 1n) : each, to: KEY });
+  return wallet.spend(inputs, [...outputs, ...extra], options);
+}
+
+async function runScenarios(t: Transcript): Promise<void> {
+  const { wallet } = t;
+  await t.call('help submitpackage', 'help', ['submitpackage']);
+  await t.call('help testmempoolaccept', 'help', ['testmempoolaccept']);
+  await mine(t.node, wallet, 125);
+  const height = await t.node.call<number>('getblockcount');
+  const coins = wallet.spendable(height + 1).filter((c) => c.coinbase);
+  let next = 0;
+  const coin = (): WalletCoin => coins[next++]!;
+
+  // A. CPFP: a parent paying nothing enters with its child, by the package feerate.
+  const p0 = t.name(pay(wallet, [coin()], 0n), 'P0');
+  const c0 = t.name(pay(wallet, [coinOf(wallet, p0, 0)], 20_000n), 'C0');
+  await t.call('A1 parent alone', 'sendrawtransaction', [hex(p0)]);
+  await t.call('A2 testmempoolaccept parent+child', 'testmempoolaccept', [[hex(p0), hex(c0)]]);
+  await t.call('A3 testmempoolaccept child alone', 'testmempoolaccept', [[hex(c0)]]);
+  await t.call('A4 submitpackage parent+child', 'submitpackage', [[hex(p0), hex(c0)]]);
+  await t.call('A5 submitpackage again', 'submitpackage', [[hex(p0), hex(c0)]]);
+  await t.mempool('A6 mempool');
+
+  // B. testmempoolaccept with several transactions, and malformed packages.
+  const c1coin = coin();
+  const p1 = t.name(pay(wallet, [c1coin], 1_000n, { count: 2 }), 'P1');
+  const k1 = t.name(pay(wallet, [coinOf(wallet, p1, 0)], 2_000n), 'K1');
+  const p1b = t.name(pay(wallet, [c1coin], 1_500n, { conflicting: true }), 'P1b');
+  const x1 = t.name(pay(wallet, [coin()], 3_000n), 'X1');
+  await t.call('B1 parent+child', 'testmempoolaccept', [[hex(p1), hex(k1)]]);
+  await t.call('B2 not sorted', 'testmempoolaccept', [[hex(k1), hex(p1)]]);
+  await t.call('B3 duplicates', 'testmempoolaccept', [[hex(p1), hex(p1)]]);
+  await t.call('B4 conflict in package', 'testmempoolaccept', [[hex(p1), hex(p1b)]]);
+  await t.call('B5 maxfeerate', 'testmempoolaccept', [[hex(p1), hex(k1)], 0.00001]);
+  await t.call('B6 empty', 'testmempoolaccept', [[]]);
+  await t.call('B7 too many', 'testmempoolaccept', [Array(26).fill(hex(p1))]);
+  await t.call('B8 unrelated', 'testmempoolaccept', [[hex(p1), hex(x1)]]);
+  await t.call('B9 submitpackage unrelated', 'submitpackage', [[hex(p1), hex(x1)]]);
+  await t.call('B10 submitpackage empty', 'submitpackage', [[]]);
+  await t.call('B11 submitpackage too many', 'submitpackage', [Array(26).fill(hex(p1))]);
+  await t.call('B12 submitpackage not sorted', 'submitpackage', [[hex(k1), hex(p1)]]);
+  await t.call('B13 submitpackage child alone', 'submitpackage', [[hex(k1)]]);
+  await t.call('B14 submitpackage parent alone', 'submitpackage', [[hex(p1)]]);
+  await t.call('B15 submitpackage parent in pool + child', 'submitpackage', [[hex(p1), hex(k1)]]);
+  const k1b = t.name(pay(wallet, [coinOf(wallet, p1, 1)], 2_000n), 'K1b');
+  await t.call('B16 submitpackage child of pooled parent', 'submitpackage', [[hex(k1b)]]);
+  await t.call('B17 testmempoolaccept pooled tx in package', 'testmempoolaccept', [[hex(p1), hex(k1)]]);
+  const burn = t.name(pay(wallet, [coin()], 2_000n, { extra: [{ value: 1_000n, to: concatBytes(Uint8Array.of(OP.OP_RETURN), pushData(Uint8Array.of(1, 2, 3))) }] }), 'BURN');
+  await t.call('B18 maxburnamount', 'submitpackage', [[hex(burn)]]);
+  await t.call('B19 maxburnamount raised', 'submitpackage', [[hex(burn)], 0.1, 0.00001]);
+  const p2 = t.name(pay(wallet, [coin()], 0n), 'P2');
+  const c2 = t.name(pay(wallet, [coinOf(wallet, p2, 0)], 100_000_000n), 'C2');
+  await t.call('B20 maxfeerate exceeded', 'submitpackage', [[hex(p2), hex(c2)]]);
+  await t.call('B21 maxfeerate bad', 'submitpackage', [[hex(p2), hex(c2)], 1]);
+  await t.call('B22 maxfeerate 0', 'testmempoolaccept', [[hex(p2), hex(c2)], 0]);
+
+  // C. A package whose feerate is below the minimum.
+  const p3 = t.name(pay(wallet, [coin()], 0n), 'P3');
+  const c3 = t.name(pay(wallet, [coinOf(wallet, p3, 0)], 1n), 'C3');
+  await t.call('C1 package below min fee', 'submitpackage', [[hex(p3), hex(c3)]]);
+  await t.mempool('C2 mempool');
+
+  // D. TRUC.
+  const t0 = t.name(pay(wallet, [coin()], 0n, { version: 3, count: 3 }), 'T0');
+  const tc0 = t.name(pay(wallet, [coinOf(wallet, t0, 0)], 5_000n, { version: 3 }), 'TC0');
+  await t.call('D1 zero-fee TRUC alone', 'sendrawtransaction', [hex(t0)]);
+  await t.call('D2 zero-fee TRUC testmempoolaccept', 'testmempoolaccept', [[hex(t0)]]);
+  await t.call('D3 TRUC package', 'testmempoolaccept', [[hex(t0), hex(tc0)]]);
+  await t.call('D4 TRUC submitpackage', 'submitpackage', [[hex(t0), hex(tc0)]]);
+  const t0out1 = coinOf(wallet, t0, 1);
+  const sibLow = t.name(pay(wallet, [t0out1], 3_000n, { version: 3 }), 'TSIBLOW');
+  await t.call('D5 sibling paying less', 'sendrawtransaction', [hex(sibLow)]);
+  const sib = t.name(pay(wallet, [t0out1], 12_000n, { version: 3, conflicting: true }), 'TSIB');
+  await t.call('D6 sibling eviction', 'sendrawtransaction', [hex(sib)]);
+  await t.mempool('D7 mempool');
+  const grand = t.name(pay(wallet, [coinOf(wallet, sib, 0)], 5_000n, { version: 3 }), 'TGRAND');
+  await t.call('D8 grandchild', 'sendrawtransaction', [hex(grand)]);
+  await t.call('D8b grandchild testmempoolaccept', 'testmempoolaccept', [[hex(grand)]]);
+  const v2child = t.name(pay(wallet, [coinOf(wallet, t0, 2)], 5_000n), 'TV2CHILD');
+  await t.call('D9 non-TRUC child of TRUC', 'sendrawtransaction', [hex(v2child)]);
+  const n0 = t.name(pay(wallet, [coin()], 1_000n), 'N0');
+  await t.call('D10 non-TRUC parent', 'sendrawtransaction', [hex(n0)]);
+  const v3child = t.name(pay(wallet, [coinOf(wallet, n0, 0)], 5_000n, { version: 3 }), 'TV3CHILD');
+  await t.call('D11 TRUC child of non-TRUC', 'sendrawtransaction', [hex(v3child)]);
+  const big = t.name(pay(wallet, [coin()], 200_000n, { version: 3, count: 240 }), 'TBIG');
+  await t.call('D12 TRUC too big', 'sendrawtransaction', [hex(big)]);
+  const t2 = t.name(pay(wallet, [coin()], 1_000n, { version: 3, count: 2 }), 'T2');
+  await t.call('D13 TRUC parent', 'sendrawtransaction', [hex(t2)]);
+  const bigChild = t.name(pay(wallet, [coinOf(wallet, t2, 0)], 20_000n, { version: 3, count: 25 }), 'TBIGCHILD');
+  await t.call('D14 TRUC child too big', 'sendrawtransaction', [hex(bigChild)]);
+  const t3 = t.name(pay(wallet, [coin()], 1_000n, { version: 3 }), 'T3');
+  const t3v2 = t.name(pay(wallet, [coinOf(wallet, t3, 0)], 2_000n), 'T3V2');
+  await t.call('D15 package non-TRUC child of TRUC', 'testmempoolaccept', [[hex(t3), hex(t3v2)]]);
+  await t.call('D16 submitpackage non-TRUC child of TRUC', 'submitpackage', [[hex(t3), hex(t3v2)]]);
+  const t4 = t.name(pay(wallet, [coin()], 0n), 'T4');
+  const t4v3 = t.name(pay(wallet, [coinOf(wallet, t4, 0)], 20_000n, { version: 3 }), 'T4V3');
+  await t.call('D17 package TRUC child of non-TRUC', 'testmempoolaccept', [[hex(t4), hex(t4v3)]]);
+  await t.call('D18 submitpackage TRUC child of non-TRUC', 'submitpackage', [[hex(t4), hex(t4v3)]]);
+  const t5 = t.name(pay(wallet, [coin()], 0n, { version: 3 }), 'T5');
+  const t5big = t.name(pay(wallet, [coinOf(wallet, t5, 0)], 30_000n, { version: 3, count: 25 }), 'T5BIG');
+  await t.call('D19 package TRUC child too big', 'submitpackage', [[hex(t5), hex(t5big)]]);
+  await t.mempool('D20 mempool');
+
+  // E. Package RBF.
+  const rcoin = coin();
+  const r1 = t.name(pay(wallet, [rcoin], 1_000n), 'R1');
+  await t.call('E1 original', 'sendrawtransaction', [hex(r1)]);
+  const r3 = t.name(pay(wallet, [rcoin], 0n, { conflicting: true }), 'R3');
+  const rc3 = t.name(pay(wallet, [coinOf(wallet, r3, 0)], 500n), 'RC3');
+  await t.call('E2 package RBF paying too little', 'submitpackage', [[hex(r3), hex(rc3)]]);
+  await t.call('E3 testmempoolaccept conflicting package', 'testmempoolaccept', [[hex(r3), hex(rc3)]]);
+  const r2 = t.name(pay(wallet, [rcoin], 0n, { conflicting: true }), 'R2');
+  const rc2 = t.name(pay(wallet, [coinOf(wallet, r2, 0)], 50_000n), 'RC2');
+  await t.call('E4 package RBF', 'submitpackage', [[hex(r2), hex(rc2)]]);
+  await t.mempool('E5 mempool');
+  const r4 = t.name(pay(wallet, [rcoin], 100n, { conflicting: true }), 'R4');
+  const rc4a = t.name(pay(wallet, [coinOf(wallet, r4, 0)], 60_000n), 'RC4');
+  await t.call('E6 package RBF parent feerate above package', 'submitpackage', [[hex(r4), hex(rc4a)]]);
+  const r5 = t.name(pay(wallet, [rcoin], 200_000n, { conflicting: true }), 'R5');
+  const rc5 = t.name(pay(wallet, [coinOf(wallet, r5, 0)], 1_000n), 'RC5');
+  await t.call('E7 package RBF parent pays alone', 'submitpackage', [[hex(r5), hex(rc5)]]);
+  await t.mempool('E8 mempool');
+
+  // F. Ephemeral dust.
+  const dust: PaymentOutput = { value: 0n, to: KEY };
+  const e0 = t.name(pay(wallet, [coin()], 0n, { version: 3, extra: [dust] }), 'E0');
+  await t.call('F1 dusty parent alone', 'sendrawtransaction', [hex(e0)]);
+  const e0out0 = coinOf(wallet, e0, 0);
+  const ec0bad = t.name(pay(wallet, [e0out0], 10_000n, { version: 3 }), 'EC0BAD');
+  await t.call('F2 child leaving the dust', 'submitpackage', [[hex(e0), hex(ec0bad)]]);
+  await t.call('F2b testmempoolaccept child leaving the dust', 'testmempoolaccept', [[hex(e0), hex(ec0bad)]]);
+  const e1 = t.name(pay(wallet, [coin()], 1_000n, { version: 3, extra: [dust] }), 'E1');
+  await t.call('F3 dust with fee', 'sendrawtransaction', [hex(e1)]);
+  const ec0 = t.name(pay(wallet, [e0out0, coinOf(wallet, e0, 1)], 10_000n, { version: 3, conflicting: true }), 'EC0');
+  await t.call('F4 child spending the dust', 'submitpackage', [[hex(e0), hex(ec0)]]);
+  await t.mempool('F5 mempool');
+
+  // G. More package shapes: a failing script after a passing transaction, a child below
+  // the minimum after a parent that pays for itself, two TRUC parents of one TRUC child.
+  const g0 = t.name(pay(wallet, [coin()], 1_000n), 'G0');
+  const g0child = pay(wallet, [coinOf(wallet, g0, 0)], 1_000n);
+  const witness = g0child.inputs[0]!.witness.map((item) => Uint8Array.from(item));
+  witness[0]![10]! ^= 1;
+  const g0bad = t.name(new Transaction({ version: g0child.version, inputs: [{ ...g0child.inputs[0]!, witness }], outputs: g0child.outputs, locktime: g0child.locktime }), 'G0BAD');
+  await t.call('G1 script failure after a valid parent', 'testmempoolaccept', [[hex(g0), hex(g0bad)]]);
+  await t.call('G2 submitpackage script failure', 'submitpackage', [[hex(g0), hex(g0bad)]]);
+  const g1 = t.name(pay(wallet, [coin()], 1_000n), 'G1');
+  const g1child = t.name(pay(wallet, [coinOf(wallet, g1, 0)], 0n), 'G1CHILD');
+  await t.call('G3 child below the minimum', 'submitpackage', [[hex(g1), hex(g1child)]]);
+  const ga = t.name(pay(wallet, [coin()], 0n, { version: 3 }), 'GA');
+  const gb = t.name(pay(wallet, [coin()], 0n, { version: 3 }), 'GB');
+  const gc = t.name(pay(wallet, [coinOf(wallet, ga, 0), coinOf(wallet, gb, 0)], 30_000n, { version: 3 }), 'GC');
+  await t.call('G4 TRUC child of two TRUC parents', 'submitpackage', [[hex(ga), hex(gb), hex(gc)]]);
+  await t.call('G5 testmempoolaccept TRUC child of two TRUC parents', 'testmempoolaccept', [[hex(ga), hex(gb), hex(gc)], 0]);
+  const gd = t.name(pay(wallet, [coin()], 2_000n), 'GD');
+  const ge = t.name(pay(wallet, [coinOf(wallet, gd, 0)], 2_000n), 'GE');
+  const gf = t.name(pay(wallet, [coinOf(wallet, ge, 0)], 2_000n), 'GF');
+  await t.call('G6 submitpackage grandparent chain', 'submitpackage', [[hex(gd), hex(ge), hex(gf)]]);
+  await t.call('G7 testmempoolaccept chain of three', 'testmempoolaccept', [[hex(gd), hex(ge), hex(gf)]]);
+  await t.call('G8 submitpackage bad hex', 'submitpackage', [['00zz']]);
+  await t.call('G9 submitpackage not a string', 'submitpackage', [[1]]);
+  await t.mempool('G10 mempool');
+}
+
+async function transcriptOf(start: Starter): Promise<Transcript> {
+  const node = await start({ args: ['-acceptnonstdtxn=0'] });
+  cleanups.push(() => node.stop());
+  const t = new Transcript(node, new TestWallet(31));
+  await runScenarios(t);
+  await node.stop();
+  return t;
+}
+
+const [, startTs] = NODE_STARTERS[0]!;
+const [, startCore] = NODE_STARTERS[1]!;
+
+test('submitpackage, testmempoolaccept packages, package RBF, TRUC and ephemeral dust answer as bitcoind v31 does', { skip: startCore ? false : 'reference bitcoind missing' }, async () => {
+  const core = await transcriptOf(startCore!);
+  if (process.env['PACKAGES_PRINT']) writeFileSync(process.env['PACKAGES_PRINT'], JSON.stringify(core.steps, null, 1));
+  const ts = await transcriptOf(startTs!);
+  if (process.env['PACKAGES_PRINT']) writeFileSync(`${process.env['PACKAGES_PRINT']}.tsbtcd`, JSON.stringify(ts.steps, null, 1));
+  assert.equal(ts.steps.length, core.steps.length);
+  for (let i = 0; i < Math.max(core.steps.length, ts.steps.length); i++) {
+    assert.deepEqual(ts.steps[i], core.steps[i], `step ${core.steps[i]?.step ?? ts.steps[i]?.step}`);
+  }
+  // Not vacuous: the CPFP package entered on both.
+  assert.deepEqual((core.steps.find((s) => s.step === 'A6 mempool')!.result as string[]).length, 2);
+});
