@@ -8,7 +8,7 @@
  * first, and only those failing on their feerate (or on inputs a failed parent would have
  * made) are retried together. The caller holds the chain queue.
  */
-import type { Coin } from '../consensus/index.js';
+import { COIN, type Coin } from '../consensus/index.js';
 import { hashToHex, type Transaction, type TxOut } from '../primitives/index.js';
 import { outpointId, type MempoolEntry } from './entry.js';
 import { ephemeralSpendsFailure } from './ephemeral-policy.js';
@@ -88,9 +88,9 @@ function reconsiderable(failure: AcceptFailure): boolean {
   return RECONSIDERABLE_REASONS.has(failure.reason.replace(' (including sibling eviction)', ''));
 }
 
-/** Core's CFeeRate::ToString: sat/vB with three decimals. */
+/** Core's CFeeRate::ToString: BTC/kvB with eight decimals. */
 function feerateText(satPerKvB: bigint): string {
-  return `${satPerKvB / 1000n}.${(satPerKvB % 1000n).toString().padStart(3, '0')} sat/vB`;
+  return `${satPerKvB / COIN}.${(satPerKvB % COIN).toString().padStart(8, '0')} BTC/kvB`;
 }
 
 /** Core's CheckFeeRate on a package's size and modified fees: the failure or null. */

@@ -166,6 +166,6 @@ export function replacementChecks(
   const underpaid = paysForRbfFailure(conflictingFees, entry.modifiedFee, entry.vsize, policy, entry.txid);
   if (underpaid) return fail(`insufficient fee${suffix}`, underpaid);
   if (clusterLimitsExceeded(entry, evicted, policy)) return fail('too-large-cluster', '');
-  if (!improvesFeerateDiagram(pool, [entry], conflicts, evicted)) return fail('insufficient fee', 'insufficient feerate: does not improve feerate diagram');
+  if (!improvesFeerateDiagram(pool, [entry], conflicts, evicted)) return fail('replacement-failed', 'insufficient feerate: does not improve feerate diagram');
   return { ok: true, evicted: [...evicted] };
 }

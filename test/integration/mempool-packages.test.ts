@@ -252,6 +252,40 @@ async function runScenarios(t: Transcript): Promise<void> {
   await t.call('G8 submitpackage bad hex', 'submitpackage', [['00zz']]);
   await t.call('G9 submitpackage not a string', 'submitpackage', [[1]]);
   await t.mempool('G10 mempool');
+
+  // H. Replacement refusals: a feerate diagram made worse, and package RBF's own rules.
+  const hcoin = coin();
+  const h0 = t.name(pay(wallet, [hcoin], 10_000n), 'H0');
+  await t.call('H1 original', 'sendrawtransaction', [hex(h0)]);
+  const hwide = t.name(pay(wallet, [hcoin], 10_200n, { count: 25, conflicting: true }), 'HWIDE');
+  await t.call('H2 replacement worsening the diagram', 'sendrawtransaction', [hex(hwide)]);
+  const h1 = t.name(pay(wallet, [hcoin], 9_000n, { conflicting: true }), 'H1');
+  const h1child = t.name(pay(wallet, [coinOf(wallet, h1, 0)], 2_000n), 'H1CHILD');
+  await t.call('H3 package RBF child below parent feerate', 'submitpackage', [[hex(h1), hex(h1child)]]);
+  const pooled = t.name(pay(wallet, [coin()], 1_000n), 'HPOOLED');
+  await t.call('H4 pooled parent', 'sendrawtransaction', [hex(pooled)]);
+  const h2 = t.name(pay(wallet, [hcoin, coinOf(wallet, pooled, 0)], 0n, { conflicting: true }), 'H2');
+  const h2child = t.name(pay(wallet, [coinOf(wallet, h2, 0)], 80_000n), 'H2CHILD');
+  await t.call('H5 package RBF with a pooled ancestor', 'submitpackage', [[hex(h2), hex(h2child)]]);
+  const h3a = t.name(pay(wallet, [hcoin], 0n, { conflicting: true }), 'H3A');
+  const h3b = t.name(pay(wallet, [coin()], 0n), 'H3B');
+  const h3child = t.name(pay(wallet, [coinOf(wallet, h3a, 0), coinOf(wallet, h3b, 0)], 90_000n), 'H3CHILD');
+  await t.call('H6 package RBF with two parents', 'submitpackage', [[hex(h3a), hex(h3b), hex(h3child)]]);
+  await t.mempool('H7 mempool');
+
+  // I. TRUC siblings where packages are involved: no sibling eviction among several
+  // transactions tested together; a pooled parent left out of submitpackage, whose new
+  // child then evicts the old one alone.
+  const tp = t.name(pay(wallet, [coin()], 1_000n, { version: 3, count: 2 }), 'TP');
+  await t.call('I1 TRUC parent', 'sendrawtransaction', [hex(tp)]);
+  const tpc1 = t.name(pay(wallet, [coinOf(wallet, tp, 0)], 2_000n, { version: 3 }), 'TPC1');
+  await t.call('I2 first child', 'sendrawtransaction', [hex(tpc1)]);
+  const tpc2 = t.name(pay(wallet, [coinOf(wallet, tp, 1)], 9_000n, { version: 3 }), 'TPC2');
+  const other = t.name(pay(wallet, [coin()], 1_000n), 'IOTHER');
+  await t.call('I3 testmempoolaccept sibling alone', 'testmempoolaccept', [[hex(tpc2)]]);
+  await t.call('I4 testmempoolaccept sibling among several', 'testmempoolaccept', [[hex(other), hex(tpc2)]]);
+  await t.call('I5 submitpackage pooled parent and sibling', 'submitpackage', [[hex(tp), hex(tpc2)]]);
+  await t.mempool('I6 mempool');
 }
 
 async function transcriptOf(start: Starter): Promise<Transcript> {
