@@ -6,14 +6,16 @@
  * The scenarios cover a parent below the minimum fee entering with its child (package
  * feerate), a package failing on its feerate, malformed packages, maxfeerate and
  * maxburnamount, package RBF, each TRUC rule (sizes, inheritance, ancestor and descendant
- * limits, sibling eviction, package TRUC checks) and ephemeral dust.
+ * limits, sibling eviction, package TRUC checks), ephemeral dust, same-txid-other-witness
+ * transactions, packages refused whole (package-not-validated) and cluster limits.
  */
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { concatBytes, fromHex, parseBlock, toHex, Transaction } from '../../src/primitives/index.js';
-import { OP, pushData } from '../../src/script/index.js';
-import { TestWallet, type PaymentOutput, type SpendOptions, type WalletCoin } from '../support/wallet.js';
+import { OP, PrecomputedTransactionData, pushData, SIGHASH_ALL, taprootSignatureHash } from '../../src/script/index.js';
+import { spendKey } from '../support/spends.js';
+import { schnorrSign, TestWallet, type PaymentOutput, type SpendOptions, type WalletCoin } from '../support/wallet.js';
 import { cleanupsAfterTests, NODE_STARTERS, type NodeUnderTest, type Starter } from './node-under-test.js';
 
 const cleanups = cleanupsAfterTests();
@@ -97,7 +99,7 @@ async function runScenarios(t: Transcript): Promise<void> {
   const { wallet } = t;
   await t.call('help submitpackage', 'help', ['submitpackage']);
   await t.call('help testmempoolaccept', 'help', ['testmempoolaccept']);
-  await mine(t.node, wallet, 125);
+  await mine(t.node, wallet, 140);
   const height = await t.node.call<number>('getblockcount');
   const coins = wallet.spendable(height + 1).filter((c) => c.coinbase);
   let next = 0;
@@ -286,29 +288,93 @@ async function runScenarios(t: Transcript): Promise<void> {
   await t.call('I4 testmempoolaccept sibling among several', 'testmempoolaccept', [[hex(other), hex(tpc2)]]);
   await t.call('I5 submitpackage pooled parent and sibling', 'submitpackage', [[hex(tp), hex(tpc2)]]);
   await t.mempool('I6 mempool');
+
+  // J. The same transaction with another witness already pooled: left out as Core does.
+  const wcoin = coin();
+  const w = t.name(pay(wallet, [wcoin], 1_000n), 'W');
+  const w2 = t.name(withSighashAllWitness(w, wcoin, wallet.seed), 'W2');
+  assert.equal(w2.txidHex, w.txidHex);
+  assert.notEqual(w2.wtxidHex, w.wtxidHex);
+  await t.call('J1 original witness', 'sendrawtransaction', [hex(w)]);
+  await t.call('J2 testmempoolaccept other witness', 'testmempoolaccept', [[hex(w2)]]);
+  const wchild = t.name(pay(wallet, [coinOf(wallet, w, 0)], 2_000n), 'WCHILD');
+  await t.call('J3 submitpackage other witness and child', 'submitpackage', [[hex(w2), hex(wchild)]]);
+
+  // K. Packages refused before any transaction is looked at.
+  const kcoin = coin();
+  const kp1 = t.name(pay(wallet, [kcoin], 1_000n), 'KP1');
+  const kp2 = t.name(pay(wallet, [kcoin], 2_000n, { conflicting: true }), 'KP2');
+  const kc = t.name(pay(wallet, [coinOf(wallet, kp1, 0), coinOf(wallet, kp2, 0)], 5_000n), 'KC');
+  await t.call('K1 submitpackage parents spending one coin', 'submitpackage', [[hex(kp1), hex(kp2), hex(kc)]]);
+  await t.call('K2 submitpackage child with a parent left out and unknown', 'submitpackage', [[hex(kp1), hex(kc)]]);
+  const kbig = t.name(pay(wallet, [coin()], 100_000n, { count: 1800 }), 'KBIG');
+  const kbigChild = t.name(pay(wallet, [coinOf(wallet, kbig, 0)], 100_000n, { count: 600 }), 'KBIGCHILD');
+  await t.call('K3 submitpackage too large', 'submitpackage', [[hex(kbig), hex(kbigChild)]]);
+  await t.call('K4 testmempoolaccept too large', 'testmempoolaccept', [[hex(kbig), hex(kbigChild)]]);
+  await t.mempool('K5 mempool');
 }
 
-async function transcriptOf(start: Starter): Promise<Transcript> {
-  const node = await start({ args: ['-acceptnonstdtxn=0'] });
+/** Cluster limits with -limitclustercount=3: a package making a cluster of four is refused as a whole. */
+async function runClusterScenario(t: Transcript): Promise<void> {
+  const { wallet } = t;
+  await mine(t.node, wallet, 105);
+  const height = await t.node.call<number>('getblockcount');
+  const coins = wallet.spendable(height + 1).filter((c) => c.coinbase);
+  const a = t.name(pay(wallet, [coins[0]!], 1_000n), 'A');
+  await t.call('L1 grandparent', 'sendrawtransaction', [hex(a)]);
+  const b = t.name(pay(wallet, [coinOf(wallet, a, 0)], 1_000n), 'B');
+  await t.call('L2 parent', 'sendrawtransaction', [hex(b)]);
+  const b0 = coinOf(wallet, b, 0);
+  const c = t.name(pay(wallet, [b0], 0n), 'C');
+  const d = t.name(pay(wallet, [coinOf(wallet, c, 0)], 30_000n), 'D');
+  await t.call('L3 testmempoolaccept cluster of four', 'testmempoolaccept', [[hex(c), hex(d)], 0]);
+  await t.call('L4 submitpackage cluster of four', 'submitpackage', [[hex(c), hex(d)]]);
+  const e = t.name(pay(wallet, [coins[1]!], 0n), 'E');
+  const f = t.name(pay(wallet, [coinOf(wallet, e, 0), b0], 30_000n, { conflicting: true }), 'F');
+  await t.call('L5 submitpackage joining a cluster of two', 'submitpackage', [[hex(e), hex(f)]]);
+  await t.mempool('L6 mempool');
+}
+
+/** The same transaction, its one key-path input signed again with an explicit SIGHASH_ALL: same txid, another wtxid. */
+function withSighashAllWitness(tx: Transaction, coin: WalletCoin, walletSeed: number): Transaction {
+  const key = spendKey('p2tr', walletSeed * 100 + 2);
+  const txdata = new PrecomputedTransactionData(tx, [{ value: coin.value, scriptPubKey: coin.scriptPubKey }]);
+  const digest = taprootSignatureHash(tx, 0, SIGHASH_ALL, txdata, { annexHash: undefined }, false)!;
+  const signature = concatBytes(schnorrSign(digest, key.signingSecret, new Uint8Array(32)), Uint8Array.of(SIGHASH_ALL));
+  return new Transaction({ version: tx.version, inputs: [{ ...tx.inputs[0]!, witness: [signature] }], outputs: tx.outputs, locktime: tx.locktime });
+}
+
+async function transcriptOf(start: Starter, args: readonly string[], scenario: (t: Transcript) => Promise<void>): Promise<Transcript> {
+  const node = await start({ args: ['-acceptnonstdtxn=0', ...args] });
   cleanups.push(() => node.stop());
   const t = new Transcript(node, new TestWallet(31));
-  await runScenarios(t);
+  await scenario(t);
   await node.stop();
   return t;
 }
 
 const [, startTs] = NODE_STARTERS[0]!;
 const [, startCore] = NODE_STARTERS[1]!;
+const skip = startCore ? false : 'reference bitcoind missing';
 
-test('submitpackage, testmempoolaccept packages, package RBF, TRUC and ephemeral dust answer as bitcoind v31 does', { skip: startCore ? false : 'reference bitcoind missing' }, async () => {
-  const core = await transcriptOf(startCore!);
-  if (process.env['PACKAGES_PRINT']) writeFileSync(process.env['PACKAGES_PRINT'], JSON.stringify(core.steps, null, 1));
-  const ts = await transcriptOf(startTs!);
-  if (process.env['PACKAGES_PRINT']) writeFileSync(`${process.env['PACKAGES_PRINT']}.tsbtcd`, JSON.stringify(ts.steps, null, 1));
-  assert.equal(ts.steps.length, core.steps.length);
+/** Runs the scenario on bitcoind, then tsbtcd, and expects the same transcript step by step. */
+async function compare(args: readonly string[], scenario: (t: Transcript) => Promise<void>, print: string): Promise<Step[]> {
+  const core = await transcriptOf(startCore!, args, scenario);
+  if (process.env['PACKAGES_PRINT']) writeFileSync(`${process.env['PACKAGES_PRINT']}.${print}`, JSON.stringify(core.steps, null, 1));
+  const ts = await transcriptOf(startTs!, args, scenario);
   for (let i = 0; i < Math.max(core.steps.length, ts.steps.length); i++) {
     assert.deepEqual(ts.steps[i], core.steps[i], `step ${core.steps[i]?.step ?? ts.steps[i]?.step}`);
   }
-  // Not vacuous: the CPFP package entered on both.
-  assert.deepEqual((core.steps.find((s) => s.step === 'A6 mempool')!.result as string[]).length, 2);
+  return core.steps;
+}
+
+test('submitpackage, testmempoolaccept packages, package RBF, TRUC and ephemeral dust answer as bitcoind v31 does', { skip }, async () => {
+  const steps = await compare([], runScenarios, 'main');
+  // Not vacuous: the CPFP package entered.
+  assert.equal((steps.find((s) => s.step === 'A6 mempool')!.result as string[]).length, 2);
+});
+
+test('package cluster limits (-limitclustercount=3) answer as bitcoind v31 does', { skip }, async () => {
+  const steps = await compare(['-limitclustercount=3'], runClusterScenario, 'cluster');
+  assert.ok(JSON.stringify(steps).includes('too-large-cluster'));
 });
