@@ -60,6 +60,12 @@ class Transcript {
     }
   }
 
+  /** getmempoolinfo's count of transactions submitted here and not yet announced. */
+  async unbroadcast(step: string): Promise<void> {
+    const info = await this.node.call<{ unbroadcastcount: number }>('getmempoolinfo');
+    this.steps.push({ step, result: info.unbroadcastcount });
+  }
+
   async mempool(step: string): Promise<void> {
     const ids = await this.node.call<string[]>('getrawmempool');
     this.steps.push({ step, result: (this.named(ids) as string[]).sort() });
@@ -114,6 +120,7 @@ async function runScenarios(t: Transcript): Promise<void> {
   await t.call('A4 submitpackage parent+child', 'submitpackage', [[hex(p0), hex(c0)]]);
   await t.call('A5 submitpackage again', 'submitpackage', [[hex(p0), hex(c0)]]);
   await t.mempool('A6 mempool');
+  await t.unbroadcast('A7 unbroadcast');
 
   // B. testmempoolaccept with several transactions, and malformed packages.
   const c1coin = coin();
@@ -228,6 +235,7 @@ async function runScenarios(t: Transcript): Promise<void> {
   const ec0 = t.name(pay(wallet, [e0out0, coinOf(wallet, e0, 1)], 10_000n, { version: 3, conflicting: true }), 'EC0');
   await t.call('F4 child spending the dust', 'submitpackage', [[hex(e0), hex(ec0)]]);
   await t.mempool('F5 mempool');
+  await t.unbroadcast('F6 unbroadcast');
 
   // G. More package shapes: a failing script after a passing transaction, a child below
   // the minimum after a parent that pays for itself, two TRUC parents of one TRUC child.
