@@ -180,6 +180,20 @@ export class NodeMempool implements ChainMempoolSync {
   }
 
   /**
+   * A parent and child from a peer (Core's 1-parent-1-child package relay: a parent refused
+   * on its feerate and an orphan child of it), accepted as submitpackage would; the
+   * transactions that entered are relayed.
+   */
+  acceptPackageFromPeer(txs: readonly Transaction[]): Promise<PackageOutcome> {
+    return this.chain.exclusive(async () => {
+      const outcome = await acceptPackage(this.packageHost(), txs, undefined);
+      this.chain.commitMempoolChanges();
+      for (const result of outcome.results.values()) if (result.kind === 'valid') this.relay(result.entry);
+      return outcome;
+    });
+  }
+
+  /**
    * Core's BroadcastTransaction without peers: 'in-utxo-set' when an output of the
    * transaction is unspent in the chain, the pool's copy when the txid is already there,
    * otherwise acceptance — first as a test when `maxFee` is set, refusing a fee above it.

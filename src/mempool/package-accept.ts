@@ -84,7 +84,7 @@ const invalid = (failure: AcceptFailure): PackageTxResult => ({ kind: 'invalid',
 /** Core's TX_RECONSIDERABLE: refusals on feerate alone, which a package's feerate may undo. */
 const RECONSIDERABLE_REASONS = new Set(['min relay fee not met', 'mempool min fee not met', 'insufficient fee', 'mempool full', 'replacement-failed']);
 
-function reconsiderable(failure: AcceptFailure): boolean {
+export function reconsiderable(failure: AcceptFailure): boolean {
   return RECONSIDERABLE_REASONS.has(failure.reason.replace(' (including sibling eviction)', ''));
 }
 
