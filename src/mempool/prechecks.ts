@@ -171,8 +171,9 @@ export function preChecks(pool: TxMempool, tx: Transaction, chain: ChainContext,
     }
   }
 
-  // Spending an output of a transaction it replaces would make it depend on its own conflict.
-  if (conflicts.size > 0) {
+  // Spending an output of a transaction it replaces would make it depend on its own conflict
+  // (package RBF refuses any pooled ancestor instead).
+  if (conflicts.size > 0 && !args.packageMember) {
     const conflictIds = new Set([...conflicts].map((c) => c.txid));
     for (const parent of parents) {
       for (const ancestor of pool.ancestors(parent)) {

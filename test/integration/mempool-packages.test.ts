@@ -272,15 +272,20 @@ async function runScenarios(t: Transcript): Promise<void> {
   const h1 = t.name(pay(wallet, [hcoin], 9_000n, { conflicting: true }), 'H1');
   const h1child = t.name(pay(wallet, [coinOf(wallet, h1, 0)], 2_000n), 'H1CHILD');
   await t.call('H3 package RBF child below parent feerate', 'submitpackage', [[hex(h1), hex(h1child)]]);
-  const pooled = t.name(pay(wallet, [coin()], 1_000n), 'HPOOLED');
+  const pooledCoin = coin();
+  const pooled = t.name(pay(wallet, [pooledCoin], 1_000n), 'HPOOLED');
   await t.call('H4 pooled parent', 'sendrawtransaction', [hex(pooled)]);
-  const h2 = t.name(pay(wallet, [hcoin, coinOf(wallet, pooled, 0)], 0n, { conflicting: true }), 'H2');
+  const pooledOut = coinOf(wallet, pooled, 0);
+  const h2 = t.name(pay(wallet, [hcoin, pooledOut], 0n, { conflicting: true }), 'H2');
   const h2child = t.name(pay(wallet, [coinOf(wallet, h2, 0)], 80_000n), 'H2CHILD');
   await t.call('H5 package RBF with a pooled ancestor', 'submitpackage', [[hex(h2), hex(h2child)]]);
   const h3a = t.name(pay(wallet, [hcoin], 0n, { conflicting: true }), 'H3A');
   const h3b = t.name(pay(wallet, [coin()], 0n), 'H3B');
   const h3child = t.name(pay(wallet, [coinOf(wallet, h3a, 0), coinOf(wallet, h3b, 0)], 90_000n), 'H3CHILD');
   await t.call('H6 package RBF with two parents', 'submitpackage', [[hex(h3a), hex(h3b), hex(h3child)]]);
+  const h4 = t.name(pay(wallet, [pooledCoin, pooledOut], 0n, { conflicting: true }), 'H4');
+  const h4child = t.name(pay(wallet, [coinOf(wallet, h4, 0)], 80_000n), 'H4CHILD');
+  await t.call('H8 package RBF spending its own conflict', 'submitpackage', [[hex(h4), hex(h4child)]]);
   await t.mempool('H7 mempool');
 
   // I. TRUC siblings where packages are involved: no sibling eviction among several
