@@ -325,6 +325,9 @@ async function runScenarios(t: Transcript): Promise<void> {
   await t.call('K3 submitpackage too large', 'submitpackage', [[hex(kbig), hex(kbigChild)]]);
   await t.call('K4 testmempoolaccept too large', 'testmempoolaccept', [[hex(kbig), hex(kbigChild)]]);
   await t.mempool('K5 mempool');
+
+  // Z. The fee estimator tracks what entered alone with no pooled parent, not package members.
+  await t.call('Z1 estimaterawfee', 'estimaterawfee', [2]);
 }
 
 /** Cluster limits with -limitclustercount=3: a package making a cluster of four is refused as a whole. */
