@@ -1,6 +1,6 @@
 /**
  * Core v31's package acceptance (validation.cpp AcceptPackage, AcceptSubPackage,
- * AcceptMultipleTransactions, PackageRBFChecks): several transactions checked together —
+ * AcceptMultipleTransactions; package RBF in package-rbf.ts): several transactions checked together —
  * each one's PreChecks with the earlier ones' outputs available, then the package's TRUC
  * rules, the fee floors on the package feerate (CPFP), package RBF, cluster limits,
  * ephemeral dust spends and scripts — and, for submitpackage, the child-with-parents
@@ -8,7 +8,7 @@
  * first, and only those failing on their feerate (or on inputs a failed parent would have
  * made) are retried together. The caller holds the chain queue.
  */
-import { COIN, type Coin } from '../consensus/index.js';
+import type { Coin } from '../consensus/index.js';
 import { hashToHex, type Transaction, type TxOut } from '../primitives/index.js';
 import { outpointId, type MempoolEntry } from './entry.js';
 import { ephemeralSpendsFailure } from './ephemeral-policy.js';
@@ -18,8 +18,10 @@ import type { MempoolPolicyOptions } from './policy-options.js';
 import { MEMPOOL_HEIGHT } from './pool-coins.js';
 import type { TxMempool } from './pool.js';
 import { preChecks, refuse, type AcceptArgs, type AcceptFailure, type ChainContext, type PrecheckedTx } from './prechecks.js';
-import { evictedBy, improvesFeerateDiagram, paysForRbfFailure, tooManyReplacements } from './replacement.js';
+import { packageClustersWithinLimits, packageRbfFailure, policyState, type PackageState } from './package-rbf.js';
 import { packageTrucChecks } from './truc-policy.js';
+
+export type { PackageState } from './package-rbf.js';
 
 /** One transaction's acceptance, as NodeMempool's single-transaction path answers it. */
 export type SingleAcceptResult = { readonly ok: true; readonly entry: MempoolEntry; readonly replaced: readonly MempoolEntry[] } | AcceptFailure;
@@ -38,13 +40,6 @@ export type PackageTxResult =
   | { readonly kind: 'mempool-entry'; readonly vsize: number; readonly fee: bigint }
   | { readonly kind: 'different-witness'; readonly otherWtxid: string }
   | { readonly kind: 'invalid'; readonly failure: AcceptFailure };
-
-/** Core's PackageValidationState when invalid: PCKG_POLICY (the package as such) or PCKG_TX (a member failed). */
-export interface PackageState {
-  readonly level: 'policy' | 'tx';
-  readonly reason: string;
-  readonly debug: string;
-}
 
 export interface PackageOutcome {
   /** Null when the package is valid (Core's PCKG_RESULT_UNSET). */
@@ -78,7 +73,6 @@ export interface MultipleMode {
 }
 
 const TX_FAILED: PackageState = { level: 'tx', reason: 'transaction failed', debug: '' };
-const policyState = (reason: string, debug = ''): PackageState => ({ level: 'policy', reason, debug });
 const invalid = (failure: AcceptFailure): PackageTxResult => ({ kind: 'invalid', failure });
 
 /** Core's TX_RECONSIDERABLE: refusals on feerate alone, which a package's feerate may undo. */
@@ -88,78 +82,10 @@ export function reconsiderable(failure: AcceptFailure): boolean {
   return RECONSIDERABLE_REASONS.has(failure.reason.replace(' (including sibling eviction)', ''));
 }
 
-/** Core's CFeeRate::ToString: BTC/kvB with eight decimals. */
-function feerateText(satPerKvB: bigint): string {
-  return `${satPerKvB / COIN}.${(satPerKvB % COIN).toString().padStart(8, '0')} BTC/kvB`;
-}
-
 /** Core's CheckFeeRate on a package's size and modified fees: the failure or null. */
 function packageFeeFloorFailure(policy: MempoolPolicyOptions, vsize: number, fee: bigint): AcceptFailure | null {
   const minFee = feeForSize(policy.minRelayTxFee, vsize);
   return fee < minFee ? refuse('min relay fee not met', `${fee} < ${minFee}`) : null;
-}
-
-/**
- * Whether the package's clusters (the members, linked to each other and to the pool, with
- * `evicted` gone) stay within -limitclustercount and -limitclustersize.
- */
-function clustersWithinLimits(entries: readonly MempoolEntry[], evicted: ReadonlySet<MempoolEntry>, policy: MempoolPolicyOptions): boolean {
-  const packageChildren = new Map<MempoolEntry, MempoolEntry[]>();
-  for (const e of entries) for (const p of e.parents) packageChildren.set(p, [...(packageChildren.get(p) ?? []), e]);
-  const seen = new Set<MempoolEntry>();
-  for (const start of entries) {
-    if (seen.has(start)) continue;
-    let count = 0;
-    let vsize = 0;
-    const todo = [start];
-    seen.add(start);
-    while (todo.length > 0) {
-      const e = todo.pop()!;
-      count++;
-      vsize += e.vsize;
-      for (const next of [...e.parents, ...e.children, ...(packageChildren.get(e) ?? [])]) {
-        if (!evicted.has(next) && !seen.has(next)) {
-          seen.add(next);
-          todo.push(next);
-        }
-      }
-    }
-    if (count > policy.limitClusterCount || vsize > policy.limitClusterSizeVbytes) return false;
-  }
-  return true;
-}
-
-/** Core's PackageRBFChecks: the package state when the package may not replace what it conflicts with. */
-function packageRbfFailure(pool: TxMempool, txs: readonly Transaction[], checked: readonly PrecheckedTx[], totalFee: bigint, totalVsize: number, policy: MempoolPolicyOptions): { state: PackageState } | { evicted: Set<MempoolEntry>; conflicts: Set<MempoolEntry> } {
-  if (checked.length !== 2 || !isChildWithParents(txs)) return { state: policyState('package RBF failed: package must be 1-parent-1-child') };
-  for (const c of checked) {
-    if ([...c.entry.parents].some((p) => pool.get(p.txid) === p)) return { state: policyState('package RBF failed: new transaction cannot have mempool ancestors') };
-  }
-  const conflicts = new Set<MempoolEntry>();
-  for (const c of checked) for (const e of c.conflicts) conflicts.add(e);
-  const [parent, child] = checked as [PrecheckedTx, PrecheckedTx];
-  const tooMany = tooManyReplacements(pool, child.entry.txid, conflicts);
-  if (tooMany) return { state: policyState('package RBF failed: too many potential replacements', tooMany) };
-  const evicted = evictedBy(pool, conflicts);
-  let conflictingFees = 0n;
-  for (const e of evicted) conflictingFees += e.modifiedFee;
-  const underpaid = paysForRbfFailure(conflictingFees, totalFee, totalVsize, policy, child.entry.txid);
-  if (underpaid) return { state: policyState('package RBF failed: insufficient anti-DoS fees', underpaid) };
-  const parentRate = feeRatePerKvB(parent.entry.modifiedFee, parent.entry.vsize);
-  const packageRate = feeRatePerKvB(totalFee, totalVsize);
-  if (packageRate <= parentRate) {
-    return {
-      state: policyState(
-        'package RBF failed: package feerate is less than or equal to parent feerate',
-        `package feerate ${feerateText(packageRate)} <= parent feerate is ${feerateText(parentRate)}`,
-      ),
-    };
-  }
-  if (!clustersWithinLimits([parent.entry, child.entry], evicted, policy)) return { state: policyState('too-large-cluster') };
-  if (!improvesFeerateDiagram(pool, [parent.entry, child.entry], conflicts, evicted)) {
-    return { state: policyState('package RBF failed: insufficient feerate: does not improve feerate diagram') };
-  }
-  return { evicted, conflicts };
 }
 
 /**
@@ -212,7 +138,7 @@ export async function acceptMultiple(host: PackageHost, txs: readonly Transactio
     evicted = rbf.evicted;
   }
   const entries = checked.map((c) => c.entry);
-  if (!clustersWithinLimits(entries, evicted, policy)) return { state: policyState('too-large-cluster'), results: new Map() };
+  if (!packageClustersWithinLimits(entries, evicted, policy)) return { state: policyState('too-large-cluster'), results: new Map() };
   if (policy.requireStandard) {
     const dust = ephemeralSpendsFailure(txs, policy.dustRelayFee, pool);
     if (dust) return { state: { level: 'tx', reason: 'unspent-dust', debug: '' }, results: new Map([[dust.tx.wtxidHex, invalid(dust.failure)]]) };
