@@ -885,7 +885,7 @@ export class Chainstate {
 
   /** Core's UpdateTip line: every new tip, connected or disconnected to. */
   private logUpdateTip(tip: BlockIndexEntry): void {
-    const progress = guessVerificationProgress(this.params.chainTxData, tip.chainTxCount, tip.time, Math.floor(Date.now() / 1000));
+    const progress = guessVerificationProgress(this.params.chainTxData, tip, this.tree.bestHeader?.height ?? tip.height, this.params.targetSpacing, this.now());
     const date = new Date(tip.time * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
     const log2Work = Math.log2(Number(tip.chainWork));
     const cacheMiB = this.coins.memoryUsage / (1 << 20);

@@ -123,7 +123,7 @@ export class ChainstateService implements NodeService {
       mempool: () => this.mempool,
       node: nodeFacts(config, () => (this.ctx?.shutdownRequested ?? false) || (this.chain?.interrupted ?? false), peerCount),
     };
-    this.rpcMethods = [...blockchainReadMethods(), ...blockchainBlockMethods(), ...blockFilterMethods(), ...mempoolMethods(), ...blockchainMethods(access), ...miningMethods(access), ...waitMethods(() => this.tipWaiters)];
+    this.rpcMethods = [...blockchainReadMethods(), ...blockchainBlockMethods(access.node!.deprecatedRpc), ...blockFilterMethods(), ...mempoolMethods(), ...blockchainMethods(access), ...miningMethods(access), ...waitMethods(() => this.tipWaiters)];
     this.rpcMethods.push(
       ...mempoolSubmitMethods(() => {
         if (!this.mempool) throw new ChainSystemError('mempool is not loaded');

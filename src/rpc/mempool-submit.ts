@@ -26,10 +26,16 @@ export function mempoolSubmitMethods(mempool: () => NodeMempool): RpcMethod[] {
     name: 'sendrawtransaction',
     category: 'rawtransactions',
     description:
-      'Submit a raw transaction (serialized, hex-encoded) to local node and network.\n\n' +
-      'The transaction will be sent unconditionally to all peers, so using sendrawtransaction\n' +
-      "for manual rebroadcast may degrade privacy by leaking the transaction's origin, as\n" +
-      'nodes will normally not rebroadcast non-wallet transactions already in their mempool.\n\n' +
+      'Submit a raw transaction (serialized, hex-encoded) to the network.\n\n' +
+      'If -privatebroadcast is disabled, then the transaction will be put into the\n' +
+      'local mempool of the node and will be sent unconditionally to all currently\n' +
+      'connected peers, so using sendrawtransaction for manual rebroadcast will degrade\n' +
+      "privacy by leaking the transaction's origin, as nodes will normally not\n" +
+      'rebroadcast non-wallet transactions already in their mempool.\n\n' +
+      'If -privatebroadcast is enabled, then the transaction will be sent only via\n' +
+      'dedicated, short-lived connections to Tor or I2P peers or IPv4/IPv6 peers\n' +
+      "via the Tor network. This conceals the transaction's origin. The transaction\n" +
+      'will only enter the local mempool when it is received back from the network.\n\n' +
       'A specific exception, RPC_TRANSACTION_ALREADY_IN_UTXO_SET, may throw if the transaction cannot be added to the mempool.\n\n' +
       'Related RPCs: createrawtransaction, signrawtransactionwithkey\n',
     args: [
@@ -80,15 +86,21 @@ export function mempoolSubmitMethods(mempool: () => NodeMempool): RpcMethod[] {
       {
         type: 'arr',
         description:
-          "The result of the mempool acceptance test for each raw transaction in the input array.\nReturns results for each transaction in the same order they were passed in.\nTransactions that cannot be fully validated due to failures in other transactions will not contain an 'allowed' result.\n",
+          'The result of the mempool acceptance test for each raw transaction in the input array.\n' +
+          'Returns results for each transaction in the same order they were passed in.\n' +
+          "Transactions that cannot be fully validated due to failures in other transactions will not contain an 'allowed' result.\n",
         inner: [
           {
             type: 'obj',
-            description: '',
             inner: [
               { type: 'str_hex', key: 'txid', description: 'The transaction hash in hex' },
               { type: 'str_hex', key: 'wtxid', description: 'The transaction witness hash in hex' },
-              { type: 'str', key: 'package-error', optional: true, description: 'Package validation error, if any (only possible if rawtxs had more than 1 transaction).' },
+              {
+                type: 'str',
+                key: 'package-error',
+                optional: true,
+                description: 'Package validation error, if any (only possible if rawtxs had more than 1 transaction).',
+              },
               {
                 type: 'bool',
                 key: 'allowed',
@@ -109,9 +121,9 @@ export function mempoolSubmitMethods(mempool: () => NodeMempool): RpcMethod[] {
                 optional: true,
                 description: "Transaction fees (only present if 'allowed' is true)",
                 inner: [
-                  { type: 'num', key: 'base', description: 'transaction fee in BTC' },
+                  { type: 'str_amount', key: 'base', description: 'transaction fee in BTC' },
                   {
-                    type: 'num',
+                    type: 'str_amount',
                     key: 'effective-feerate',
                     description:
                       'the effective feerate in BTC per KvB. May differ from the base feerate if, for example, there are modified fees from prioritisetransaction or a package feerate was used.',
@@ -125,7 +137,12 @@ export function mempoolSubmitMethods(mempool: () => NodeMempool): RpcMethod[] {
                 ],
               },
               { type: 'str', key: 'reject-reason', optional: true, description: "Rejection reason (only present when 'allowed' is false)" },
-              { type: 'str', key: 'reject-details', optional: true, description: "Rejection details (only present when 'allowed' is false and rejection details exist)" },
+              {
+                type: 'str',
+                key: 'reject-details',
+                optional: true,
+                description: "Rejection details (only present when 'allowed' is false and rejection details exist)",
+              },
             ],
           },
         ],

@@ -34,9 +34,9 @@ const TX_RESULT: RpcResultSpec = {
       optional: true,
       description: 'Transaction fees',
       inner: [
-        { type: 'num', key: 'base', description: 'transaction fee in BTC' },
+        { type: 'str_amount', key: 'base', description: 'transaction fee in BTC' },
         {
-          type: 'num',
+          type: 'str_amount',
           key: 'effective-feerate',
           optional: true,
           description:

@@ -175,6 +175,19 @@ export class TestWallet {
    * kind join it unconfirmed, so the next transaction may spend them in the same block.
    */
   spend(inputs: readonly WalletCoin[], outputs: readonly PaymentOutput[], options: SpendOptions = {}): Transaction {
+    const tx = this.sign(inputs, outputs, options);
+    for (const c of inputs) this.coins.delete(outpointKey(c.outpoint));
+    tx.outputs.forEach((out, vout) => {
+      const kind = this.kindOf(out.scriptPubKey);
+      if (!kind) return;
+      const outpoint = { txid: tx.txid, vout };
+      this.coins.set(outpointKey(outpoint), { outpoint, value: out.value, kind, scriptPubKey: out.scriptPubKey, height: null, coinbase: false });
+    });
+    return tx;
+  }
+
+  /** The signed transaction spend() would make, leaving the wallet as it is (to learn a spend's size first). */
+  sign(inputs: readonly WalletCoin[], outputs: readonly PaymentOutput[], options: SpendOptions = {}): Transaction {
     if (inputs.length === 0 || outputs.length === 0) throw new RangeError('a spend needs inputs and outputs');
     const inTotal = inputs.reduce((a, c) => a + c.value, 0n);
     const outTotal = outputs.reduce((a, o) => a + o.value, 0n);
@@ -188,15 +201,7 @@ export class TestWallet {
     // BIP143 and BIP341 hashes do not commit to witnesses: the unsigned transaction's hashes are the signed one's.
     const txdata = new PrecomputedTransactionData(unsigned, spentOutputs);
     const signedInputs = unsignedInputs.map((input, i) => ({ ...input, witness: this.witness(inputs[i]!, unsigned, i, txdata) }));
-    const tx = new Transaction({ version, inputs: signedInputs, outputs: txOuts, locktime: 0 });
-    for (const c of inputs) this.coins.delete(outpointKey(c.outpoint));
-    txOuts.forEach((out, vout) => {
-      const kind = this.kindOf(out.scriptPubKey);
-      if (!kind) return;
-      const outpoint = { txid: tx.txid, vout };
-      this.coins.set(outpointKey(outpoint), { outpoint, value: out.value, kind, scriptPubKey: out.scriptPubKey, height: null, coinbase: false });
-    });
-    return tx;
+    return new Transaction({ version, inputs: signedInputs, outputs: txOuts, locktime: 0 });
   }
 
   private witness(coin: WalletCoin, tx: Transaction, inputIndex: number, txdata: PrecomputedTransactionData): Uint8Array[] {
