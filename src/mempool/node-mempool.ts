@@ -7,13 +7,13 @@
  */
 import type { BlockIndexEntry, Chainstate, ChainMempoolSync, MempoolCommit } from '../chain/index.js';
 import { blockScriptFlags } from '../consensus/index.js';
-import { hashToHex, parseTransaction, type ParsedBlock, type Transaction } from '../primitives/index.js';
+import { hashToHex, parseTransaction, type ParsedBlock, type Transaction, type TxOut } from '../primitives/index.js';
 import type { MempoolEntryRecord } from '../storage/index.js';
 import { selectForBlock, type BlockSelection } from './block-selection.js';
 import type { MempoolEntry } from './entry.js';
 import type { MempoolPolicyOptions } from './policy-options.js';
 import { TxMempool } from './pool.js';
-import { preChecks, refuse, type AcceptArgs, type ChainContext } from './prechecks.js';
+import { preChecks, refuse, type AcceptArgs, type AcceptFailure, type ChainContext } from './prechecks.js';
 import { minableAfterReorg } from './reorg-filter.js';
 import { acceptMultiple, acceptPackage, type PackageHost, type PackageOutcome, type SingleAcceptResult } from './package-accept.js';
 import { ephemeralSpendsFailure } from './ephemeral-policy.js';
@@ -81,11 +81,18 @@ export class NodeMempool implements ChainMempoolSync {
     this.removed(gone);
   }
 
+  /** Policy, then consensus (the tip's flags), script checks: Core's PolicyScriptChecks and ConsensusScriptChecks. */
+  private async scriptChecks(tx: Transaction, spentOutputs: readonly TxOut[]): Promise<AcceptFailure | null> {
+    const policy = await policyScriptChecks(this.chain.scriptChecker, tx, spentOutputs);
+    if (policy) return policy;
+    return consensusScriptChecks(this.chain.scriptChecker, tx, spentOutputs, blockScriptFlags(this.chain.tip!, this.chain.params), this.log);
+  }
+
   /**
-   * MemPoolAccept for one transaction; `testOnly` stops before changing the pool, and a
-   * trial addition (`announce` false) is not told to the listeners. Caller holds the chain queue.
+   * MemPoolAccept for one transaction (Core's AcceptSingleTransaction); `testOnly` stops
+   * before changing the pool. Caller holds the chain queue.
    */
-  private async acceptLocked(tx: Transaction, args: AcceptArgs, testOnly: boolean, announce = true): Promise<AcceptResult> {
+  private async acceptLocked(tx: Transaction, args: AcceptArgs, testOnly: boolean): Promise<AcceptResult> {
     const pre = preChecks(this.pool, tx, this.context(), args);
     if (!pre.ok) return pre;
     if (args.clientMaxFeerate !== undefined && feeRatePerKvB(pre.entry.modifiedFee, pre.entry.vsize) > args.clientMaxFeerate) return refuse('max feerate exceeded');
@@ -93,15 +100,12 @@ export class NodeMempool implements ChainMempoolSync {
       const dust = ephemeralSpendsFailure([tx], this.policy.dustRelayFee, this.pool);
       if (dust) return dust.failure;
     }
-    const scripts = await policyScriptChecks(this.chain.scriptChecker, tx, pre.spentOutputs);
+    const scripts = await this.scriptChecks(tx, pre.spentOutputs);
     if (scripts) return scripts;
-    const tipFlags = blockScriptFlags(this.chain.tip!, this.chain.params);
-    const consensus = await consensusScriptChecks(this.chain.scriptChecker, tx, pre.spentOutputs, tipFlags, this.log);
-    if (consensus) return consensus;
     if (!testOnly) {
       for (const e of pre.evicted) this.pool.remove(e);
       this.pool.add(pre.entry);
-      if (announce && this.eventListeners.length > 0) {
+      if (this.eventListeners.length > 0) {
         this.removed(pre.evicted);
         const event = {
           entry: pre.entry,
@@ -124,11 +128,7 @@ export class NodeMempool implements ChainMempoolSync {
       context: () => this.context(),
       args: (overrides) => this.args(overrides),
       acceptSingle: (tx, args, testOnly) => this.acceptLocked(tx, args, testOnly),
-      scriptChecks: async (tx, spentOutputs) => {
-        const policy = await policyScriptChecks(this.chain.scriptChecker, tx, spentOutputs);
-        if (policy) return policy;
-        return consensusScriptChecks(this.chain.scriptChecker, tx, spentOutputs, blockScriptFlags(this.chain.tip!, this.chain.params), this.log);
-      },
+      scriptChecks: (tx, spentOutputs) => this.scriptChecks(tx, spentOutputs),
       submit: (entries, evicted, args) => this.submitPackageEntries(entries, evicted, args),
       limit: () => this.limitMempoolSize(),
     };
