@@ -23,5 +23,6 @@ export * from './package-form.js';
 export * from './package-accept.js';
 export * from './truc-policy.js';
 export * from './ephemeral-policy.js';
+export * from './replacement-log.js';
 export * from './pool-events.js';
 export * from './node-mempool.js';

@@ -18,6 +18,7 @@ import { minableAfterReorg } from './reorg-filter.js';
 import { acceptMultiple, acceptPackage, type PackageHost, type PackageOutcome, type SingleAcceptResult } from './package-accept.js';
 import { ephemeralSpendsFailure } from './ephemeral-policy.js';
 import { feeRatePerKvB } from './fee-rate.js';
+import { replacementLogLines } from './replacement-log.js';
 import { consensusScriptChecks, policyScriptChecks } from './script-checks.js';
 import type { MempoolEventListener } from './pool-events.js';
 
@@ -105,6 +106,7 @@ export class NodeMempool implements ChainMempoolSync {
     if (!testOnly) {
       for (const e of pre.evicted) this.pool.remove(e);
       this.pool.add(pre.entry);
+      this.logReplacement(pre.evicted, [pre.entry]);
       if (this.eventListeners.length > 0) {
         this.removed(pre.evicted);
         const event = {
@@ -134,9 +136,14 @@ export class NodeMempool implements ChainMempoolSync {
     };
   }
 
+  private logReplacement(evicted: readonly MempoolEntry[], added: readonly MempoolEntry[]): void {
+    if (this.debugLog) for (const line of replacementLogLines(evicted, added)) this.debugLog('mempool', line);
+  }
+
   /** A validated package enters: what it replaces leaves, its transactions enter parents first, the listeners hear of each. */
   private submitPackageEntries(entries: readonly MempoolEntry[], evicted: readonly MempoolEntry[], args: AcceptArgs): void {
     for (const e of evicted) this.pool.remove(e);
+    this.logReplacement(evicted, entries);
     this.removed(evicted);
     const chainstateIsCurrent = this.currentForFeeEstimation();
     for (const entry of entries) {

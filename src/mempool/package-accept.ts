@@ -12,12 +12,12 @@ import type { Coin } from '../consensus/index.js';
 import { hashToHex, type Transaction, type TxOut } from '../primitives/index.js';
 import { outpointId, type MempoolEntry } from './entry.js';
 import { ephemeralSpendsFailure } from './ephemeral-policy.js';
-import { feeForSize, feeRatePerKvB } from './fee-rate.js';
+import { feeRatePerKvB } from './fee-rate.js';
 import { isChildWithParents, packageFormError } from './package-form.js';
 import type { MempoolPolicyOptions } from './policy-options.js';
 import { MEMPOOL_HEIGHT } from './pool-coins.js';
 import type { TxMempool } from './pool.js';
-import { preChecks, refuse, type AcceptArgs, type AcceptFailure, type ChainContext, type PrecheckedTx } from './prechecks.js';
+import { feeRateFailure, preChecks, refuse, type AcceptArgs, type AcceptFailure, type ChainContext, type PrecheckedTx } from './prechecks.js';
 import { packageClustersWithinLimits, packageRbfFailure, policyState, type PackageState } from './package-rbf.js';
 import { packageTrucChecks } from './truc-policy.js';
 
@@ -82,12 +82,6 @@ export function reconsiderable(failure: AcceptFailure): boolean {
   return RECONSIDERABLE_REASONS.has(failure.reason.replace(' (including sibling eviction)', ''));
 }
 
-/** Core's CheckFeeRate on a package's size and modified fees: the failure or null. */
-function packageFeeFloorFailure(policy: MempoolPolicyOptions, vsize: number, fee: bigint): AcceptFailure | null {
-  const minFee = feeForSize(policy.minRelayTxFee, vsize);
-  return fee < minFee ? refuse('min relay fee not met', `${fee} < ${minFee}`) : null;
-}
-
 /**
  * Core's AcceptMultipleTransactions: testmempoolaccept's packages (`testOnly`, each
  * transaction on its own feerate, no replacement) and submitpackage's package evaluation.
@@ -128,7 +122,7 @@ export async function acceptMultiple(host: PackageHost, txs: readonly Transactio
   const packageRate = feeRatePerKvB(totalFee, totalVsize);
   const allWtxids = txs.map((tx) => tx.wtxidHex);
   if (mode.packageFeerates) {
-    const floor = packageFeeFloorFailure(policy, totalVsize, totalFee);
+    const floor = feeRateFailure(policy, totalVsize, totalFee);
     if (floor) return { state: TX_FAILED, results: new Map([[txs[txs.length - 1]!.wtxidHex, invalid(floor)]]) };
   }
   let evicted = new Set<MempoolEntry>();

@@ -80,6 +80,15 @@ export function refuse(reason: string, debug = '', missingInputs = false): Accep
   return { ok: false, missingInputs, reason, debug };
 }
 
+/**
+ * Core's CheckFeeRate: the fee floors a transaction — or a package, on its total size and
+ * modified fees — must meet.
+ */
+export function feeRateFailure(policy: MempoolPolicyOptions, vsize: number, modifiedFee: bigint): AcceptFailure | null {
+  const minFee = feeForSize(policy.minRelayTxFee, vsize);
+  return modifiedFee < minFee ? refuse('min relay fee not met', `${modifiedFee} < ${minFee}`) : null;
+}
+
 export function preChecks(pool: TxMempool, tx: Transaction, chain: ChainContext, args: AcceptArgs): AcceptFailure | PrecheckedTx {
   const policy = args.policy;
   const failure = checkTransaction(tx);
@@ -140,8 +149,11 @@ export function preChecks(pool: TxMempool, tx: Transaction, chain: ChainContext,
     return refuse('dust', 'tx with dust output must be 0-fee');
   }
   if (sigOpCost > MAX_STANDARD_TX_SIGOPS_COST) return refuse('bad-txns-too-many-sigops', `${sigOpCost}`);
-  const minFee = feeForSize(policy.minRelayTxFee, vsize);
-  if (!args.bypassLimits && !args.packageFeerates && modifiedFee < minFee) return refuse('min relay fee not met', `${modifiedFee} < ${minFee}`);
+  // A package's members are held to the floors on the package feerate instead.
+  if (!args.bypassLimits && !args.packageFeerates) {
+    const floor = feeRateFailure(policy, vsize, modifiedFee);
+    if (floor) return floor;
+  }
 
   const parents = pool.parentsOf(tx.inputs.map((input) => input.prevout));
   const entry: MempoolEntry = {

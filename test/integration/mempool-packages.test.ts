@@ -66,6 +66,13 @@ class Transcript {
     this.steps.push({ step, result: info.unbroadcastcount });
   }
 
+  /** Core's replacement debug lines so far (their order among one replacement's evictions is Core's set order: sorted here). */
+  replacementLog(step: string): void {
+    // Package hashes are left as they are: both nodes build the same coinbases, so the same transactions.
+    const lines = [...this.node.log().matchAll(/(replacing mempool tx .*|replaced \d+ mempool transactions .*)$/gm)].map((m) => m[1]!);
+    this.steps.push({ step, result: (this.named(lines) as string[]).sort() });
+  }
+
   async mempool(step: string): Promise<void> {
     const ids = await this.node.call<string[]>('getrawmempool');
     this.steps.push({ step, result: (this.named(ids) as string[]).sort() });
@@ -328,6 +335,7 @@ async function runScenarios(t: Transcript): Promise<void> {
 
   // Z. The fee estimator tracks what entered alone with no pooled parent, not package members.
   await t.call('Z1 estimaterawfee', 'estimaterawfee', [2]);
+  t.replacementLog('Z2 replacement log');
 }
 
 /** Cluster limits with -limitclustercount=3: a package making a cluster of four is refused as a whole. */
@@ -385,7 +393,7 @@ async function compare(args: readonly string[], scenario: (t: Transcript) => Pro
 }
 
 test('submitpackage, testmempoolaccept packages, package RBF, TRUC and ephemeral dust answer as bitcoind v31 does', { skip }, async () => {
-  const steps = await compare([], runScenarios, 'main');
+  const steps = await compare(['-debug=mempool'], runScenarios, 'main');
   // Not vacuous: the CPFP package entered.
   assert.equal((steps.find((s) => s.step === 'A6 mempool')!.result as string[]).length, 2);
 });
