@@ -293,6 +293,9 @@ async function runScenarios(t: Transcript): Promise<void> {
   const h4 = t.name(pay(wallet, [pooledCoin, pooledOut], 0n, { conflicting: true }), 'H4');
   const h4child = t.name(pay(wallet, [coinOf(wallet, h4, 0)], 80_000n), 'H4CHILD');
   await t.call('H8 package RBF spending its own conflict', 'submitpackage', [[hex(h4), hex(h4child)]]);
+  const h5 = t.name(pay(wallet, [hcoin], 0n, { conflicting: true }), 'H5');
+  const h5child = t.name(pay(wallet, [coinOf(wallet, h5, 0)], 11_000n, { count: 25 }), 'H5CHILD');
+  await t.call('H9 package RBF worsening the diagram', 'submitpackage', [[hex(h5), hex(h5child)]]);
   await t.mempool('H7 mempool');
 
   // I. TRUC siblings where packages are involved: no sibling eviction among several
