@@ -207,6 +207,15 @@ async function runScenarios(t: Transcript): Promise<void> {
   const t5 = t.name(pay(wallet, [coin()], 0n, { version: 3 }), 'T5');
   const t5big = t.name(pay(wallet, [coinOf(wallet, t5, 0)], 30_000n, { version: 3, count: 25 }), 'T5BIG');
   await t.call('D19 package TRUC child too big', 'submitpackage', [[hex(t5), hex(t5big)]]);
+  const t6 = t.name(pay(wallet, [coin()], 2_000n, { version: 3, count: 2 }), 'T6');
+  const t6a = t.name(pay(wallet, [coinOf(wallet, t6, 0)], 2_000n, { version: 3 }), 'T6A');
+  const t6b = t.name(pay(wallet, [coinOf(wallet, t6, 1)], 2_000n, { version: 3 }), 'T6B');
+  await t.call('D21 testmempoolaccept TRUC parent and two children', 'testmempoolaccept', [[hex(t6), hex(t6a), hex(t6b)]]);
+  const t6grand = t.name(pay(wallet, [coinOf(wallet, t6a, 0)], 2_000n, { version: 3 }), 'T6GRAND');
+  await t.call('D22 testmempoolaccept TRUC chain of three', 'testmempoolaccept', [[hex(t6), hex(t6a), hex(t6grand)]]);
+  await t.call('D23 TRUC parent alone', 'sendrawtransaction', [hex(t6)]);
+  await t.call('D24 testmempoolaccept TRUC child and grandchild of a pooled parent', 'testmempoolaccept', [[hex(t6a), hex(t6grand)]]);
+  await t.call('D25 testmempoolaccept two TRUC children of a pooled parent', 'testmempoolaccept', [[hex(t6a), hex(t6b)]]);
   await t.mempool('D20 mempool');
 
   // E. Package RBF.
