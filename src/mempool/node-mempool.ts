@@ -7,7 +7,7 @@
  */
 import type { BlockIndexEntry, Chainstate, ChainMempoolSync, MempoolCommit } from '../chain/index.js';
 import { blockScriptFlags, formatMoney } from '../consensus/index.js';
-import { compareBytes, hashToHex, hexToHash, parseTransaction, type ParsedBlock, type Transaction } from '../primitives/index.js';
+import { compareBytes, hashToHex, hexToHash, parseTransaction, type ParsedBlock, type Transaction, type TxOut } from '../primitives/index.js';
 import type { MempoolEntryRecord } from '../storage/index.js';
 import type { MempoolFileContent } from './mempool-file.js';
 import { loadMempoolFile, type ImportMempoolOptions, type MempoolLoadReport } from './mempool-load.js';
@@ -16,22 +16,20 @@ import { selectForBlock, type BlockSelection } from './block-selection.js';
 import type { MempoolEntry } from './entry.js';
 import type { MempoolPolicyOptions } from './policy-options.js';
 import { TxMempool } from './pool.js';
-import { preChecks, type AcceptArgs, type AcceptFailure, type ChainContext } from './prechecks.js';
+import { preChecks, refuse, type AcceptArgs, type AcceptFailure, type ChainContext } from './prechecks.js';
 import { minableAfterReorg } from './reorg-filter.js';
-import { packageFormError } from './package-form.js';
+import { acceptMultiple, acceptPackage, type PackageHost, type PackageOutcome, type SingleAcceptResult } from './package-accept.js';
+import { ephemeralSpendsFailure } from './ephemeral-policy.js';
+import { feeRatePerKvB } from './fee-rate.js';
+import { replacementLogLines } from './replacement-log.js';
 import { consensusScriptChecks, policyScriptChecks } from './script-checks.js';
 import type { MempoolEventListener } from './pool-events.js';
 
 /** Core's MAX_FEE_ESTIMATION_TIP_AGE: with an older tip the node is not current for fee estimation. */
 const MAX_FEE_ESTIMATION_TIP_AGE_SECONDS = 3 * 60 * 60;
 
-export type AcceptResult = { readonly ok: true; readonly entry: MempoolEntry } | AcceptFailure;
-
-export interface PackageTestResult {
-  /** Core's package-error (a package that is not well formed): then no transaction has a result. */
-  readonly packageError?: string;
-  readonly results: readonly (AcceptResult | undefined)[];
-}
+/** A single transaction's acceptance; on success with the pool transactions it replaced. */
+export type AcceptResult = SingleAcceptResult;
 
 export class NodeMempool implements ChainMempoolSync {
   readonly pool = new TxMempool();
@@ -87,64 +85,121 @@ export class NodeMempool implements ChainMempoolSync {
     this.removed(gone);
   }
 
+  /** Policy, then consensus (the tip's flags), script checks: Core's PolicyScriptChecks and ConsensusScriptChecks. */
+  private async scriptChecks(tx: Transaction, spentOutputs: readonly TxOut[]): Promise<AcceptFailure | null> {
+    const policy = await policyScriptChecks(this.chain.scriptChecker, tx, spentOutputs);
+    if (policy) return policy;
+    return consensusScriptChecks(this.chain.scriptChecker, tx, spentOutputs, blockScriptFlags(this.chain.tip!, this.chain.params), this.log);
+  }
+
   /**
-   * MemPoolAccept for one transaction; `testOnly` stops before changing the pool, and a
-   * trial addition (`announce` false) is not told to the listeners. Caller holds the chain queue.
+   * MemPoolAccept for one transaction (Core's AcceptSingleTransaction); `testOnly` stops
+   * before changing the pool. Caller holds the chain queue.
    */
-  private async acceptLocked(tx: Transaction, args: AcceptArgs, testOnly: boolean, announce = true): Promise<AcceptResult> {
+  private async acceptLocked(tx: Transaction, args: AcceptArgs, testOnly: boolean): Promise<AcceptResult> {
     const pre = preChecks(this.pool, tx, this.context(), args);
     if (!pre.ok) return pre;
-    const scripts = await policyScriptChecks(this.chain.scriptChecker, tx, pre.spentOutputs);
+    if (args.clientMaxFeerate !== undefined && feeRatePerKvB(pre.entry.modifiedFee, pre.entry.vsize) > args.clientMaxFeerate) return refuse('max feerate exceeded');
+    if (this.policy.requireStandard) {
+      const dust = ephemeralSpendsFailure([tx], this.policy.dustRelayFee, this.pool);
+      if (dust) return dust.failure;
+    }
+    const scripts = await this.scriptChecks(tx, pre.spentOutputs);
     if (scripts) return scripts;
-    const tipFlags = blockScriptFlags(this.chain.tip!, this.chain.params);
-    const consensus = await consensusScriptChecks(this.chain.scriptChecker, tx, pre.spentOutputs, tipFlags, this.log);
-    if (consensus) return consensus;
     if (!testOnly) {
       for (const e of pre.evicted) this.pool.remove(e);
       this.pool.add(pre.entry);
-      if (announce && this.eventListeners.length > 0) {
+      this.logReplacement(pre.evicted, [pre.entry]);
+      if (this.eventListeners.length > 0) {
         this.removed(pre.evicted);
         const event = {
           entry: pre.entry,
           limitsBypassed: args.bypassLimits,
-          submittedInPackage: false,
+          submittedInPackage: args.packageSubmission ?? false,
           chainstateIsCurrent: this.currentForFeeEstimation(),
           hasNoPoolParents: pre.entry.parents.size === 0,
         };
         for (const l of this.eventListeners) l.transactionAdded(event);
       }
     }
-    return { ok: true, entry: pre.entry };
+    return { ok: true, entry: pre.entry, replaced: pre.evicted };
+  }
+
+  /** What package acceptance uses of this mempool (inside the chain queue). */
+  private packageHost(): PackageHost {
+    return {
+      pool: this.pool,
+      policy: this.policy,
+      context: () => this.context(),
+      args: (overrides) => this.args(overrides),
+      acceptSingle: (tx, args, testOnly) => this.acceptLocked(tx, args, testOnly),
+      scriptChecks: (tx, spentOutputs) => this.scriptChecks(tx, spentOutputs),
+      submit: (entries, evicted, args) => this.submitPackageEntries(entries, evicted, args),
+      limit: () => this.limitMempoolSize(),
+    };
+  }
+
+  private logReplacement(evicted: readonly MempoolEntry[], added: readonly MempoolEntry[]): void {
+    if (this.debugLog) for (const line of replacementLogLines(evicted, added)) this.debugLog('mempool', line);
+  }
+
+  /** A validated package enters: what it replaces leaves, its transactions enter parents first, the listeners hear of each. */
+  private submitPackageEntries(entries: readonly MempoolEntry[], evicted: readonly MempoolEntry[], args: AcceptArgs): void {
+    for (const e of evicted) this.pool.remove(e);
+    this.logReplacement(evicted, entries);
+    this.removed(evicted);
+    const chainstateIsCurrent = this.currentForFeeEstimation();
+    for (const entry of entries) {
+      this.pool.add(entry);
+      const event = { entry, limitsBypassed: args.bypassLimits, submittedInPackage: true, chainstateIsCurrent, hasNoPoolParents: entry.parents.size === 0 };
+      for (const l of this.eventListeners) l.transactionAdded(event);
+    }
   }
 
   /**
-   * testmempoolaccept: one transaction is tested alone (replacements allowed); several are a
-   * package — well-formed, parents first, no conflicts — each tested with the earlier ones
-   * provisionally in the pool. As in Core, a failure reports only the failing transaction.
+   * testmempoolaccept: one transaction is tested alone (replacements allowed); several are
+   * Core's package test-accept (AcceptMultipleTransactions): well formed, each on its own
+   * feerate, no replacements, package TRUC and dust rules; the pool is not changed.
    */
-  testAcceptPackage(txs: readonly Transaction[]): Promise<PackageTestResult> {
+  testAcceptPackage(txs: readonly Transaction[]): Promise<PackageOutcome> {
+    return this.chain.exclusive(async (): Promise<PackageOutcome> => {
+      if (txs.length > 1) return acceptMultiple(this.packageHost(), txs, { testOnly: true, packageFeerates: false });
+      const tx = txs[0]!;
+      const result = await this.acceptLocked(tx, this.args(), true);
+      if (!result.ok) return { state: { level: 'tx', reason: 'transaction failed', debug: '' }, results: new Map([[tx.wtxidHex, { kind: 'invalid', failure: result }]]) };
+      const effectiveFeerate = feeRatePerKvB(result.entry.modifiedFee, result.entry.vsize);
+      return { state: null, results: new Map([[tx.wtxidHex, { kind: 'valid', entry: result.entry, replaced: result.replaced, effectiveFeerate, effectiveIncludes: [tx.wtxidHex] }]]) };
+    });
+  }
+
+  /**
+   * submitpackage (Core's ProcessNewPackage and the RPC's broadcast): the package is
+   * accepted as far as it goes, the changes are committed, and every package transaction
+   * in the pool afterwards is relayed. `clientMaxFeerate` (sat/kvB) is Core's maxfeerate.
+   */
+  submitPackage(txs: readonly Transaction[], clientMaxFeerate: bigint | undefined): Promise<PackageOutcome> {
     return this.chain.exclusive(async () => {
-      if (txs.length === 1) return { results: [await this.acceptLocked(txs[0]!, this.args(), true)] };
-      const packageError = packageFormError(txs);
-      if (packageError) return { packageError, results: [] };
-      const checkpoint = this.pool.checkpoint();
-      const added: MempoolEntry[] = [];
-      const results: (AcceptResult | undefined)[] = [];
-      try {
-        for (let i = 0; i < txs.length; i++) {
-          const result = await this.acceptLocked(txs[i]!, this.args({ allowReplacement: false }), false, false);
-          if (!result.ok) {
-            const only: (AcceptResult | undefined)[] = txs.map(() => undefined);
-            only[i] = result;
-            return { results: only };
-          }
-          added.push(result.entry);
-          results.push(result);
-        }
-        return { results };
-      } finally {
-        this.pool.rollback(added, checkpoint);
+      const outcome = await acceptPackage(this.packageHost(), txs, clientMaxFeerate);
+      this.chain.commitMempoolChanges();
+      for (const tx of txs) {
+        const pooled = this.pool.get(tx.txidHex);
+        if (pooled) this.relay(pooled);
       }
+      return outcome;
+    });
+  }
+
+  /**
+   * A parent and child from a peer (Core's 1-parent-1-child package relay: a parent refused
+   * on its feerate and an orphan child of it), accepted as submitpackage would; the
+   * transactions that entered are relayed.
+   */
+  acceptPackageFromPeer(txs: readonly Transaction[]): Promise<PackageOutcome> {
+    return this.chain.exclusive(async () => {
+      const outcome = await acceptPackage(this.packageHost(), txs, undefined);
+      this.chain.commitMempoolChanges();
+      for (const result of outcome.results.values()) if (result.kind === 'valid') this.relay(result.entry);
+      return outcome;
     });
   }
 
@@ -162,7 +217,7 @@ export class NodeMempool implements ChainMempoolSync {
       const pooled = this.pool.get(tx.txidHex);
       if (pooled) {
         this.relay(pooled);
-        return { ok: true as const, entry: pooled };
+        return { ok: true as const, entry: pooled, replaced: [] };
       }
       const args = this.args({ unbroadcast: true });
       if (maxFee > 0n) {

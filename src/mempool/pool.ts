@@ -246,20 +246,6 @@ export class TxMempool {
     return { puts, deletes, sequence: this.sequenceNumber, deltas };
   }
 
-  /** The counters and journal as they are, to undo trial additions (package test-accepts). */
-  checkpoint(): { sequence: number; updated: number; journal: Map<string, MempoolEntry | null> } {
-    return { sequence: this.sequenceNumber, updated: this.transactionsUpdated, journal: new Map(this.journal) };
-  }
-
-  /** Removes trial additions (last first) and puts counters and journal back as at `checkpoint`. */
-  rollback(added: readonly MempoolEntry[], checkpoint: ReturnType<TxMempool['checkpoint']>): void {
-    for (const entry of [...added].reverse()) this.remove(entry);
-    this.sequenceNumber = checkpoint.sequence;
-    this.transactionsUpdated = checkpoint.updated;
-    this.journal.clear();
-    for (const [k, v] of checkpoint.journal) this.journal.set(k, v);
-  }
-
   /** Journals table deletions for transactions the pool never held (stale table entries at start-up). */
   markDropped(txids: readonly string[]): void {
     for (const txid of txids) if (!this.byTxid.has(txid)) this.journal.set(txid, null);

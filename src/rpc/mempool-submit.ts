@@ -4,49 +4,15 @@
  * Core's arguments, results, error codes and texts. Coordinator-only: they change, or
  * check against, the coordinator's in-memory pool.
  */
-import { COIN } from '../consensus/index.js';
-import { feeForSize, feeRatePerKvB, type AcceptFailure, type NodeMempool } from '../mempool/index.js';
-import type { Transaction } from '../primitives/index.js';
-import { decodeScript, isUnspendable, MAX_OPCODE } from '../script/index.js';
-import {
-  RPC_DESERIALIZATION_ERROR,
-  RPC_INVALID_PARAMETER,
-  RPC_TRANSACTION_ERROR,
-  RPC_TRANSACTION_REJECTED,
-  RPC_TYPE_ERROR,
-  RPC_VERIFY_ALREADY_IN_UTXO_SET,
-  RpcError,
-} from './errors.js';
-import type { Json } from './json.js';
+import { feeForSize, MAX_PACKAGE_COUNT, packageStateText, type NodeMempool } from '../mempool/index.js';
+import { RPC_DESERIALIZATION_ERROR, RPC_TRANSACTION_ERROR, RPC_TRANSACTION_REJECTED, RPC_VERIFY_ALREADY_IN_UTXO_SET, RpcError } from './errors.js';
 import { decodeHexTx } from './mining.js';
 import { defineRpcMethod } from './registry.js';
 import { helpExampleCli, helpExampleRpc, type RpcMethod } from './spec.js';
 import { amountFromValue } from './value-parse.js';
 import { amountJson } from './values.js';
-import { typeMismatchMessage } from './json.js';
-
-/** Core's DEFAULT_MAX_RAW_TX_FEE_RATE: 0.10 BTC/kvB. */
-const DEFAULT_MAX_RAW_TX_FEE_RATE = '0.10';
-/** Core's MAX_PACKAGE_COUNT. */
-const MAX_PACKAGE_COUNT = 25;
-
-/** Core's ParseFeeRate: BTC/kvB to sat/kvB, below 1 BTC/kvB. */
-function parseFeeRate(value: Json | undefined): bigint {
-  const rate = amountFromValue(value ?? DEFAULT_MAX_RAW_TX_FEE_RATE);
-  if (rate >= COIN) throw new RpcError(RPC_INVALID_PARAMETER, 'Fee rates larger than or equal to 1BTC/kvB are not accepted');
-  return rate;
-}
-
-/** Core's TxValidationState::ToString(): the reason, then ", <debug>" when there is one. */
-function stateText(failure: AcceptFailure): string {
-  return failure.debug ? `${failure.reason}, ${failure.debug}` : failure.reason;
-}
-
-/** CScript::HasValidOps: every element parses and is a defined opcode. */
-function hasValidOps(script: Uint8Array): boolean {
-  const { ops, complete } = decodeScript(script);
-  return complete && ops.every((op) => op.opcode <= MAX_OPCODE);
-}
+import { submitPackageMethod } from './package-submit.js';
+import { checkBurnAmount, checkPackageSize, decodeRawTransactions, MAXBURNAMOUNT_ARG, MAXFEERATE_ARG, parseFeeRate, stateText } from './submit-args.js';
 
 /** The help examples both calls start with: making and signing the raw transaction. */
 const CREATE_AND_SIGN_EXAMPLES =
@@ -54,13 +20,6 @@ const CREATE_AND_SIGN_EXAMPLES =
   helpExampleCli('createrawtransaction', '"[{\\"txid\\" : \\"mytxid\\",\\"vout\\":0}]" "{\\"myaddress\\":0.01}"') +
   'Sign the transaction, and get back the hex\n' +
   helpExampleCli('signrawtransactionwithwallet', '"myhex"');
-
-const MAXFEERATE_ARG = {
-  name: 'maxfeerate',
-  type: 'amount' as const,
-  default: DEFAULT_MAX_RAW_TX_FEE_RATE,
-  description: 'Reject transactions whose fee rate is higher than the specified value, expressed in BTC/kvB.\nFee rates larger than 1BTC/kvB are rejected.\nSet to 0 to accept any fee rate.',
-};
 
 export function mempoolSubmitMethods(mempool: () => NodeMempool): RpcMethod[] {
   const sendrawtransaction = defineRpcMethod({
@@ -82,15 +41,7 @@ export function mempoolSubmitMethods(mempool: () => NodeMempool): RpcMethod[] {
     args: [
       { name: 'hexstring', type: 'hex', description: 'The hex string of the raw transaction' },
       MAXFEERATE_ARG,
-      {
-        name: 'maxburnamount',
-        type: 'amount',
-        default: '0.00',
-        description:
-          "Reject transactions with provably unspendable outputs (e.g. 'datacarrier' outputs that use the OP_RETURN opcode) greater than the specified value, expressed in BTC.\n" +
-          'If burning funds through unspendable outputs is desired, increase this value.\n' +
-          'This check is based on heuristics and does not guarantee spendability of outputs.\n',
-      },
+      MAXBURNAMOUNT_ARG,
     ],
     results: [{ type: 'str_hex', description: 'The transaction hash in hex' }],
     examples:
@@ -102,12 +53,7 @@ export function mempoolSubmitMethods(mempool: () => NodeMempool): RpcMethod[] {
     handler: async (args) => {
       const tx = decodeHexTx(args.string('hexstring'));
       if (!tx) throw new RpcError(RPC_DESERIALIZATION_ERROR, 'TX decode failed. Make sure the tx has at least one input.');
-      const maxBurn = amountFromValue(args.value('maxburnamount') ?? '0');
-      for (const out of tx.outputs) {
-        if ((isUnspendable(out.scriptPubKey) || !hasValidOps(out.scriptPubKey)) && out.value > maxBurn) {
-          throw new RpcError(RPC_TRANSACTION_ERROR, 'Unspendable output exceeds maximum configured by user (maxburnamount)');
-        }
-      }
+      checkBurnAmount(tx, amountFromValue(args.value('maxburnamount') ?? '0'));
       const maxFee = feeForSize(parseFeeRate(args.value('maxfeerate')), tx.vsize);
       const result = await mempool().broadcast(tx, maxFee);
       if ('alreadyInUtxoSet' in result) throw new RpcError(RPC_VERIFY_ALREADY_IN_UTXO_SET, 'Transaction outputs already in utxo set');
@@ -210,24 +156,17 @@ export function mempoolSubmitMethods(mempool: () => NodeMempool): RpcMethod[] {
       helpExampleRpc('testmempoolaccept', '["signedhex"]'),
     handler: async (args) => {
       const raw = args.array('rawtxs');
-      if (raw.length < 1 || raw.length > MAX_PACKAGE_COUNT) {
-        throw new RpcError(RPC_INVALID_PARAMETER, `Array must contain between 1 and ${MAX_PACKAGE_COUNT} transactions.`);
-      }
+      checkPackageSize(raw);
       const maxFeeRate = parseFeeRate(args.value('maxfeerate'));
-      const txs: Transaction[] = raw.map((item) => {
-        if (typeof item !== 'string') throw new RpcError(RPC_TYPE_ERROR, typeMismatchMessage(item, 'string'));
-        const tx = decodeHexTx(item);
-        if (!tx) throw new RpcError(RPC_DESERIALIZATION_ERROR, `TX decode failed: ${item} Make sure the tx has at least one input.`);
-        return tx;
-      });
+      const txs = decodeRawTransactions(raw);
       const outcome = await mempool().testAcceptPackage(txs);
       let exitEarly = false;
-      return txs.map((tx, i) => {
+      return txs.map((tx) => {
         const result: Record<string, unknown> = { txid: tx.txidHex, wtxid: tx.wtxidHex };
-        if (outcome.packageError) result['package-error'] = outcome.packageError;
-        const verdict = outcome.results[i];
+        if (outcome.state?.level === 'policy') result['package-error'] = packageStateText(outcome.state);
+        const verdict = outcome.results.get(tx.wtxidHex);
         if (exitEarly || !verdict) return result;
-        if (verdict.ok) {
+        if (verdict.kind === 'valid') {
           const vsize = verdict.entry.vsize;
           const maxFee = feeForSize(maxFeeRate, vsize);
           if (maxFee > 0n && verdict.entry.fee > maxFee) {
@@ -239,17 +178,17 @@ export function mempoolSubmitMethods(mempool: () => NodeMempool): RpcMethod[] {
             result.vsize = vsize;
             result.fees = {
               base: amountJson(verdict.entry.fee),
-              'effective-feerate': amountJson(feeRatePerKvB(verdict.entry.fee, vsize)),
-              'effective-includes': [tx.wtxidHex],
+              'effective-feerate': amountJson(verdict.effectiveFeerate),
+              'effective-includes': verdict.effectiveIncludes,
             };
           }
-        } else {
+        } else if (verdict.kind === 'invalid') {
           result.allowed = false;
-          if (verdict.missingInputs) {
+          if (verdict.failure.missingInputs) {
             result['reject-reason'] = 'missing-inputs';
           } else {
-            result['reject-reason'] = verdict.reason;
-            result['reject-details'] = stateText(verdict);
+            result['reject-reason'] = verdict.failure.reason;
+            result['reject-details'] = stateText(verdict.failure);
           }
         }
         return result;
@@ -257,5 +196,5 @@ export function mempoolSubmitMethods(mempool: () => NodeMempool): RpcMethod[] {
     },
   });
 
-  return [sendrawtransaction, testmempoolaccept];
+  return [sendrawtransaction, testmempoolaccept, submitPackageMethod(mempool)];
 }
