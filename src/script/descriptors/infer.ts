@@ -15,6 +15,7 @@ import { decodeScriptNum, ScriptNumError } from '../scriptnum.js';
 import { solve, type Solution } from '../standard.js';
 import { addChecksum } from './checksum.js';
 import { ConstKey } from './keys.js';
+import { inferMiniscript } from './miniscript-descriptor.js';
 import { isValidXOnlyKey } from './xonly.js';
 import {
   AddrDescriptor,
@@ -159,7 +160,14 @@ function inferScript(script: Uint8Array, ctx: InferContext, knowledge: ScriptKno
   if (solution.type === 'witness_v1_taproot' && ctx === 'top' && isValidXOnlyKey(solution.program)) {
     return new RawTrDescriptor(inferXOnly(solution.program, chain));
   }
-  // Core would try miniscript in wsh() and tr() leaves here; that is not implemented.
+  if (ctx === 'p2wsh' || ctx === 'p2tr') {
+    const miniscript = inferMiniscript(script, ctx, {
+      pubkey: (key, keyCtx) => inferPubkey(key, keyCtx, chain),
+      xOnly: (key) => inferXOnly(key, chain),
+      pubkeyByHash: (hash) => knowledge.pubkey(hash),
+    });
+    if (miniscript) return miniscript;
+  }
   if (ctx !== 'top') return null;
   // Every script with an address re-encodes to itself, so addr() round-trips as Core requires.
   if (encodeAddress(script, chain) !== null) return new AddrDescriptor(script, chain);

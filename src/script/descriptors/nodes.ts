@@ -25,13 +25,13 @@ import {
 
 export type StringKind = 'public' | 'private' | 'normalized';
 
-interface Rendered {
+export interface Rendered {
   readonly text: string;
   /** public: always true; private: some key printed privately; normalized: every key could be. */
   readonly ok: boolean;
 }
 
-const FAILED: Rendered = { text: '', ok: false };
+export const FAILED: Rendered = { text: '', ok: false };
 
 /** The public form reads no private keys; this store stays empty. */
 const NO_KEYS = new KeyStore();
