@@ -9,10 +9,13 @@ import { miniscriptFromScript, miniscriptFromString, type KeyInferrer, type KeyR
 import { alignMultipath, type ParseContext, type ParseState } from './context.js';
 import { DescriptorError } from './errors.js';
 import type { KeyExpression } from './keys.js';
-import type { KeyStore } from './keystore.js';
+import { KeyStore } from './keystore.js';
 import { Descriptor, FAILED, type Rendered, type StringKind } from './nodes.js';
 import { parsePubkey } from './parse-key.js';
 import { xOnly } from './script-builders.js';
+
+/** Key comparison derives as Core's does, with an empty signing provider. */
+const NO_PRIVATE_KEYS = new KeyStore();
 
 export class MiniscriptDescriptor extends Descriptor {
   constructor(
@@ -66,11 +69,13 @@ class TextKeyReader implements KeyReader {
     }
   }
 
-  /** Core's KeyCompare: keys are the same when their keys at position 0 are; underivable ones by their text. */
+  /**
+   * Core's KeyCompare (PubkeyProvider's operator<): the keys at position 0, derived without
+   * private keys, so every key behind a hardened step compares equal to every other.
+   */
   keyIdentity(index: number): string {
-    const key = this.keys[index]![0]!;
-    const derived = key.derive(0, this.state.keys);
-    return derived ? `key:${toHex(derived)}` : `text:${key.toString()}`;
+    const derived = this.keys[index]![0]!.derive(0, NO_PRIVATE_KEYS);
+    return derived ? toHex(derived) : '';
   }
 }
 
