@@ -8,28 +8,16 @@
  * where Core infers miniscript.
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { test } from 'node:test';
 import { referenceBitcoind } from '../../native-bench/reference-bitcoind.js';
 import { toHex } from '../../src/primitives/index.js';
 import { parseDescriptor, type Descriptor, type KeyStore } from '../../src/script/index.js';
-import { exchange, type Answer } from '../differential/compare-nodes.js';
+import { rpcCall as call, withBareNodes, type Answer } from '../differential/compare-nodes.js';
 import type { DiffRequest } from '../differential/request-catalogue.js';
 import { decodescriptScripts, miniscriptDescriptors } from '../support/miniscript-table.js';
-import { BitcoindProcess } from './bitcoind-process.js';
-import { Daemon } from './daemon-harness.js';
 
 const reference = referenceBitcoind();
 
-const call = (method: string, params: unknown[]): DiffRequest => ({
-  label: `${method} ${JSON.stringify(params)}`,
-  group: method,
-  method: 'POST',
-  path: '/',
-  body: JSON.stringify({ jsonrpc: '1.0', id: 'm', method, params }),
-  auth: true,
-});
 
 /** The witness scripts and tapscript leaves below a descriptor, at position 0. */
 function innerScripts(d: Descriptor, keys: KeyStore): string[] {
@@ -40,15 +28,11 @@ function innerScripts(d: Descriptor, keys: KeyStore): string[] {
 }
 
 test('miniscript descriptors: getdescriptorinfo, deriveaddresses and decodescript as bitcoind v31 answers them', { skip: 'path' in reference ? false : reference.missing, timeout: 600_000 }, async () => {
-  const core = await BitcoindProcess.start((reference as { path: string }).path, ['-connect=0', '-disablewallet']);
-  const ts = await Daemon.start({ args: ['-disablewallet'] });
-  try {
-    const coreCookie = readFileSync(join(core.datadir, 'regtest', '.cookie'), 'utf8').trim();
-    const tsCookie = readFileSync(join(ts.datadir, 'regtest', '.cookie'), 'utf8').trim();
-    const different: string[] = [];
-    const counts: Record<string, { sent: number; identical: number }> = {};
+  const different: string[] = [];
+  const counts: Record<string, { sent: number; identical: number }> = {};
+  await withBareNodes((reference as { path: string }).path, async (send) => {
     const compare = async (request: DiffRequest): Promise<Answer> => {
-      const [a, b] = [await exchange(ts.port, tsCookie, request), await exchange(core.rpc.port, coreCookie, request)];
+      const [a, b] = await send(request);
       const tally = (counts[request.group] ??= { sent: 0, identical: 0 });
       tally.sent++;
       if (a.status === b.status && a.contentType === b.contentType && a.body.equals(b.body)) {
@@ -76,9 +60,6 @@ test('miniscript descriptors: getdescriptorinfo, deriveaddresses and decodescrip
     const summary = Object.entries(counts).map(([method, c]) => `${method}: ${c.identical} of ${c.sent} identical`);
     console.log(`bitcoind accepted ${accepted} descriptors; ${summary.join('; ')}`);
     assert.ok(accepted > 300, `bitcoind accepted only ${accepted} descriptors of the table`);
-    assert.deepEqual(different, [], different.slice(0, 20).join('\n'));
-  } finally {
-    await ts.cleanup();
-    await core.stop();
-  }
+  });
+  assert.deepEqual(different, [], different.slice(0, 20).join('\n'));
 });

@@ -4,14 +4,10 @@
  * spelled in ways a JS number would respell (Core echoes the text as sent).
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { test } from 'node:test';
 import { referenceBitcoind } from '../../native-bench/reference-bitcoind.js';
-import { exchange } from '../differential/compare-nodes.js';
+import { rpcCall as call, withBareNodes } from '../differential/compare-nodes.js';
 import type { DiffRequest } from '../differential/request-catalogue.js';
-import { BitcoindProcess } from './bitcoind-process.js';
-import { Daemon } from './daemon-harness.js';
 
 const reference = referenceBitcoind();
 const K1 = '0279be667ef9dcbbac55a06295ce870b07029bfcdb2dce28d959f2815b16f81798';
@@ -20,14 +16,6 @@ const UNCOMPRESSED = '0479be667ef9dcbbac55a06295ce870b07029bfcdb2dce28d959f2815b
 /** x-coordinate with no point on the curve. */
 const OFF_CURVE = '0279be667ef9dcbbac55a06295ce870b07029bfcdb2dce28d959f2815b16f81797';
 
-const call = (method: string, params: unknown): DiffRequest => ({
-  label: `${method} ${JSON.stringify(params)}`,
-  group: method,
-  method: 'POST',
-  path: '/',
-  body: JSON.stringify({ jsonrpc: '1.0', id: 'c', method, params }),
-  auth: true,
-});
 const body = (label: string, text: string): DiffRequest => ({ label, group: 'json-rpc', method: 'POST', path: '/', body: text, auth: true });
 
 const REQUESTS: DiffRequest[] = [
@@ -60,21 +48,14 @@ const REQUESTS: DiffRequest[] = [
 ];
 
 test('createmultisig and number ids are answered byte for byte as bitcoind v31 answers them', { skip: 'path' in reference ? false : reference.missing }, async () => {
-  const core = await BitcoindProcess.start((reference as { path: string }).path, ['-connect=0', '-disablewallet']);
-  const ts = await Daemon.start({ args: ['-disablewallet'] });
-  try {
-    const coreCookie = readFileSync(join(core.datadir, 'regtest', '.cookie'), 'utf8').trim();
-    const tsCookie = readFileSync(join(ts.datadir, 'regtest', '.cookie'), 'utf8').trim();
-    const different: string[] = [];
+  const different: string[] = [];
+  await withBareNodes((reference as { path: string }).path, async (send) => {
     for (const request of REQUESTS) {
-      const [a, b] = [await exchange(ts.port, tsCookie, request), await exchange(core.rpc.port, coreCookie, request)];
+      const [a, b] = await send(request);
       if (a.status !== b.status || a.contentType !== b.contentType || !a.body.equals(b.body)) {
         different.push(`${request.label}\n  tsbtcd:   ${a.status} ${a.body}\n  bitcoind: ${b.status} ${b.body}`);
       }
     }
-    assert.deepEqual(different, [], different.join('\n'));
-  } finally {
-    await ts.cleanup();
-    await core.stop();
-  }
+  });
+  assert.deepEqual(different, [], different.join('\n'));
 });

@@ -6,6 +6,7 @@
  */
 import { Point } from '@noble/secp256k1';
 import { sha256, toHex } from '../../src/primitives/index.js';
+import { seededRandom } from './wallet.js';
 import { decodeExtPrivKey, encodeExtPrivKey, encodeExtPubKey, encodeSecret, extKeyFromSeed, neuterExtKey } from '../../src/script/index.js';
 
 /** The compressed public key of the secret `i` (i·G). */
@@ -219,18 +220,6 @@ export function miniscriptDescriptors(): string[] {
   return out;
 }
 
-/** A deterministic stream of numbers in [0, 1) (mulberry32), so the "random" scripts are the same every run. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const push = (hex: string) => (hex.length / 2).toString(16).padStart(2, '0') + hex;
 
 /** Pieces miniscript scripts are made of, for assembling near-miss scripts. */
@@ -277,7 +266,7 @@ export function decodescriptScripts(base: readonly string[]): string[] {
   out.add(`${push(K[0]!)}ac7c${push(K[1]!)}ac9b`);
   out.add(`${push(K[0]!)}ac7c${push(K[0]!)}ac9b`);
   out.add(`${push('02' + '00'.repeat(32))}ad52b2`);
-  const random = seeded(31);
+  const random = seededRandom(31);
   for (let i = 0; i < 400; i++) {
     const count = 1 + Math.floor(random() * 8);
     let s = '';

@@ -7,7 +7,7 @@
 import { OP } from '../opcodes.js';
 import { isMinimalPush, readOp } from '../parse.js';
 import { decodeScriptNum, ScriptNumError } from '../scriptnum.js';
-import type { Fragment, MiniscriptContext } from './fragment.js';
+import type { Fragment, MiniscriptContext, CombineStep, WrapStep } from './fragment.js';
 import { MAX_PUBKEYS_PER_MULTI_A, maxScriptSize } from './limits.js';
 import { Node } from './node.js';
 
@@ -81,20 +81,9 @@ type Step =
   | 'SINGLE_BKV_EXPR'
   | 'BKV_EXPR'
   | 'W_EXPR'
-  | 'SWAP'
-  | 'ALT'
-  | 'CHECK'
-  | 'DUP_IF'
-  | 'VERIFY'
-  | 'NON_ZERO'
-  | 'ZERO_NOTEQUAL'
+  | WrapStep
   | 'MAYBE_AND_V'
-  | 'AND_V'
-  | 'AND_B'
-  | 'ANDOR'
-  | 'OR_B'
-  | 'OR_C'
-  | 'OR_D'
+  | CombineStep
   | 'THRESH_W'
   | 'THRESH_E'
   | 'ENDIF'

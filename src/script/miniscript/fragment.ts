@@ -37,3 +37,8 @@ export const WRAPPERS: ReadonlySet<Fragment> = new Set<Fragment>(['a', 's', 'c',
 
 /** Where the script runs: a P2WSH witness script or a Tapscript leaf. */
 export type MiniscriptContext = 'p2wsh' | 'tapscript';
+
+/** Steps both parsers' work stacks share (Core's ParseContext and DecodeContext): wrapping the last node built, */
+export type WrapStep = 'SWAP' | 'ALT' | 'CHECK' | 'DUP_IF' | 'VERIFY' | 'NON_ZERO' | 'ZERO_NOTEQUAL';
+/** and combining the last nodes built. */
+export type CombineStep = 'AND_V' | 'AND_B' | 'ANDOR' | 'OR_B' | 'OR_C' | 'OR_D';

@@ -7,7 +7,7 @@
 import { fromHex } from '../../primitives/index.js';
 import { constant, Cursor, expr, func, isHexText, parseInt64 } from '../parsing.js';
 import { pushInt } from '../scriptnum.js';
-import type { Fragment, MiniscriptContext } from './fragment.js';
+import type { Fragment, MiniscriptContext, CombineStep, WrapStep } from './fragment.js';
 import { MAX_PUBKEYS_PER_MULTI_A, maxScriptSize } from './limits.js';
 import { Node } from './node.js';
 import { has, mst } from './type.js';
@@ -26,22 +26,11 @@ export interface KeyReader {
 type Step =
   | 'WRAPPED_EXPR'
   | 'EXPR'
-  | 'SWAP'
-  | 'ALT'
-  | 'CHECK'
-  | 'DUP_IF'
-  | 'VERIFY'
-  | 'NON_ZERO'
-  | 'ZERO_NOTEQUAL'
+  | WrapStep
   | 'WRAP_U'
   | 'WRAP_T'
   | 'AND_N'
-  | 'AND_V'
-  | 'AND_B'
-  | 'ANDOR'
-  | 'OR_B'
-  | 'OR_C'
-  | 'OR_D'
+  | CombineStep
   | 'OR_I'
   | 'THRESH'
   | 'COMMA'
