@@ -68,17 +68,27 @@ export function exchange(port: number, cookie: string, request: DiffRequest): Pr
 /** Sends one request to tsbtcd and to bitcoind, in that order, and returns both answers. */
 export type SendToBoth = (request: DiffRequest) => Promise<[tsbtcd: Answer, bitcoind: Answer]>;
 
+/** Sends one request to one of the two nodes (to set up state, such as a chain, on one side). */
+export interface SendToEach {
+  tsbtcd(request: DiffRequest): Promise<Answer>;
+  bitcoind(request: DiffRequest): Promise<Answer>;
+}
+
 /**
  * Starts the reference bitcoind and tsbtcd on fresh regtest datadirs, without wallet or
  * connections, runs `body` with a sender to both, and stops both however it ends.
  */
-export async function withBareNodes<T>(bitcoind: string, body: (send: SendToBoth) => Promise<T>): Promise<T> {
+export async function withBareNodes<T>(bitcoind: string, body: (send: SendToBoth, each: SendToEach) => Promise<T>): Promise<T> {
   const core = await BitcoindProcess.start(bitcoind, ['-connect=0', '-disablewallet']);
   const ts = await Daemon.start({ args: ['-disablewallet'] });
   try {
     const coreCookie = readFileSync(join(core.datadir, 'regtest', '.cookie'), 'utf8').trim();
     const tsCookie = readFileSync(join(ts.datadir, 'regtest', '.cookie'), 'utf8').trim();
-    return await body(async (request) => [await exchange(ts.port, tsCookie, request), await exchange(core.rpc.port, coreCookie, request)]);
+    const each: SendToEach = {
+      tsbtcd: (request) => exchange(ts.port, tsCookie, request),
+      bitcoind: (request) => exchange(core.rpc.port, coreCookie, request),
+    };
+    return await body(async (request) => [await each.tsbtcd(request), await each.bitcoind(request)], each);
   } finally {
     await ts.cleanup();
     await core.stop();
