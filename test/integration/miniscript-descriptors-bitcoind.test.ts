@@ -62,7 +62,10 @@ test('miniscript descriptors: getdescriptorinfo, deriveaddresses and decodescrip
       const text = `${descriptor.split('#')[0]}#${info.checksum}`;
       await compare(call('deriveaddresses', info.isrange ? [text, [0, 2]] : [text]));
       const parsed = parseDescriptor(descriptor, 'regtest');
-      for (const script of innerScripts(parsed.descriptors[0]!, parsed.keys)) scripts.add(script);
+      for (const script of innerScripts(parsed.descriptors[0]!, parsed.keys)) {
+        // The longest scripts (near the Tapscript limit) are not decoded: megabytes of asm each.
+        if (script.length <= 20_000) scripts.add(script);
+      }
     }
     for (const script of decodescriptScripts([...scripts])) await compare(call('decodescript', [script]));
     console.log(`bitcoind accepted ${accepted} descriptors; ${summary()}`);

@@ -217,6 +217,11 @@ export function miniscriptDescriptors(): string[] {
     `wsh(multi(1,${K[0]},${K[1]}))`,
     `wsh(and_v(v:pk(${K[0]}),older(2)))#00000000`,
   );
+  // Around the script size limits (3,600 bytes in P2WSH, 329,482 in Tapscript): the last sane
+  // chains, the ones Core calls invalid, and the ones its parser gives up on early.
+  const chain = (n: number) => `${'and_v(v:older(1),'.repeat(n)}pk(${K[0]})${')'.repeat(n)}`;
+  for (const n of [100, 101, 1187, 1188, 1189]) out.push(`wsh(${chain(n)})`);
+  for (const n of [109816, 109817]) out.push(`tr(${X[1]},${chain(n)})`);
   return out;
 }
 

@@ -37,6 +37,9 @@ const VERIFY_FORMS = new Map<number, number>([
   [OP.OP_NUMEQUALVERIFY, OP.OP_NUMEQUAL],
 ]);
 
+/** The opcodes a -VERIFY opcode stands for. */
+const VERIFIABLE = new Set(VERIFY_FORMS.values());
+
 /** Core's DecomposeScript: the opcodes in reverse order, or null for non-minimal pushes and X VERIFY pairs. */
 export function decomposeScript(script: Uint8Array): Opcode[] | null {
   const out: Opcode[] = [];
@@ -55,7 +58,7 @@ export function decomposeScript(script: Uint8Array): Opcode[] | null {
       op = OP.OP_VERIFY;
     } else if (isPushdataOp(op)) {
       if (!isMinimalPush(data, op)) return null;
-    } else if (pc < script.length && [...VERIFY_FORMS.values()].includes(op) && script[pc] === OP.OP_VERIFY) {
+    } else if (pc < script.length && VERIFIABLE.has(op) && script[pc] === OP.OP_VERIFY) {
       // A separate VERIFY where the -VERIFY opcode would do is not miniscript.
       return null;
     }

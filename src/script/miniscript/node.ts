@@ -4,7 +4,7 @@
  * count and stack bounds are computed once, at construction, from the children's; the
  * validity and sanity checks the descriptor parser reports read them.
  */
-import { concatBytes, toHex } from '../../primitives/index.js';
+import { joinBytes, toHex } from '../../primitives/index.js';
 import { OP } from '../opcodes.js';
 import { pushData } from '../parse.js';
 import { pushInt } from '../scriptnum.js';
@@ -23,6 +23,60 @@ export interface ScriptContext {
 
 /** How a node's keys are printed; null when one cannot be (normalized form without its private key). */
 export type KeyPrinter = (key: number) => string | null;
+
+/**
+ * Core's TreeEval: a bottom-up computation over a tree, without recursion (a Tapscript
+ * miniscript may nest tens of thousands of levels). `down` gives each child its state from
+ * its parent's; `up` gives a node's result from its state and its children's results.
+ */
+function treeEval<S, R>(root: Node, rootState: S, down: (state: S, node: Node, index: number) => S, up: (state: S, node: Node, subs: R[]) => R): R {
+  const stack: { node: Node; state: S; expanded: number }[] = [{ node: root, state: rootState, expanded: 0 }];
+  const results: R[] = [];
+  while (stack.length > 0) {
+    const top = stack[stack.length - 1]!;
+    if (top.expanded < top.node.subs.length) {
+      const index = top.expanded++;
+      stack.push({ node: top.node.subs[index]!, state: down(top.state, top.node, index), expanded: 0 });
+      continue;
+    }
+    const subs = results.splice(results.length - top.node.subs.length, top.node.subs.length);
+    results.push(up(top.state, top.node, subs));
+    stack.pop();
+  }
+  return results[0]!;
+}
+
+/** Where a child's output goes in its parent's, and the state the child is printed in. */
+class Place<S> {
+  constructor(
+    readonly node: Node,
+    readonly state: S,
+  ) {}
+}
+
+/** A node's output: its own pieces, with places for its children's outputs. */
+type Layout<T, S> = (T | Place<S>)[];
+
+/**
+ * The whole tree's output as one list of pieces, each node's layout filled in with its
+ * children's, without recursion and without copying a child's output into its parent's
+ * (both would cost too much on deep Tapscript trees). Null when a layout is.
+ */
+function emit<T, S>(root: Node, rootState: S, layout: (node: Node, state: S) => Layout<T, S> | null): T[] | null {
+  const out: T[] = [];
+  const work: (T | Place<S>)[] = [new Place(root, rootState)];
+  while (work.length > 0) {
+    const item = work.pop()!;
+    if (!(item instanceof Place)) {
+      out.push(item);
+      continue;
+    }
+    const pieces = layout(item.node, item.state);
+    if (!pieces) return null;
+    for (let i = pieces.length - 1; i >= 0; i--) work.push(pieces[i]!);
+  }
+  return out;
+}
 
 export class Node {
   readonly type: Type;
@@ -258,23 +312,34 @@ export class Node {
   }
 
   /** Core's ToScript: the script, with VERIFY folded into a final EQUAL/CHECKSIG/CHECKMULTISIG/NUMEQUAL where it follows. */
-  toScript(ctx: ScriptContext, verify = false): Uint8Array {
-    const child = (i: number): Uint8Array => {
+  toScript(ctx: ScriptContext): Uint8Array {
+    // The state is whether an OP_VERIFY follows the node's script, to be folded into its last opcode.
+    return joinBytes(emit<Uint8Array, boolean>(this, false, (node, verify) => node.scriptLayout(ctx, verify))!);
+  }
+
+  /** This node's script, its children's scripts left as places (Core's ToScript upfn, with downfn's states). */
+  private scriptLayout(ctx: ScriptContext, verify: boolean): Layout<Uint8Array, boolean> {
+    const child = (i: number): Place<boolean> => {
       const inherits = this.fragment === 's' || (this.fragment === 'and_v' && i === 1);
-      return this.subs[i]!.toScript(ctx, this.fragment === 'v' ? true : inherits ? verify : false);
+      return new Place(this.subs[i]!, this.fragment === 'v' ? true : inherits && verify);
     };
     const op = (...codes: number[]) => Uint8Array.from(codes);
-    const hashCheck = (hashOp: number) =>
-      concatBytes(op(OP.OP_SIZE), pushInt(32), op(OP.OP_EQUALVERIFY, hashOp), pushData(this.data), op(verify ? OP.OP_EQUALVERIFY : OP.OP_EQUAL));
+    const hashCheck = (hashOp: number) => [
+      op(OP.OP_SIZE),
+      pushInt(32),
+      op(OP.OP_EQUALVERIFY, hashOp),
+      pushData(this.data),
+      op(verify ? OP.OP_EQUALVERIFY : OP.OP_EQUAL),
+    ];
     switch (this.fragment) {
       case 'pk_k':
-        return pushData(ctx.toPKBytes(this.keys[0]!));
+        return [pushData(ctx.toPKBytes(this.keys[0]!))];
       case 'pk_h':
-        return concatBytes(op(OP.OP_DUP, OP.OP_HASH160), pushData(ctx.toPKHBytes(this.keys[0]!)), op(OP.OP_EQUALVERIFY));
+        return [op(OP.OP_DUP, OP.OP_HASH160), pushData(ctx.toPKHBytes(this.keys[0]!)), op(OP.OP_EQUALVERIFY)];
       case 'older':
-        return concatBytes(pushInt(this.k), op(OP.OP_CHECKSEQUENCEVERIFY));
+        return [pushInt(this.k), op(OP.OP_CHECKSEQUENCEVERIFY)];
       case 'after':
-        return concatBytes(pushInt(this.k), op(OP.OP_CHECKLOCKTIMEVERIFY));
+        return [pushInt(this.k), op(OP.OP_CHECKLOCKTIMEVERIFY)];
       case 'sha256':
         return hashCheck(OP.OP_SHA256);
       case 'ripemd160':
@@ -284,54 +349,52 @@ export class Node {
       case 'hash160':
         return hashCheck(OP.OP_HASH160);
       case 'a':
-        return concatBytes(op(OP.OP_TOALTSTACK), child(0), op(OP.OP_FROMALTSTACK));
+        return [op(OP.OP_TOALTSTACK), child(0), op(OP.OP_FROMALTSTACK)];
       case 's':
-        return concatBytes(op(OP.OP_SWAP), child(0));
+        return [op(OP.OP_SWAP), child(0)];
       case 'c':
-        return concatBytes(child(0), op(verify ? OP.OP_CHECKSIGVERIFY : OP.OP_CHECKSIG));
+        return [child(0), op(verify ? OP.OP_CHECKSIGVERIFY : OP.OP_CHECKSIG)];
       case 'd':
-        return concatBytes(op(OP.OP_DUP, OP.OP_IF), child(0), op(OP.OP_ENDIF));
+        return [op(OP.OP_DUP, OP.OP_IF), child(0), op(OP.OP_ENDIF)];
       case 'v':
-        return has(this.subs[0]!.type, mst('x')) ? concatBytes(child(0), op(OP.OP_VERIFY)) : child(0);
+        return has(this.subs[0]!.type, mst('x')) ? [child(0), op(OP.OP_VERIFY)] : [child(0)];
       case 'j':
-        return concatBytes(op(OP.OP_SIZE, OP.OP_0NOTEQUAL, OP.OP_IF), child(0), op(OP.OP_ENDIF));
+        return [op(OP.OP_SIZE, OP.OP_0NOTEQUAL, OP.OP_IF), child(0), op(OP.OP_ENDIF)];
       case 'n':
-        return concatBytes(child(0), op(OP.OP_0NOTEQUAL));
+        return [child(0), op(OP.OP_0NOTEQUAL)];
       case '1':
-        return op(OP.OP_1);
+        return [op(OP.OP_1)];
       case '0':
-        return op(OP.OP_0);
+        return [op(OP.OP_0)];
       case 'and_v':
-        return concatBytes(child(0), child(1));
+        return [child(0), child(1)];
       case 'and_b':
-        return concatBytes(child(0), child(1), op(OP.OP_BOOLAND));
+        return [child(0), child(1), op(OP.OP_BOOLAND)];
       case 'or_b':
-        return concatBytes(child(0), child(1), op(OP.OP_BOOLOR));
+        return [child(0), child(1), op(OP.OP_BOOLOR)];
       case 'or_d':
-        return concatBytes(child(0), op(OP.OP_IFDUP, OP.OP_NOTIF), child(1), op(OP.OP_ENDIF));
+        return [child(0), op(OP.OP_IFDUP, OP.OP_NOTIF), child(1), op(OP.OP_ENDIF)];
       case 'or_c':
-        return concatBytes(child(0), op(OP.OP_NOTIF), child(1), op(OP.OP_ENDIF));
+        return [child(0), op(OP.OP_NOTIF), child(1), op(OP.OP_ENDIF)];
       case 'or_i':
-        return concatBytes(op(OP.OP_IF), child(0), op(OP.OP_ELSE), child(1), op(OP.OP_ENDIF));
+        return [op(OP.OP_IF), child(0), op(OP.OP_ELSE), child(1), op(OP.OP_ENDIF)];
       case 'andor':
-        return concatBytes(child(0), op(OP.OP_NOTIF), child(2), op(OP.OP_ELSE), child(1), op(OP.OP_ENDIF));
+        return [child(0), op(OP.OP_NOTIF), child(2), op(OP.OP_ELSE), child(1), op(OP.OP_ENDIF)];
       case 'multi':
-        return concatBytes(
+        return [
           pushInt(this.k),
           ...this.keys.map((key) => pushData(ctx.toPKBytes(key))),
           pushInt(this.keys.length),
           op(verify ? OP.OP_CHECKMULTISIGVERIFY : OP.OP_CHECKMULTISIG),
-        );
+        ];
       case 'multi_a':
-        return concatBytes(
-          ...this.keys.map((key, i) => concatBytes(pushData(ctx.toPKBytes(key)), op(i === 0 ? OP.OP_CHECKSIG : OP.OP_CHECKSIGADD))),
+        return [
+          ...this.keys.flatMap((key, i) => [pushData(ctx.toPKBytes(key)), op(i === 0 ? OP.OP_CHECKSIG : OP.OP_CHECKSIGADD)]),
           pushInt(this.k),
           op(verify ? OP.OP_NUMEQUALVERIFY : OP.OP_NUMEQUAL),
-        );
-      case 'thresh': {
-        const parts = this.subs.map((_, i) => (i === 0 ? child(0) : concatBytes(child(i), op(OP.OP_ADD))));
-        return concatBytes(...parts, pushInt(this.k), op(verify ? OP.OP_EQUALVERIFY : OP.OP_EQUAL));
-      }
+        ];
+      case 'thresh':
+        return [...this.subs.flatMap((_, i) => (i === 0 ? [child(0)] : [child(i), op(OP.OP_ADD)])), pushInt(this.k), op(verify ? OP.OP_EQUALVERIFY : OP.OP_EQUAL)];
     }
   }
 
@@ -339,62 +402,65 @@ export class Node {
    * Core's ToString: the canonical text, with the sugar forms (pk, pkh, t:, l:, u:, and_n)
    * wherever they apply; null when a key cannot be printed.
    */
-  toString(printKey: KeyPrinter, wrapped = false): string | null {
+  toString(printKey: KeyPrinter): string | null {
+    // The state is whether the parent is a wrapper, so that a non-wrapper needs a ':' before it.
+    return emit<string, boolean>(this, false, (node, wrapped) => node.textLayout(printKey, wrapped))?.join('') ?? null;
+  }
+
+  /** This node's text, its children's texts left as places (Core's ToString upfn, with downfn's states); null when a key cannot be printed. */
+  private textLayout(printKey: KeyPrinter, wrapped: boolean): Layout<string, boolean> | null {
     const f = this.fragment;
     const subs = this.subs;
     const childrenWrapped =
       WRAPPERS.has(f) || (f === 'and_v' && subs[1]!.fragment === '1') || (f === 'or_i' && (subs[0]!.fragment === '0' || subs[1]!.fragment === '0'));
-    const strs: string[] = [];
-    for (const sub of subs) {
-      const text = sub.toString(printKey, childrenWrapped);
-      if (text === null) return null;
-      strs.push(text);
-    }
+    const child = (i: number) => new Place(subs[i]!, childrenWrapped);
     const prefix = wrapped ? ':' : '';
-    const keyText = (key: number): string | null => printKey(key);
+    const withArgs = (name: string, args: (string | Place<boolean>)[]): Layout<string, boolean> => [
+      `${prefix}${name}(`,
+      ...args.flatMap((arg, i) => (i === 0 ? [arg] : [',', arg])),
+      ')',
+    ];
+    const keyTexts = (keys: readonly number[]): string[] | null => {
+      const texts = keys.map(printKey);
+      return texts.includes(null) ? null : (texts as string[]);
+    };
     if (f === 'c' && (subs[0]!.fragment === 'pk_k' || subs[0]!.fragment === 'pk_h')) {
-      const text = keyText(subs[0]!.keys[0]!);
-      if (text === null) return null;
-      return `${prefix}${subs[0]!.fragment === 'pk_k' ? 'pk' : 'pkh'}(${text})`;
+      const key = keyTexts(subs[0]!.keys);
+      return key && withArgs(subs[0]!.fragment === 'pk_k' ? 'pk' : 'pkh', key);
     }
-    if (WRAPPERS.has(f)) return f + strs[0]!;
-    if (f === 'and_v' && subs[1]!.fragment === '1') return 't' + strs[0]!;
-    if (f === 'or_i' && subs[0]!.fragment === '0') return 'l' + strs[1]!;
-    if (f === 'or_i' && subs[1]!.fragment === '0') return 'u' + strs[0]!;
+    if (WRAPPERS.has(f)) return [f, child(0)];
+    if (f === 'and_v' && subs[1]!.fragment === '1') return ['t', child(0)];
+    if (f === 'or_i' && subs[0]!.fragment === '0') return ['l', child(1)];
+    if (f === 'or_i' && subs[1]!.fragment === '0') return ['u', child(0)];
     switch (f) {
       case 'pk_k':
       case 'pk_h': {
-        const text = keyText(this.keys[0]!);
-        return text === null ? null : `${prefix}${f}(${text})`;
+        const key = keyTexts(this.keys);
+        return key && withArgs(f, key);
       }
       case 'after':
       case 'older':
-        return `${prefix}${f}(${this.k})`;
+        return withArgs(f, [String(this.k)]);
       case 'hash256':
       case 'hash160':
       case 'sha256':
       case 'ripemd160':
-        return `${prefix}${f}(${toHex(this.data)})`;
+        return withArgs(f, [toHex(this.data)]);
       case '1':
       case '0':
-        return prefix + f;
+        return [prefix + f];
       case 'andor':
-        if (subs[2]!.fragment === '0') return `${prefix}and_n(${strs[0]},${strs[1]})`;
-        return `${prefix}andor(${strs.join(',')})`;
+        if (subs[2]!.fragment === '0') return withArgs('and_n', [child(0), child(1)]);
+        return withArgs('andor', [child(0), child(1), child(2)]);
       case 'multi':
       case 'multi_a': {
-        const keys: string[] = [];
-        for (const key of this.keys) {
-          const text = keyText(key);
-          if (text === null) return null;
-          keys.push(text);
-        }
-        return `${prefix}${f}(${[String(this.k), ...keys].join(',')})`;
+        const keys = keyTexts(this.keys);
+        return keys && withArgs(f, [String(this.k), ...keys]);
       }
       case 'thresh':
-        return `${prefix}thresh(${[String(this.k), ...strs].join(',')})`;
+        return withArgs('thresh', [String(this.k), ...subs.map((_, i) => child(i))]);
       default:
-        return `${prefix}${f}(${strs.join(',')})`;
+        return withArgs(f, subs.map((_, i) => child(i)));
     }
   }
 
@@ -402,29 +468,31 @@ export class Node {
    * Core's DuplicateKeyCheck: sets hasDuplicateKeys on this node and every node below.
    * `identity` maps a key to what Core's KeyCompare treats as equal.
    */
-  duplicateKeyCheck(identity: (key: number) => string): Set<string> | null {
-    const childSets = this.subs.map((sub) => sub.duplicateKeyCheck(identity));
-    if (this.hasDuplicateKeys) return null;
-    if (childSets.some((set) => set === null)) {
-      this.hasDuplicateKeys = true;
-      return null;
-    }
-    const seen = new Set(this.keys.map(identity));
-    let count = this.keys.length;
-    if (seen.size !== count) {
-      this.hasDuplicateKeys = true;
-      return null;
-    }
-    for (const set of childSets as Set<string>[]) {
-      count += set.size;
-      for (const id of set) seen.add(id);
-      if (seen.size !== count) {
-        this.hasDuplicateKeys = true;
-        return null;
-      }
-    }
-    this.hasDuplicateKeys = false;
-    return seen;
+  duplicateKeyCheck(identity: (key: number) => string): void {
+    // Each node's result: the identities of the keys below it, or null once a duplicate is found.
+    treeEval<null, Set<string> | null>(
+      this,
+      null,
+      () => null,
+      (_, node, childSets) => {
+        if (node.hasDuplicateKeys) return null;
+        const found = (): null => {
+          node.hasDuplicateKeys = true;
+          return null;
+        };
+        if (childSets.includes(null)) return found();
+        const sets = childSets as Set<string>[];
+        const total = node.keys.length + sets.reduce((sum, set) => sum + set.size, 0);
+        // Grow the largest child's set (no longer needed as it was), as Core merges into the larger.
+        const largest = sets.reduce<Set<string> | null>((best, set) => (!best || set.size > best.size ? set : best), null);
+        const seen = largest ?? new Set<string>();
+        for (const key of node.keys) seen.add(identity(key));
+        for (const set of sets) if (set !== seen) for (const id of set) seen.add(id);
+        if (seen.size !== total) return found();
+        node.hasDuplicateKeys = false;
+        return seen;
+      },
+    );
   }
 
   /** Core's GetOps: opcodes executed by the costliest non-malleable satisfaction; null if none. */
@@ -504,16 +572,6 @@ export class Node {
 
   /** Core's FindInsaneSub: the first (depth-first, leftmost) insane node with no insane child. */
   findInsaneSub(): Node | null {
-    for (const sub of this.subs) {
-      const found = sub.findInsaneSub();
-      if (found) return found;
-    }
-    return this.isSaneSubexpression() ? null : this;
-  }
-
-  /** Every node of the tree, this one first (Core's ForEachNode order does not matter to callers). */
-  *nodes(): Generator<Node> {
-    yield this;
-    for (const sub of this.subs) yield* sub.nodes();
+    return treeEval<null, Node | null>(this, null, () => null, (_, node, subs) => subs.find((sub) => sub !== null) ?? (node.isSaneSubexpression() ? null : node));
   }
 }
