@@ -11,6 +11,7 @@ import { test } from 'node:test';
 import { Point } from '@noble/secp256k1';
 import { fromHex, hash160, toHex } from '../../src/primitives/index.js';
 import { has, miniscriptFromScript, miniscriptFromString, mst, type KeyInferrer, type KeyReader, type MiniscriptContext, type Node } from '../../src/script/miniscript/index.js';
+import { decodescriptScripts } from '../support/miniscript-table.js';
 import { readVectorText } from '../support/vectors.js';
 
 interface CoreCase {
@@ -32,11 +33,11 @@ const TAPSCRIPT_INVALID = 32;
 
 /** Core's TestData keys: i·G for i = 1..255. */
 const PUBKEYS = Array.from({ length: 255 }, (_, i) => Point.BASE.multiply(BigInt(i + 1)).toBytes(true));
-/** Core's pkmap: HASH160 of each key, and of its x-only form, to the key. */
-const BY_HASH = new Map<string, Uint8Array>();
+/** Core's pkmap, per context: HASH160 of each key (P2WSH) or of its x-only form (Tapscript), to the key. */
+const BY_HASH = { p2wsh: new Map<string, Uint8Array>(), tapscript: new Map<string, Uint8Array>() };
 for (const key of PUBKEYS) {
-  BY_HASH.set(toHex(hash160(key)), key);
-  BY_HASH.set(toHex(hash160(key.subarray(1))), key);
+  BY_HASH.p2wsh.set(toHex(hash160(key)), key);
+  BY_HASH.tapscript.set(toHex(hash160(key.subarray(1))), key);
 }
 
 /** CPubKey::IsValid: the length its prefix byte implies. */
@@ -70,7 +71,7 @@ class KeyConverter implements KeyReader, KeyInferrer {
   }
 
   fromPKHBytes(hash: Uint8Array): number | null {
-    const key = BY_HASH.get(toHex(hash));
+    const key = BY_HASH[this.ctx].get(toHex(hash));
     return key ? this.add(key) : null;
   }
 
@@ -205,4 +206,20 @@ test("Core's miscellaneous miniscript checks", () => {
   for (const ms of ['after(-1)', 'after(+1)', 'thresh(-1,pk(03cdabb7f2dce7bfbd8a0b9570c6fd1e712e5d64045e9d6b517b3d5072251dc204))', 'multi(+1,03cdabb7f2dce7bfbd8a0b9570c6fd1e712e5d64045e9d6b517b3d5072251dc204)']) {
     assert.equal(parse(ms, 'p2wsh').node, null, ms);
   }
+});
+
+test('scripts recognised as miniscript rebuild to the same bytes; everything else is refused without error', () => {
+  const seeds = CASES.flatMap((c) => [c.script, c.tapscript]).filter((hex) => hex !== '?' && hex !== '=');
+  let recognised = 0;
+  for (const hex of decodescriptScripts(seeds)) {
+    for (const ctx of ['p2wsh', 'tapscript'] as const) {
+      const converter = new KeyConverter(ctx);
+      const node = miniscriptFromScript(fromHex(hex), converter);
+      if (!node) continue;
+      recognised++;
+      assert.equal(toHex(node.toScript(converter.scriptContext())), hex, `${ctx} ${hex}`);
+      assert.ok(node.isValidTopLevel());
+    }
+  }
+  assert.ok(recognised > 50, `only ${recognised} scripts recognised`);
 });
