@@ -39,6 +39,11 @@ export function fromHex(text: string): Uint8Array {
 }
 
 export function concatBytes(...parts: Uint8Array[]): Uint8Array {
+  return joinBytes(parts);
+}
+
+/** concatBytes for a list too long to spread into arguments. */
+export function joinBytes(parts: readonly Uint8Array[]): Uint8Array {
   let length = 0;
   for (const p of parts) length += p.length;
   const out = new Uint8Array(length);

@@ -18,6 +18,10 @@ import {
   Descriptor,
   DescriptorError,
   inferDescriptor,
+  inferScriptInContext,
+  inferTaprootTree,
+  MiniscriptDescriptor,
+  ScriptKnowledge,
   keyFingerprint,
   MultiADescriptor,
   MultisigDescriptor,
@@ -80,10 +84,34 @@ function specializedKey(key: KeyExpression, pos: number, keys: KeyStore, xOnly: 
   return { expr: new OriginKey(origin.fingerprint, origin.path, new ConstKey(held, xOnly, chain), false), pubkey: derived };
 }
 
+/**
+ * What Core's signing provider holds after expanding `d` at `pos`: every key's origin and,
+ * for pk_h, the key behind each hash miniscripts commit to (HASH160 of the x-only key in
+ * Tapscript). As in Core, sub-descriptors come before their parent and the first origin of
+ * a key is the one kept.
+ */
+function expansionKnowledge(d: Descriptor, pos: number, keys: KeyStore, inTaproot = false, knowledge = new ScriptKnowledge()): ScriptKnowledge {
+  for (const sub of d.subArgs) expansionKnowledge(sub, pos, keys, inTaproot || d instanceof TrDescriptor, knowledge);
+  for (const key of d.keyArgs) {
+    const derived = key.derive(pos, keys);
+    if (!derived) continue;
+    const origin = keyOrigin(key, derived, pos);
+    if (origin) knowledge.addOrigin(derived, origin);
+    if (d instanceof MiniscriptDescriptor) knowledge.addPubkey(derived, hash160(inTaproot ? derived.subarray(1, 33) : derived));
+  }
+  return knowledge;
+}
+
+/** A miniscript at `pos` as Core infers it back from its script: the tree Core recognises there, which need not be the one written. */
+function specializeMiniscript(d: MiniscriptDescriptor, pos: number, keys: KeyStore, chain: ChainName, inTaproot: boolean, knowledge: ScriptKnowledge): Descriptor | null {
+  const script = d.expand(pos, keys)?.[0];
+  return script ? inferScriptInContext(script, inTaproot ? 'p2tr' : 'p2wsh', chain, knowledge) : null;
+}
+
 /** `d` at `pos` with every key specialized; null for forms Core would infer differently. */
-function specialize(d: Descriptor, pos: number, keys: KeyStore, chain: ChainName, inTaproot: boolean): Descriptor | null {
+function specialize(d: Descriptor, pos: number, keys: KeyStore, chain: ChainName, inTaproot: boolean, knowledge: ScriptKnowledge): Descriptor | null {
   const key = (i: number, xOnly: boolean) => specializedKey(d.keyArgs[i]!, pos, keys, xOnly, chain);
-  const sub = (i: number, taproot: boolean) => specialize(d.subArgs[i]!, pos, keys, chain, taproot);
+  const sub = (i: number, taproot: boolean) => specialize(d.subArgs[i]!, pos, keys, chain, taproot, knowledge);
   switch (d.name) {
     case 'pk': {
       const k = key(0, inTaproot);
@@ -124,15 +152,26 @@ function specialize(d: Descriptor, pos: number, keys: KeyStore, chain: ChainName
     }
     case 'tr': {
       const k = key(0, true);
-      if (!k) return null;
+      const output = (d as TrDescriptor).taprootAt(pos, keys);
+      if (!k || !output) return null;
+      if (!output.merkleRoot) return new TrDescriptor(k.expr, [], []);
+      // Core prints the tree as it rebuilds it from the spend data, not as it was written.
+      const tree = inferTaprootTree(
+        output.merkleRoot,
+        output.leaves.map((leaf) => ({ script: leaf.leaf.script, leafVersion: leaf.leaf.leafVersion, controlBlock: leaf.controlBlock })),
+      );
+      if (!tree) return null;
       const leaves: Descriptor[] = [];
-      for (let i = 0; i < d.subArgs.length; i++) {
-        const leaf = sub(i, true);
+      for (const { script } of tree) {
+        const index = output.leaves.findIndex((leaf) => compareBytes(leaf.leaf.script, script) === 0);
+        const leaf = sub(index, true);
         if (!leaf) return null;
         leaves.push(leaf);
       }
-      return new TrDescriptor(k.expr, leaves, (d as TrDescriptor).depths);
+      return new TrDescriptor(k.expr, leaves, tree.map((leaf) => leaf.depth));
     }
+    case '?':
+      return specializeMiniscript(d as MiniscriptDescriptor, pos, keys, chain, inTaproot, knowledge);
     case 'rawtr': {
       const k = key(0, true);
       return k ? new RawTrDescriptor(k.expr) : null;
@@ -163,7 +202,7 @@ function specializeCombo(d: ComboDescriptor, pos: number, keys: KeyStore, chain:
 /** The descriptor Core reports for `script`, one of the scripts `d` expands to at `pos`. */
 export function scanDescriptorFor(d: Descriptor, pos: number, keys: KeyStore, chain: ChainName, script: Uint8Array): string {
   if (d.name === 'addr' || d.name === 'raw') return scriptPubKeyDescriptor(script, chain);
-  const specialized = d instanceof ComboDescriptor ? specializeCombo(d, pos, keys, chain, script) : specialize(d, pos, keys, chain, false);
+  const specialized = d instanceof ComboDescriptor ? specializeCombo(d, pos, keys, chain, script) : specialize(d, pos, keys, chain, false, expansionKnowledge(d, pos, keys));
   return (specialized ?? inferDescriptor(script, chain)).toString();
 }
 

@@ -31,5 +31,6 @@ export * from './chain-prefixes.js';
 export * from './address.js';
 export * from './wif.js';
 export * from './taproot.js';
+export * from './taproot-infer.js';
 export * from './bip32.js';
 export * from './descriptors/index.js';

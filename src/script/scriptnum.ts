@@ -3,6 +3,9 @@
  * are at most 4 bytes (5 for locktime checks) but results may overflow to 5 bytes and
  * still be pushed, so values are JS numbers (exact far beyond ±2^39).
  */
+import { OP } from './opcodes.js';
+import { pushData } from './parse.js';
+
 export class ScriptNumError extends Error {
   override readonly name = 'ScriptNumError';
 }
@@ -48,4 +51,11 @@ export function castToBool(bytes: Uint8Array): boolean {
     }
   }
   return false;
+}
+
+/** CScript << int64: OP_0, OP_1NEGATE, OP_1..OP_16 or a minimal script-number push. */
+export function pushInt(value: number): Uint8Array {
+  if (value === 0) return Uint8Array.of(OP.OP_0);
+  if (value === -1 || (value >= 1 && value <= 16)) return Uint8Array.of(OP.OP_1 + value - 1);
+  return pushData(encodeScriptNum(value));
 }

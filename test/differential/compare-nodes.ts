@@ -37,6 +37,18 @@ export interface DifferentialReport {
   readonly missingMethods: readonly string[];
 }
 
+/** A JSON-RPC call as a request both nodes are sent, grouped by method. */
+export function rpcCall(method: string, params: unknown): DiffRequest {
+  return {
+    label: `${method} ${JSON.stringify(params)}`,
+    group: method,
+    method: 'POST',
+    path: '/',
+    body: JSON.stringify({ jsonrpc: '1.0', id: 'c', method, params }),
+    auth: true,
+  };
+}
+
 export function exchange(port: number, cookie: string, request: DiffRequest): Promise<Answer> {
   const headers: Record<string, string> = {};
   if (request.auth) headers.Authorization = `Basic ${Buffer.from(cookie).toString('base64')}`;
@@ -51,6 +63,36 @@ export function exchange(port: number, cookie: string, request: DiffRequest): Pr
     req.setTimeout(120_000, () => req.destroy(new Error(`${request.label}: no answer within 120 s`)));
     req.end(request.body);
   });
+}
+
+/** Sends one request to tsbtcd and to bitcoind, in that order, and returns both answers. */
+export type SendToBoth = (request: DiffRequest) => Promise<[tsbtcd: Answer, bitcoind: Answer]>;
+
+/** Sends one request to one of the two nodes (to set up state, such as a chain, on one side). */
+export interface SendToEach {
+  tsbtcd(request: DiffRequest): Promise<Answer>;
+  bitcoind(request: DiffRequest): Promise<Answer>;
+}
+
+/**
+ * Starts the reference bitcoind and tsbtcd on fresh regtest datadirs, without wallet or
+ * connections, runs `body` with a sender to both, and stops both however it ends.
+ */
+export async function withBareNodes<T>(bitcoind: string, body: (send: SendToBoth, each: SendToEach) => Promise<T>): Promise<T> {
+  const core = await BitcoindProcess.start(bitcoind, ['-connect=0', '-disablewallet']);
+  const ts = await Daemon.start({ args: ['-disablewallet'] });
+  try {
+    const coreCookie = readFileSync(join(core.datadir, 'regtest', '.cookie'), 'utf8').trim();
+    const tsCookie = readFileSync(join(ts.datadir, 'regtest', '.cookie'), 'utf8').trim();
+    const each: SendToEach = {
+      tsbtcd: (request) => exchange(ts.port, tsCookie, request),
+      bitcoind: (request) => exchange(core.rpc.port, coreCookie, request),
+    };
+    return await body(async (request) => [await each.tsbtcd(request), await each.bitcoind(request)], each);
+  } finally {
+    await ts.cleanup();
+    await core.stop();
+  }
 }
 
 /** The body as compared: JSON with node-local members masked where the group has any, else the bytes. */

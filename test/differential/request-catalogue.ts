@@ -232,7 +232,7 @@ export function catalogue(facts: ChainFacts, helpMethods: readonly string[]): Di
   for (const hashType of ['hash_serialized_3', 'muhash', 'none']) rpc('gettxoutsetinfo', [hashType]);
   rpc('gettxoutsetinfo', ['hash_serialized_3', facts.height - 1]);
   rpc('gettxoutsetinfo', ['nosuchtype']);
-  rpc('scantxoutset', ['start', facts.chain.descriptors.filter((d) => !d.startsWith('wsh(and_v'))]);
+  rpc('scantxoutset', ['start', facts.chain.descriptors]);
   rpc('scantxoutset', ['status']);
   rpc('scantxoutset', ['abort']);
   rpc('scantxoutset', ['start', [`addr(${facts.chain.addresses.bech32})`]]);

@@ -4,14 +4,10 @@
  * spelled in ways a JS number would respell (Core echoes the text as sent).
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { test } from 'node:test';
 import { referenceBitcoind } from '../../native-bench/reference-bitcoind.js';
-import { exchange } from '../differential/compare-nodes.js';
+import { rpcCall as call, withBareNodes } from '../differential/compare-nodes.js';
 import type { DiffRequest } from '../differential/request-catalogue.js';
-import { BitcoindProcess } from './bitcoind-process.js';
-import { Daemon } from './daemon-harness.js';
 
 const reference = referenceBitcoind();
 const K1 = '0279be667ef9dcbbac55a06295ce870b07029bfcdb2dce28d959f2815b16f81798';
@@ -20,14 +16,6 @@ const UNCOMPRESSED = '0479be667ef9dcbbac55a06295ce870b07029bfcdb2dce28d959f2815b
 /** x-coordinate with no point on the curve. */
 const OFF_CURVE = '0279be667ef9dcbbac55a06295ce870b07029bfcdb2dce28d959f2815b16f81797';
 
-const call = (method: string, params: unknown): DiffRequest => ({
-  label: `${method} ${JSON.stringify(params)}`,
-  group: method,
-  method: 'POST',
-  path: '/',
-  body: JSON.stringify({ jsonrpc: '1.0', id: 'c', method, params }),
-  auth: true,
-});
 const body = (label: string, text: string): DiffRequest => ({ label, group: 'json-rpc', method: 'POST', path: '/', body: text, auth: true });
 
 const REQUESTS: DiffRequest[] = [
@@ -59,15 +47,11 @@ const REQUESTS: DiffRequest[] = [
   body('named params with a number id', '{"id":2.50,"method":"getblockhash","params":{"height":0}}'),
 ];
 
-test('createmultisig and number ids are answered byte for byte as bitcoind v31 answers them', { skip: 'path' in reference ? false : reference.missing }, async () => {
-  const core = await BitcoindProcess.start((reference as { path: string }).path, ['-connect=0', '-disablewallet']);
-  const ts = await Daemon.start({ args: ['-disablewallet'] });
-  try {
-    const coreCookie = readFileSync(join(core.datadir, 'regtest', '.cookie'), 'utf8').trim();
-    const tsCookie = readFileSync(join(ts.datadir, 'regtest', '.cookie'), 'utf8').trim();
-    const different: string[] = [];
+test('createmultisig, number ids and the argument table are answered byte for byte as bitcoind v31 answers them', { skip: 'path' in reference ? false : reference.missing }, async () => {
+  const different: string[] = [];
+  await withBareNodes((reference as { path: string }).path, async (send) => {
     for (const request of REQUESTS) {
-      const [a, b] = [await exchange(ts.port, tsCookie, request), await exchange(core.rpc.port, coreCookie, request)];
+      const [a, b] = await send(request);
       if (a.status !== b.status || a.contentType !== b.contentType || !a.body.equals(b.body)) {
         different.push(`${request.label}\n  tsbtcd:   ${a.status} ${a.body}\n  bitcoind: ${b.status} ${b.body}`);
       }
@@ -77,17 +61,15 @@ test('createmultisig and number ids are answered byte for byte as bitcoind v31 a
     // help dump_all_command_conversions: the same rows for every method both serve (the
     // wallet's stand-ins aside, whose option objects are not described yet).
     type Row = [string, number, string, boolean];
-    const coreRows = await core.call<Row[]>('help', ['dump_all_command_conversions']);
-    const tsRows = await ts.call<Row[]>('help', ['dump_all_command_conversions']);
-    const listing = await ts.call<string>('help');
+    const result = (answer: { body: Buffer }) => (JSON.parse(answer.body.toString('utf8')) as { result: unknown }).result;
+    const [tsDump, coreDump] = await send(call('help', ['dump_all_command_conversions']));
+    const [tsRows, coreRows] = [result(tsDump) as Row[], result(coreDump) as Row[]];
+    const listing = result((await send(call('help', [])))[0]) as string;
     const walletSection = listing.slice(listing.indexOf('== Wallet ==')).split('\n').slice(1).map((line) => line.split(' ')[0]!);
     const tsMethods = new Set(tsRows.map((r) => r[0]).filter((m) => !walletSection.includes(m)));
     const coreMethods = new Set(coreRows.map((r) => r[0]));
     const compared = (rows: Row[]) => rows.filter((r) => tsMethods.has(r[0]) && coreMethods.has(r[0]));
     assert.ok(compared(coreRows).length > 100, `${compared(coreRows).length} rows compared`);
     assert.deepEqual(compared(tsRows), compared(coreRows));
-  } finally {
-    await ts.cleanup();
-    await core.stop();
-  }
+  });
 });

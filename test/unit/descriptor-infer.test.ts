@@ -188,3 +188,19 @@ test('the x-only validity check agrees with point decompression', () => {
   assert.equal(isValidXOnlyKey(fromHex(XONLY_ZERO)), false);
   assert.equal(isValidXOnlyKey(fromHex(XONLY_ONE)), true);
 });
+
+test('witness scripts that are sane miniscript infer as wsh(miniscript), others stay addr() (bitcoind decodescript answers)', () => {
+  const wsh = (witnessScript: string): string => {
+    const script = fromHex(witnessScript);
+    const program = fromHex(`0020${toHex(sha256(script))}`);
+    return inferDescriptor(program, 'regtest', new ScriptKnowledge().addScript(script)).toString();
+  };
+  // 0 is sane (vacuously safe and non-malleable), so Core infers it even though nothing can spend it.
+  assert.equal(wsh('00'), 'wsh(0)#a0qjqdfq');
+  assert.equal(
+    wsh('2103d18a97975c5f2e11dfa22dd686315f27b35c2db5d32cd7d0c11aea146fdd17c2ad52b2'),
+    'wsh(and_v(v:pk(03d18a97975c5f2e11dfa22dd686315f27b35c2db5d32cd7d0c11aea146fdd17c2),older(2)))#u3vhvxsx',
+  );
+  // 1 needs no signature: not sane, so only the address is known.
+  assert.ok(wsh('51').startsWith('addr('));
+});

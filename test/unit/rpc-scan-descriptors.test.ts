@@ -77,3 +77,35 @@ test('scan object errors, as Core words them', () => {
   assert.equal(evalScanObject({ desc: `pkh(${TPUB}/1)`, range: 50 }, 'regtest').length, 1);
   assert.equal(evalScanObject(`pkh(${TPUB}/*)`, 'regtest').length, 1001);
 });
+
+/** A scan object's only script at position 0, described as a match. */
+function onlyDescription(scanObject: string): string {
+  const needles = evalScanObject(scanObject, 'regtest');
+  assert.equal(needles.length, 1);
+  return needles[0]!.describe();
+}
+
+test('miniscript and taproot-tree matches are described as bitcoind v31 infers them back (observed answers)', () => {
+  const xpub = 'tpubD6NzVbkrYhZ4XgiXtGrdW5XDAPFCL9h7we1vwNCpn8tGbBcgfVYjXyhWo4E1xkh56hjod1RhGjxbaTLV3X4FyWuejifB9jusQ46QzG87VKp';
+  const k1 = '0279be667ef9dcbbac55a06295ce870b07029bfcdb2dce28d959f2815b16f81798';
+  const x2 = 'c6047f9441ed7d6d3045406e95c07cd85c778e4b8cef3ca7abac09b95c709ee5';
+  // pk_h's key comes back from the provider, with the origin a hex key gets: its own fingerprint.
+  assert.equal(
+    onlyDescription(`wsh(and_v(v:pk(${xpub}/1/2),pkh(${k1})))`),
+    'wsh(and_v(v:pk([3442193e/1/2]03d18a97975c5f2e11dfa22dd686315f27b35c2db5d32cd7d0c11aea146fdd17c2),pkh([751e76e8]0279be667ef9dcbbac55a06295ce870b07029bfcdb2dce28d959f2815b16f81798)))#8h6tylmq',
+  );
+  // In Tapscript pk() keys come back x-only, pkh() keys whole.
+  assert.equal(
+    onlyDescription(`tr(${x2},and_v(v:pk(${xpub}/4),pkh(${xpub}/5)))`),
+    'tr([06afd46b]c6047f9441ed7d6d3045406e95c07cd85c778e4b8cef3ca7abac09b95c709ee5,and_v(v:pk([3442193e/4]bd7987a1c7da858fdc51eca16b5623eba73ee3dadc24a3ad5c589648d900a797),pkh([3442193e/5]0305ec5990bad0fadc5f250d60108245e88166c347deed9ec55c84b76f42b7d7f3)))#zehegltq',
+  );
+  // The tree comes back in the order Core rebuilds it from the spend data, not as written.
+  assert.equal(
+    onlyDescription(`tr(${xpub}/8,{pk(${x2}),pk(${k1})})`),
+    'tr([3442193e/8]0d51114417b6cb3af077d669bee5473c4297541652fc865f015eba3c31bb3fd7,{pk([751e76e8]79be667ef9dcbbac55a06295ce870b07029bfcdb2dce28d959f2815b16f81798),pk([06afd46b]c6047f9441ed7d6d3045406e95c07cd85c778e4b8cef3ca7abac09b95c709ee5)})#44tz6es3',
+  );
+  assert.equal(
+    onlyDescription(`tr(${xpub}/6,{pk(${k1}),and_v(v:multi_a(1,${xpub}/7,${x2}),older(5))})`),
+    'tr([3442193e/6]921cacc5d4929f14f5983bd4291f86798ff7e3216b9de72ce809fcbc78c8a4af,{and_v(v:multi_a(1,[3442193e/7]396b1f9cd6e68720106eb6d26b2c8840c73aaf76b5cd9c6dff38461c28143601,[06afd46b]c6047f9441ed7d6d3045406e95c07cd85c778e4b8cef3ca7abac09b95c709ee5),older(5)),pk([751e76e8]79be667ef9dcbbac55a06295ce870b07029bfcdb2dce28d959f2815b16f81798)})#hh2gae4d',
+  );
+});

@@ -24,6 +24,7 @@ export {
   WshDescriptor,
   type StringKind,
 } from './nodes.js';
+export { MiniscriptDescriptor } from './miniscript-descriptor.js';
 export { parseDescriptor, type ParsedDescriptor, type ParseOptions } from './parse.js';
 export { expandDescriptor } from './expand.js';
 export { inferDescriptor, inferScriptInContext, scriptPubKeyDescriptor, ScriptKnowledge, type InferContext, type ScriptFacts } from './infer.js';

@@ -14,7 +14,8 @@ import { isMinimalPush, readOp } from '../parse.js';
 import { decodeScriptNum, ScriptNumError } from '../scriptnum.js';
 import { solve, type Solution } from '../standard.js';
 import { addChecksum } from './checksum.js';
-import { ConstKey } from './keys.js';
+import { ConstKey, OriginKey, type KeyExpression } from './keys.js';
+import { inferMiniscript } from './miniscript-descriptor.js';
 import { isValidXOnlyKey } from './xonly.js';
 import {
   AddrDescriptor,
@@ -35,10 +36,17 @@ const MAX_PUBKEYS_PER_MULTI_A = 999;
 /** Where a script being inferred sits. */
 export type InferContext = 'top' | 'p2sh' | 'p2wsh' | 'p2tr';
 
-/** Scripts and public keys the caller knows, found by HASH160 as Core's SigningProvider does. */
+/** Where a key came from: the fingerprint and path Core's KeyOriginInfo holds. */
+export interface KeyOrigin {
+  readonly fingerprint: Uint8Array;
+  readonly path: readonly number[];
+}
+
+/** Scripts, public keys and key origins the caller knows, found by HASH160 as Core's SigningProvider does. */
 export class ScriptKnowledge {
   private readonly scripts = new Map<string, Uint8Array>();
   private readonly pubkeys = new Map<string, Uint8Array>();
+  private readonly origins = new Map<string, KeyOrigin>();
 
   /** A redeem or witness script, for sh() and wsh() outputs that commit to it. */
   addScript(script: Uint8Array): this {
@@ -46,10 +54,30 @@ export class ScriptKnowledge {
     return this;
   }
 
-  /** A public key, for pkh() and wpkh() outputs that commit to its hash. */
-  addPubkey(pubkey: Uint8Array): this {
-    this.pubkeys.set(toHex(hash160(pubkey)), pubkey);
+  /**
+   * A public key, for pkh(), wpkh() and pk_h outputs that commit to its hash: HASH160 of the
+   * key, or of its x-only form where a tapscript commits to that. The first key for a hash stays.
+   */
+  addPubkey(pubkey: Uint8Array, hash: Uint8Array = hash160(pubkey)): this {
+    const id = toHex(hash);
+    if (!this.pubkeys.has(id)) this.pubkeys.set(id, pubkey);
     return this;
+  }
+
+  /** Where a public key came from; inferred descriptors print it as `[fingerprint/path]`. The first origin stays. */
+  addOrigin(pubkey: Uint8Array, origin: KeyOrigin): this {
+    const id = toHex(hash160(pubkey));
+    if (!this.origins.has(id)) this.origins.set(id, origin);
+    return this;
+  }
+
+  origin(pubkey: Uint8Array): KeyOrigin | null {
+    return this.origins.get(toHex(hash160(pubkey))) ?? null;
+  }
+
+  /** Core's GetKeyOriginByXOnly: the origin of the even or the odd key with this x coordinate. */
+  originByXOnly(x: Uint8Array): KeyOrigin | null {
+    return this.origin(concatBytes(Uint8Array.of(2), x)) ?? this.origin(concatBytes(Uint8Array.of(3), x));
   }
 
   script(hash: Uint8Array): Uint8Array | null {
@@ -67,15 +95,20 @@ function isNonHybrid(key: Uint8Array): boolean {
 }
 
 
-/** Core's InferPubkey: no hybrid keys anywhere, uncompressed ones only at top level and in sh(). */
-function inferPubkey(key: Uint8Array, ctx: InferContext | 'p2wpkh', chain: ChainName): ConstKey | null {
-  if (!isNonHybrid(key)) return null;
-  if (ctx !== 'top' && ctx !== 'p2sh' && key.length !== 33) return null;
-  return new ConstKey(key, false, chain);
+function withOrigin(key: ConstKey, origin: KeyOrigin | null): KeyExpression {
+  return origin ? new OriginKey(origin.fingerprint, origin.path, key, false) : key;
 }
 
-function inferXOnly(x: Uint8Array, chain: ChainName): ConstKey {
-  return new ConstKey(concatBytes(Uint8Array.of(2), x), true, chain);
+/** Core's InferPubkey: no hybrid keys anywhere, uncompressed ones only at top level and in sh(); the origin when known. */
+function inferPubkey(key: Uint8Array, ctx: InferContext | 'p2wpkh', chain: ChainName, knowledge: ScriptKnowledge): KeyExpression | null {
+  if (!isNonHybrid(key)) return null;
+  if (ctx !== 'top' && ctx !== 'p2sh' && key.length !== 33) return null;
+  return withOrigin(new ConstKey(key, false, chain), knowledge.origin(key));
+}
+
+/** Core's InferXOnlyPubkey: the even key with this x coordinate, and its origin when known. */
+function inferXOnly(x: Uint8Array, chain: ChainName, knowledge: ScriptKnowledge): KeyExpression {
+  return withOrigin(new ConstKey(concatBytes(Uint8Array.of(2), x), true, chain), knowledge.originByXOnly(x));
 }
 
 /** Core's GetScriptNumber: OP_1..OP_16 or a minimal push of a minimal number, within [min, max]. */
@@ -119,31 +152,31 @@ export function matchMultiA(script: Uint8Array): { threshold: number; keys: Uint
 /** Core's InferScript. Null where Core returns nothing (only below top level). */
 function inferScript(script: Uint8Array, ctx: InferContext, knowledge: ScriptKnowledge, chain: ChainName): Descriptor | null {
   if (ctx === 'p2tr' && script.length === 34 && script[0] === 32 && script[33] === OP.OP_CHECKSIG) {
-    return new PkDescriptor(inferXOnly(script.subarray(1, 33), chain), true);
+    return new PkDescriptor(inferXOnly(script.subarray(1, 33), chain, knowledge), true);
   }
   if (ctx === 'p2tr') {
     const multiA = matchMultiA(script);
-    if (multiA) return new MultiADescriptor(multiA.threshold, multiA.keys.map((x) => inferXOnly(x, chain)), false);
+    if (multiA) return new MultiADescriptor(multiA.threshold, multiA.keys.map((x) => inferXOnly(x, chain, knowledge)), false);
   }
   const solution = solve(script);
   const keyContext = ctx === 'top' || ctx === 'p2sh' || ctx === 'p2wsh';
   if (solution.type === 'pubkey' && keyContext) {
-    const key = inferPubkey(solution.pubkey, ctx, chain);
+    const key = inferPubkey(solution.pubkey, ctx, chain, knowledge);
     if (key) return new PkDescriptor(key, false);
   }
   if (solution.type === 'pubkeyhash' && keyContext) {
     const pubkey = knowledge.pubkey(solution.hash);
-    const key = pubkey ? inferPubkey(pubkey, ctx, chain) : null;
+    const key = pubkey ? inferPubkey(pubkey, ctx, chain, knowledge) : null;
     if (key) return new PkhDescriptor(key);
   }
   if (solution.type === 'witness_v0_keyhash' && (ctx === 'top' || ctx === 'p2sh')) {
     const pubkey = knowledge.pubkey(solution.program);
-    const key = pubkey ? inferPubkey(pubkey, 'p2wpkh', chain) : null;
+    const key = pubkey ? inferPubkey(pubkey, 'p2wpkh', chain, knowledge) : null;
     if (key) return new WpkhDescriptor(key);
   }
   if (solution.type === 'multisig' && keyContext) {
-    const keys = solution.pubkeys.map((pubkey) => inferPubkey(pubkey, ctx, chain));
-    if (keys.every((key) => key !== null)) return new MultisigDescriptor(solution.required, keys as ConstKey[], false);
+    const keys = solution.pubkeys.map((pubkey) => inferPubkey(pubkey, ctx, chain, knowledge));
+    if (keys.every((key) => key !== null)) return new MultisigDescriptor(solution.required, keys as KeyExpression[], false);
   }
   if (solution.type === 'scripthash' && ctx === 'top') {
     const redeemScript = knowledge.script(solution.hash);
@@ -157,9 +190,16 @@ function inferScript(script: Uint8Array, ctx: InferContext, knowledge: ScriptKno
     if (sub) return new WshDescriptor(sub);
   }
   if (solution.type === 'witness_v1_taproot' && ctx === 'top' && isValidXOnlyKey(solution.program)) {
-    return new RawTrDescriptor(inferXOnly(solution.program, chain));
+    return new RawTrDescriptor(inferXOnly(solution.program, chain, knowledge));
   }
-  // Core would try miniscript in wsh() and tr() leaves here; that is not implemented.
+  if (ctx === 'p2wsh' || ctx === 'p2tr') {
+    const miniscript = inferMiniscript(script, ctx, {
+      pubkey: (key, keyCtx) => inferPubkey(key, keyCtx, chain, knowledge),
+      xOnly: (key) => inferXOnly(key, chain, knowledge),
+      pubkeyByHash: (hash) => knowledge.pubkey(hash),
+    });
+    if (miniscript) return miniscript;
+  }
   if (ctx !== 'top') return null;
   // Every script with an address re-encodes to itself, so addr() round-trips as Core requires.
   if (encodeAddress(script, chain) !== null) return new AddrDescriptor(script, chain);

@@ -6,7 +6,7 @@
  */
 import { BIP32_HARDENED } from '../bip32.js';
 import { DescriptorError } from './errors.js';
-import { parseUint32, split } from './text.js';
+import { parseUint32, split } from '../parsing.js';
 
 export type DeriveType = 'none' | 'unhardened' | 'hardened';
 

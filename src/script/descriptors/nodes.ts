@@ -8,7 +8,7 @@ import { compareBytes, toHex } from '../../primitives/index.js';
 import { encodeAddress, witnessProgramScript } from '../address.js';
 import type { ChainName } from '../chain-prefixes.js';
 import { TAPROOT_CONTROL_MAX_NODE_COUNT, TAPROOT_LEAF_TAPSCRIPT } from '../limits.js';
-import { TaprootError, taprootOutput, type TapTree } from '../taproot.js';
+import { TaprootError, taprootOutput, type TaprootOutput, type TapTree } from '../taproot.js';
 import { addChecksum } from './checksum.js';
 import type { KeyExpression, PrivateText } from './keys.js';
 import { KeyStore } from './keystore.js';
@@ -25,13 +25,13 @@ import {
 
 export type StringKind = 'public' | 'private' | 'normalized';
 
-interface Rendered {
+export interface Rendered {
   readonly text: string;
   /** public: always true; private: some key printed privately; normalized: every key could be. */
   readonly ok: boolean;
 }
 
-const FAILED: Rendered = { text: '', ok: false };
+export const FAILED: Rendered = { text: '', ok: false };
 
 /** The public form reads no private keys; this store stays empty. */
 const NO_KEYS = new KeyStore();
@@ -336,15 +336,33 @@ export class TrDescriptor extends Descriptor {
     if (leaves.length !== depths.length) throw new RangeError('one depth per tr() leaf');
   }
 
-  protected makeScripts(keys: readonly Uint8Array[], subScripts: readonly Uint8Array[]): Uint8Array[] {
+  /** The output for the internal key and leaf scripts; null where Core's TaprootBuilder gives none (an unusable key or tree). */
+  private taproot(internalKey: Uint8Array, subScripts: readonly Uint8Array[]): TaprootOutput | null {
     try {
       const tree = subScripts.length > 0 ? treeFromDepths(this.depths, subScripts) : null;
-      return [taprootOutput(xOnly(keys[0]!), tree).scriptPubKey];
+      return taprootOutput(xOnly(internalKey), tree);
     } catch (err) {
-      // Core's TaprootBuilder gives no output for an unusable key or tree.
-      if (err instanceof TaprootError) return [];
+      if (err instanceof TaprootError) return null;
       throw err;
     }
+  }
+
+  protected makeScripts(keys: readonly Uint8Array[], subScripts: readonly Uint8Array[]): Uint8Array[] {
+    const output = this.taproot(keys[0]!, subScripts);
+    return output ? [output.scriptPubKey] : [];
+  }
+
+  /** The output at `pos` with every leaf's control block (Core's TaprootSpendData); null when a key cannot be derived or the tree is unusable. */
+  taprootAt(pos: number, keys: KeyStore): TaprootOutput | null {
+    const internalKey = this.keyArgs[0]!.derive(pos, keys);
+    if (!internalKey) return null;
+    const subScripts: Uint8Array[] = [];
+    for (const sub of this.subArgs) {
+      const scripts = sub.expand(pos, keys);
+      if (!scripts) return null;
+      subScripts.push(scripts[0]!);
+    }
+    return this.taproot(internalKey, subScripts);
   }
 
   /** Prints the leaves with the braces their depths imply (Core's TRDescriptor::ToStringSubScriptHelper). */

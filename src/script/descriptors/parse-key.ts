@@ -13,7 +13,7 @@ import { alignMultipath, withPrefix, type ParseContext, type ParseState } from '
 import { DescriptorError } from './errors.js';
 import { parseDeriveType, parseKeyPath, type MarkerState } from './keypath.js';
 import { Bip32Key, ConstKey, KeyExpression, MusigKey, OriginKey } from './keys.js';
-import { constant, Cursor, expr, func, isHexText, isSpaceChar, split } from './text.js';
+import { constant, Cursor, expr, func, isHexText, isSpaceChar, split } from '../parsing.js';
 
 /** Core's CPubKey::IsValidNonHybrid: 02/03 with 33 bytes or 04 with 65. */
 function isNonHybridSize(key: Uint8Array): boolean {

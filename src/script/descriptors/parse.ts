@@ -28,8 +28,9 @@ import {
   WpkhDescriptor,
   WshDescriptor,
 } from './nodes.js';
+import { parseMiniscriptDescriptor } from './miniscript-descriptor.js';
 import { parsePubkey } from './parse-key.js';
-import { constant, Cursor, expr, func, isHexText, parseUint32 } from './text.js';
+import { constant, Cursor, expr, func, isHexText, parseUint32 } from '../parsing.js';
 
 /** BIP342's limit on keys in a CHECKSIGADD multisig, from the 1000-element stack. */
 const MAX_PUBKEYS_PER_MULTI_A = 999;
@@ -198,8 +199,8 @@ function parseScript(state: ParseState, cursor: Cursor, ctx: ParseContext): Desc
   } else if (func('raw', inner)) {
     throw new DescriptorError('Can only have raw() at top level');
   }
-  // Core tries the text as miniscript here (inside wsh() and tr() leaves); that is not
-  // implemented, so such expressions fall through to Core's final messages.
+  const miniscript = parseMiniscriptDescriptor(state, inner.text, ctx);
+  if (miniscript) return miniscript;
   if (ctx === 'p2sh') throw new DescriptorError('A function is needed within P2SH');
   if (ctx === 'p2wsh') throw new DescriptorError('A function is needed within P2WSH');
   throw new DescriptorError(`'${inner.text}' is not a valid descriptor function`);

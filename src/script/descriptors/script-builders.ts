@@ -7,14 +7,9 @@ import { concatBytes, hash160, sha256 } from '../../primitives/index.js';
 import { payToPubkeyHashScript, payToScriptHashScript, witnessProgramScript } from '../address.js';
 import { OP } from '../opcodes.js';
 import { pushData } from '../parse.js';
-import { encodeScriptNum } from '../scriptnum.js';
+import { pushInt } from '../scriptnum.js';
 
-/** CScript << int64: OP_0, OP_1..OP_16 or a minimal script-number push. */
-export function pushInt(value: number): Uint8Array {
-  if (value === 0) return Uint8Array.of(OP.OP_0);
-  if (value === -1 || (value >= 1 && value <= 16)) return Uint8Array.of(OP.OP_1 + value - 1);
-  return pushData(encodeScriptNum(value));
-}
+export { pushInt };
 
 /** <key> OP_CHECKSIG, for full (33/65-byte) and x-only (32-byte) keys alike. */
 export function payToPubkeyScript(key: Uint8Array): Uint8Array {

@@ -1,5 +1,5 @@
 /**
- * The string primitives Core's descriptor parser is built from (script/parsing.cpp's
+ * The string primitives Core's descriptor and miniscript parsers are built from (script/parsing.cpp's
  * Const, Func and Expr, util's Split, IsHex and ToIntegral). Core works on spans that it
  * advances as it consumes text; a Cursor plays that part here, so the parser can be a
  * line-by-line port and reach the same error for the same input.
@@ -82,4 +82,12 @@ export function parseUint32(text: string): number | null {
 /** Core's IsSpace: the C locale's whitespace characters. */
 export function isSpaceChar(c: string | undefined): boolean {
   return c === ' ' || c === '\t' || c === '\n' || c === '\v' || c === '\f' || c === '\r';
+}
+
+/** Core's ToIntegral<int64_t>: an optional '-' then decimal digits, within the int64 range. */
+export function parseInt64(text: string): number | null {
+  if (!/^-?[0-9]+$/.test(text)) return null;
+  const value = BigInt(text);
+  if (value < -(2n ** 63n) || value >= 2n ** 63n) return null;
+  return Number(value);
 }
