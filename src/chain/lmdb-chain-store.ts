@@ -168,6 +168,7 @@ export class LmdbChainStore implements ChainStore {
         for (const txid of batch.mempool.deletes) w.deleteMempoolEntry(txid);
         for (const { txid, record } of batch.mempool.puts) w.putMempoolEntry(txid, record);
         w.putMeta(CHAINSTATE_META.mempoolSequence, BigInt(batch.mempool.sequence));
+        if (batch.mempool.stats) w.putMeta(CHAINSTATE_META.mempoolStats, batch.mempool.stats);
       }
     });
   }

@@ -7,6 +7,7 @@
 import { hashToHex, hexToHash, type OutPoint } from '../primitives/index.js';
 import type { MempoolEntryRecord } from '../storage/index.js';
 import { outpointId, type MempoolEntry } from './entry.js';
+import { PoolUsage, type PoolCluster } from './pool-usage.js';
 
 /** Changes to mirror into the mempool table. */
 export interface MempoolTableChanges {
@@ -43,6 +44,9 @@ export class TxMempool {
    * the pool too, applied when they enter, cleared when a block confirms them.
    */
   private readonly deltas = new Map<string, bigint>();
+  /** Core's DynamicMemoryUsage, kept as entries come and go, and the clusters it is counted over. */
+  private readonly memory = new PoolUsage();
+  private readonly isPooled = (entry: MempoolEntry): boolean => this.byTxid.get(entry.txid) === entry;
 
   get size(): number {
     return this.byTxid.size;
@@ -83,6 +87,16 @@ export class TxMempool {
     return parents;
   }
 
+  /** Core's DynamicMemoryUsage: what getmempoolinfo reports as usage and -maxmempool limits. */
+  dynamicMemoryUsage(): number {
+    return this.memory.usage(this.isPooled, this.deltas.size);
+  }
+
+  /** The pool's clusters, each linearized and chunked. */
+  clusters(): ReadonlySet<PoolCluster> {
+    return this.memory.allClusters(this.isPooled);
+  }
+
   /** The fee delta prioritisetransaction set for a txid (0 when none). */
   deltaOf(txidHex: string): bigint {
     return this.deltas.get(txidHex) ?? 0n;
@@ -104,6 +118,7 @@ export class TxMempool {
     const entry = this.byTxid.get(txidHex);
     if (entry && delta !== 0n) {
       entry.modifiedFee += delta;
+      this.memory.touched(entry);
       this.transactionsUpdated++;
       this.journal.set(entry.txid, entry);
     }
@@ -128,6 +143,7 @@ export class TxMempool {
         entry.children.add(child);
       }
     });
+    this.memory.added(entry);
     this.sequenceNumber++;
     this.transactionsUpdated++;
     this.journal.set(entry.txid, entry);
@@ -144,6 +160,7 @@ export class TxMempool {
     }
     for (const parent of entry.parents) parent.children.delete(entry);
     for (const child of entry.children) child.parents.delete(entry);
+    this.memory.removed(entry);
     this.sequenceNumber++;
     this.transactionsUpdated++;
     this.journal.set(entry.txid, null);
@@ -224,8 +241,8 @@ export class TxMempool {
   }
 
   /** The counters and journal as they are, to undo trial additions (package test-accepts). */
-  checkpoint(): { sequence: number; updated: number; journal: Map<string, MempoolEntry | null> } {
-    return { sequence: this.sequenceNumber, updated: this.transactionsUpdated, journal: new Map(this.journal) };
+  checkpoint(): { sequence: number; updated: number; journal: Map<string, MempoolEntry | null>; randomized: { size: number; capacity: number } } {
+    return { sequence: this.sequenceNumber, updated: this.transactionsUpdated, journal: new Map(this.journal), randomized: this.memory.saveRandomized() };
   }
 
   /** Removes trial additions (last first) and puts counters and journal back as at `checkpoint`. */
@@ -233,6 +250,7 @@ export class TxMempool {
     for (const entry of [...added].reverse()) this.remove(entry);
     this.sequenceNumber = checkpoint.sequence;
     this.transactionsUpdated = checkpoint.updated;
+    this.memory.restoreRandomized(checkpoint.randomized);
     this.journal.clear();
     for (const [k, v] of checkpoint.journal) this.journal.set(k, v);
   }

@@ -42,6 +42,8 @@ export interface AcceptArgs {
   readonly unbroadcast: boolean;
   /** False for package test-accepts: a conflict is refused instead of evaluated for replacement. */
   readonly allowReplacement: boolean;
+  /** The pool's GetMinFee (sat/kvB), asked only when the check is reached: asking decays it. */
+  readonly mempoolMinFee?: () => bigint;
 }
 
 /** A refusal with Core's TxValidationResult where callers depend on it. */
@@ -128,6 +130,11 @@ export function preChecks(pool: TxMempool, tx: Transaction, chain: ChainContext,
   if (sigOpCost > MAX_STANDARD_TX_SIGOPS_COST) return refuse('bad-txns-too-many-sigops', `${sigOpCost}`);
   const minFee = feeForSize(policy.minRelayTxFee, vsize);
   if (!args.bypassLimits && tx.version !== 3 && modifiedFee < minFee) return refuse('min relay fee not met', `${modifiedFee} < ${minFee}`);
+  if (!args.bypassLimits && args.mempoolMinFee) {
+    // Core's CheckFeeRate: the rolling minimum fee once the pool has trimmed.
+    const rejectFee = feeForSize(args.mempoolMinFee(), vsize);
+    if (rejectFee > 0n && modifiedFee < rejectFee) return refuse('mempool min fee not met', `${modifiedFee} < ${rejectFee}`);
+  }
 
   const parents = pool.parentsOf(tx.inputs.map((input) => input.prevout));
   const entry: MempoolEntry = {

@@ -1345,11 +1345,11 @@ export class PeerManager {
     if (peer.version < FEEFILTER_VERSION || peer.hasPermission('forcerelay') || peer.blockRelayOnly) return;
     if (this.options.blocksOnly && !peer.hasPermission('relay')) return;
     const maxFilter = this.#feeRounder.maxFilter;
-    let currentFilter: bigint;
+    // The mempool's minimum fee (GetMinFee, which decays it as Core's does); -minrelaytxfee is the floor below.
+    let currentFilter = this.options.mempool?.minFee() ?? 0n;
     if (this.chain.isInitialBlockDownload()) {
       currentFilter = 21_000_000n * 100_000_000n;
     } else {
-      currentFilter = this.options.minRelayFee;
       // Leaving IBD: lift the "send me nothing" filter at once.
       if (peer.feeFilterSent === maxFilter) peer.nextFeeFilterAt = 0;
     }

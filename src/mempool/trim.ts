@@ -1,0 +1,60 @@
+/**
+ * Core v31's TrimToSize: while the pool's memory is over the limit, the worst chunk in
+ * mining order leaves — the lowest chunk feerate, on a tie the newest cluster's — and the
+ * rolling minimum fee rises to that chunk's feerate (per virtual byte, rounded down) plus
+ * -incrementalrelayfee.
+ */
+import type { MempoolEntry } from './entry.js';
+import { compareFeerate, type Chunk } from './linearize.js';
+import type { PoolCluster } from './pool-usage.js';
+import type { TxMempool } from './pool.js';
+import type { RollingMinFee } from './rolling-min-fee.js';
+
+const WITNESS_SCALE_FACTOR = 4;
+
+/** The last chunk of the cluster whose last chunk is worst (Core's GetWorstMainChunk), with its members. */
+export function worstChunk(clusters: Iterable<PoolCluster>): { chunk: Chunk; entries: MempoolEntry[] } | undefined {
+  let worst: { cluster: PoolCluster; chunk: Chunk } | undefined;
+  for (const cluster of clusters) {
+    const chunk = cluster.chunks[cluster.chunks.length - 1];
+    if (!chunk) continue;
+    if (!worst) {
+      worst = { cluster, chunk };
+      continue;
+    }
+    const cmp = compareFeerate(chunk, worst.chunk);
+    if (cmp < 0 || (cmp === 0 && cluster.sequence > worst.cluster.sequence)) worst = { cluster, chunk };
+  }
+  if (!worst) return undefined;
+  const byId = new Map(worst.cluster.members.map((m) => [m.txid, m]));
+  return { chunk: worst.chunk, entries: worst.chunk.ids.map((id) => byId.get(id)!) };
+}
+
+/** CFeeRate(fee, ToFeePerVSize(weight)).GetFeePerK(): sat/kvB rounded down (toward -infinity). */
+export function chunkFeeRatePerKvB(chunk: Chunk): bigint {
+  const vsize = BigInt(Math.ceil(chunk.weight / WITNESS_SCALE_FACTOR));
+  const scaled = chunk.fee * 1000n;
+  const q = scaled / vsize;
+  return scaled < 0n && q * vsize !== scaled ? q - 1n : q;
+}
+
+export interface TrimResult {
+  /** The evicted entries, chunk by chunk. */
+  readonly removed: MempoolEntry[];
+  /** The highest rate a removal set (the bump it made), 0 when nothing left. */
+  readonly maxRemovedRate: bigint;
+}
+
+export function trimToSize(pool: TxMempool, limitBytes: number, incrementalRelayFee: bigint, rolling: RollingMinFee): TrimResult {
+  const removed: MempoolEntry[] = [];
+  let maxRemovedRate = 0n;
+  while (pool.size > 0 && pool.dynamicMemoryUsage() > limitBytes) {
+    const worst = worstChunk(pool.clusters())!;
+    const rate = chunkFeeRatePerKvB(worst.chunk) + incrementalRelayFee;
+    rolling.trackRemoved(rate);
+    if (rate > maxRemovedRate) maxRemovedRate = rate;
+    for (const e of worst.entries) pool.remove(e);
+    removed.push(...worst.entries);
+  }
+  return { removed, maxRemovedRate };
+}

@@ -1,0 +1,168 @@
+/**
+ * The mempool's memory accounting and size limit against the reference bitcoind v31.0:
+ * both nodes (regtest, not connected) get the same blocks (bitcoind mines them, tsbtcd
+ * receives them through submitblock), the same mock time and the same raw transactions.
+ * After every step getmempoolinfo must be equal — `usage` (Core's DynamicMemoryUsage)
+ * and `mempoolminfee` included — and so must every acceptance or refusal. With a small
+ * -maxmempool the pool trims the same chunks, the rolling minimum fee rises to the same
+ * value, refuses what pays less with Core's reason, and decays alike over mock time
+ * after blocks.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { fromHex, parseBlock, toHex, type Transaction } from '../../src/primitives/index.js';
+import { OP, pushData } from '../../src/script/index.js';
+import { seededRandom, TestWallet, type WalletCoin, type WalletKind } from '../support/wallet.js';
+import { cleanupsAfterTests, NODE_STARTERS, type NodeUnderTest } from './node-under-test.js';
+
+const cleanups = cleanupsAfterTests();
+const [, startTsbtcd] = NODE_STARTERS[0]!;
+const [, startBitcoind] = NODE_STARTERS[1]!;
+const skip = startBitcoind ? false : 'the reference bitcoind is missing (set BITCOIND)';
+
+interface Pair {
+  readonly ts: NodeUnderTest;
+  readonly core: NodeUnderTest;
+  readonly wallet: TestWallet;
+  /** The same keys, shown the same blocks: it can spend again what `wallet` already spent (replacements). */
+  readonly twin: TestWallet;
+}
+
+async function startPair(args: readonly string[], seed: number): Promise<Pair> {
+  const [ts, core] = await Promise.all([startTsbtcd!({ args }), startBitcoind!({ args })]);
+  cleanups.push(() => ts.stop(), () => core.stop());
+  return { ts, core, wallet: new TestWallet(seed), twin: new TestWallet(seed) };
+}
+
+async function both<T>(pair: Pair, method: string, params: unknown[] = []): Promise<[T, T]> {
+  return [await pair.ts.call<T>(method, params), await pair.core.call<T>(method, params)];
+}
+
+/** bitcoind mines; tsbtcd gets the same blocks; the wallet learns them. */
+async function mine(pair: Pair, count: number, kind: WalletKind = 'p2wpkh'): Promise<void> {
+  const hashes = await pair.core.call<string[]>('generatetoaddress', [count, pair.wallet.address(kind)]);
+  await submitAll(pair, hashes);
+}
+
+/** A block of exactly these pool transactions (none: an empty block). */
+async function mineWith(pair: Pair, txids: readonly string[]): Promise<void> {
+  const { hash } = await pair.core.call<{ hash: string }>('generateblock', [pair.wallet.address('p2wpkh'), txids]);
+  await submitAll(pair, [hash]);
+}
+
+async function submitAll(pair: Pair, hashes: readonly string[]): Promise<void> {
+  for (const hash of hashes) {
+    const hex = await pair.core.call<string>('getblock', [hash, 0]);
+    assert.equal(await pair.ts.call('submitblock', [hex]), null);
+    const height = (await pair.core.call<{ height: number }>('getblockheader', [hash])).height;
+    const block = parseBlock(fromHex(hex));
+    pair.wallet.processBlock(block, height);
+    pair.twin.processBlock(block, height);
+  }
+  assert.equal(await pair.ts.call('getbestblockhash'), await pair.core.call('getbestblockhash'));
+}
+
+/** sendrawtransaction on both: the same txid, or the same error. */
+async function send(pair: Pair, tx: Transaction): Promise<string> {
+  const hex = toHex(tx.toBytes());
+  const outcome = async (node: NodeUnderTest): Promise<string> => {
+    try {
+      return await node.call<string>('sendrawtransaction', [hex, 0]);
+    } catch (err) {
+      return `error ${(err as { code?: number }).code}: ${(err as Error).message.replace(/^sendrawtransaction: (error -?\d+: )?/, '')}`;
+    }
+  };
+  const ts = await outcome(pair.ts);
+  const core = await outcome(pair.core);
+  assert.equal(ts, core, `sendrawtransaction of ${tx.txidHex}`);
+  return core;
+}
+
+/** getmempoolinfo and the pool's txids must be equal on both; returns bitcoind's getmempoolinfo. */
+async function comparePools(pair: Pair, label: string): Promise<Record<string, any>> {
+  const [tsInfo, coreInfo] = await both<Record<string, any>>(pair, 'getmempoolinfo');
+  assert.deepEqual(tsInfo, coreInfo, `getmempoolinfo differs ${label}`);
+  const [tsPool, corePool] = await both<string[]>(pair, 'getrawmempool');
+  assert.deepEqual([...tsPool].sort(), [...corePool].sort(), `pool contents differ ${label}`);
+  return coreInfo;
+}
+
+async function setMockTime(pair: Pair, time: number): Promise<void> {
+  await both(pair, 'setmocktime', [time]);
+}
+
+/** An OP_RETURN output script carrying `bytes` bytes. */
+function dataScript(bytes: number, fill: number): Uint8Array {
+  const payload = new Uint8Array(bytes).fill(fill);
+  const push = pushData(payload);
+  const script = new Uint8Array(1 + push.length);
+  script[0] = OP.OP_RETURN;
+  script.set(push, 1);
+  return script;
+}
+
+/** Roughly the virtual size of a spend (P2WPKH-sized inputs): enough to vary fee rates. */
+function roughVsize(inputs: number, outputs: readonly { to: WalletKind | Uint8Array }[]): number {
+  return 11 + 68 * inputs + 31 + outputs.reduce((a, o) => a + 9 + (typeof o.to === 'string' ? 34 : o.to.length), 0);
+}
+
+/** Spends `inputs` to `outputs` plus change to the wallet, paying about `satPerVb`. */
+function payAtRate(wallet: TestWallet, inputs: WalletCoin[], outputs: { value: bigint; to: WalletKind | Uint8Array }[], satPerVb: number, changeKind: WalletKind = 'p2wpkh'): Transaction {
+  const total = inputs.reduce((a, c) => a + c.value, 0n);
+  const spent = outputs.reduce((a, o) => a + o.value, 0n);
+  const fee = BigInt(Math.ceil(roughVsize(inputs.length, outputs) * satPerVb));
+  return wallet.spend(inputs, [...outputs, { value: total - spent - fee, to: changeKind }]);
+}
+
+/** The wallet's coin created by `tx` (its change). */
+function changeOf(wallet: TestWallet, tx: Transaction): WalletCoin {
+  return wallet.spendable(Number.MAX_SAFE_INTEGER).find((c) => c.outpoint.txid.every((b, j) => b === tx.txid[j]))!;
+}
+
+test('getmempoolinfo (usage included) equals bitcoind v31.0’s across pools: singles, chains, many inputs and outputs, taproot and P2WPKH, data outputs, replacement and block removals', { skip, timeout: 300_000 }, async () => {
+  const pair = await startPair([], 31);
+  const t0 = 1_760_000_000;
+  await setMockTime(pair, t0);
+  await mine(pair, 60);
+  await mine(pair, 5, 'p2tr-key');
+  await mine(pair, 5, 'p2tr-leaf');
+  await mine(pair, 100);
+  await comparePools(pair, 'empty');
+  const height = await pair.core.call<number>('getblockcount');
+  const coinbases = (kind: WalletKind) => pair.wallet.spendable(height + 1).filter((c) => c.coinbase && c.kind === kind);
+  const w = coinbases('p2wpkh');
+  const tr = coinbases('p2tr-key');
+  const leaf = coinbases('p2tr-leaf');
+  const rng = seededRandom(5);
+  const rate = () => 1 + Math.floor(rng() * 40);
+  const step = async (label: string, tx: Transaction): Promise<Transaction> => {
+    const result = await send(pair, tx);
+    assert.equal(result, tx.txidHex, `${label} accepted`);
+    assert.ok((await comparePools(pair, `after ${label}`)).usage > 0);
+    return tx;
+  };
+
+  const singles: string[] = [];
+  for (let i = 0; i < 5; i++) singles.push((await step(`single ${i}`, payAtRate(pair.wallet, [w.pop()!], [], rate()))).txidHex);
+  let tip = await step('chain 0', payAtRate(pair.wallet, [w.pop()!], [], rate()));
+  for (let i = 1; i < 5; i++) tip = await step(`chain ${i}`, payAtRate(pair.wallet, [changeOf(pair.wallet, tip)], [], rate()));
+  for (let n = 2; n <= 6; n++) await step(`${n} inputs`, payAtRate(pair.wallet, w.splice(-n), [], rate()));
+  for (let n = 2; n <= 7; n++) await step(`${n} outputs`, payAtRate(pair.wallet, [w.pop()!], Array.from({ length: n }, () => ({ value: 100_000n, to: 'p2tr-key' as const })), rate()));
+  await step('taproot key path', payAtRate(pair.wallet, tr.splice(-3), [{ value: 50_000n, to: 'p2tr-leaf' }], rate(), 'p2tr-key'));
+  await step('taproot script path', payAtRate(pair.wallet, leaf.splice(-2), [], rate()));
+  for (const size of [30, 35, 40, 75, 200, 1000]) await step(`data ${size}`, payAtRate(pair.wallet, [w.pop()!], [{ value: 0n, to: dataScript(size, size & 0xff) }], rate()));
+
+  // A full-RBF replacement of a transaction with a child: both leave, the replacement enters.
+  const coin = w.pop()!;
+  const replaced = await step('to be replaced', payAtRate(pair.wallet, [coin], [], 2));
+  await step('child of the replaced', payAtRate(pair.wallet, [changeOf(pair.wallet, replaced)], [], 3));
+  const twinCoin = pair.twin.spendable(height + 1).find((c) => c.outpoint.txid.every((b, j) => b === coin.outpoint.txid[j]) && c.outpoint.vout === coin.outpoint.vout)!;
+  await step('replacement', payAtRate(pair.twin, [twinCoin], [], 80));
+
+  // A block takes the singles; then one takes the rest; then more arrive.
+  await mineWith(pair, singles);
+  await comparePools(pair, 'after a block took the singles');
+  await mine(pair, 1);
+  await comparePools(pair, 'after a block took the rest');
+  for (let i = 0; i < 3; i++) await step(`single after blocks ${i}`, payAtRate(pair.wallet, [w.pop()!], [], rate()));
+});
