@@ -9,10 +9,14 @@
  * after blocks.
  */
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import { test } from 'node:test';
+import { referenceBitcoind } from '../../native-bench/reference-bitcoind.js';
 import { fromHex, parseBlock, toHex, type Transaction } from '../../src/primitives/index.js';
 import { OP, pushData } from '../../src/script/index.js';
 import { seededRandom, TestWallet, type WalletCoin, type WalletKind } from '../support/wallet.js';
+import { freePort, runToExit, tempDir } from './daemon-harness.js';
 import { cleanupsAfterTests, NODE_STARTERS, type NodeUnderTest } from './node-under-test.js';
 
 const cleanups = cleanupsAfterTests();
@@ -166,3 +170,94 @@ test('getmempoolinfo (usage included) equals bitcoind v31.0’s across pools: si
   await comparePools(pair, 'after a block took the rest');
   for (let i = 0; i < 3; i++) await step(`single after blocks ${i}`, payAtRate(pair.wallet, [w.pop()!], [], rate()));
 });
+
+test('with -maxmempool=5 the pool trims the same chunks as bitcoind v31.0, the minimum fee rises to the same value, refuses with Core’s reason, and decays alike after blocks', { skip, timeout: 600_000 }, async () => {
+  const pair = await startPair(['-maxmempool=5', '-debug=mempool'], 32);
+  let now = 1_760_000_000;
+  await setMockTime(pair, now);
+  await mine(pair, 90);
+  await mine(pair, 100);
+  const height = await pair.core.call<number>('getblockcount');
+  const coins = pair.wallet.spendable(height + 1).filter((c) => c.coinbase && c.kind === 'p2wpkh');
+  // Two small spends kept aside, paying 1.2 and 0.3 sat/vB: they probe the minimum fee as it decays.
+  const probeHigh = payAtRate(pair.wallet, [coins.pop()!], [], 1.2);
+  const probeLow = payAtRate(pair.wallet, [coins.pop()!], [], 0.3);
+  const rng = seededRandom(17);
+  const RATES = [1, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10, 12, 15, 20, 30];
+  const accepted: Transaction[] = [];
+  let trimmedAt: number | undefined;
+  for (let i = 0; i < 120 && coins.length > 0; i++) {
+    const pool = new Set(await pair.core.call<string[]>('getrawmempool'));
+    const parents = accepted.filter((t) => pool.has(t.txidHex) && changeOf(pair.wallet, t));
+    // Every fourth one spends the change of a pooled one: chains whose chunks differ from their transactions.
+    const child = i % 4 === 3 && parents.length > 0;
+    const input = child ? changeOf(pair.wallet, parents[Math.floor(rng() * parents.length)]!) : coins.pop()!;
+    // A child stays small: with its parent it must fit one cluster (-limitclustersize).
+    const size = child ? 500 + Math.floor(rng() * 4_000) : 50_000 + Math.floor(rng() * 45_000);
+    const rate = RATES[Math.floor(rng() * RATES.length)]! + Math.floor(rng() * 50) / 100;
+    const tx = payAtRate(pair.wallet, [input], [{ value: 0n, to: dataScript(size, i) }], rate);
+    const result = await send(pair, tx);
+    if (result === tx.txidHex) accepted.push(tx);
+    const info = await comparePools(pair, `after big transaction ${i} (${result})`);
+    assert.ok(info.usage <= info.maxmempool, `usage ${info.usage} within -maxmempool`);
+    if (trimmedAt === undefined && info.mempoolminfee > info.minrelaytxfee) trimmedAt = i;
+  }
+  assert.ok(trimmedAt !== undefined, 'the pool filled and trimmed');
+  const full = await comparePools(pair, 'full');
+  assert.ok(full.mempoolminfee > 0.00001, `the minimum fee rose (${full.mempoolminfee})`);
+  const bumps = (node: NodeUnderTest) => node.log().match(/Removed \d+ txn, rolling minimum fee bumped to [0-9.]+ BTC\/kvB/g) ?? [];
+  assert.ok(bumps(pair.core).length > 0);
+  assert.deepEqual(bumps(pair.ts), bumps(pair.core));
+
+  // Below the minimum fee: refused with Core's reason and amounts, on both.
+  assert.match(await send(pair, probeHigh), /^error -26: mempool min fee not met, \d+ < \d+$/);
+
+  /** At `time`: both probes offered (each GetMinFee decays the fee on both nodes alike), then the pools compared. */
+  const at = async (time: number, label: string): Promise<Record<string, any>> => {
+    now = time;
+    await setMockTime(pair, now);
+    await send(pair, probeHigh);
+    await send(pair, probeLow);
+    return comparePools(pair, label);
+  };
+  // No decay before a block has connected.
+  const before = await at(now + 7200, 'two hours later, no block yet');
+  assert.equal(before.mempoolminfee, full.mempoolminfee);
+  await mineWith(pair, []);
+  const block = now;
+  const seen = [before.mempoolminfee];
+  for (const hours of [0.001, 0.01, 1, 6, 12, 18, 24, 36, 48]) seen.push((await at(block + Math.round(hours * 3600), `${hours} h after an empty block`)).mempoolminfee);
+  assert.ok(seen.at(-1)! < seen[0]!, `the minimum fee decayed: ${seen.join(' → ')}`);
+  // A full block empties most of the pool: below a quarter of -maxmempool the fee halves every 3 hours.
+  await mine(pair, 1);
+  await comparePools(pair, 'after a full block');
+  const second = now;
+  for (const hours of [1, 3, 6, 12, 24, 48, 96]) seen.push((await at(second + hours * 3600, `${hours} h after a full block`)).mempoolminfee);
+  assert.equal(seen.at(-1), full.minrelaytxfee, `back to -minrelaytxfee: ${seen.join(' → ')}`);
+});
+
+test('-maxmempool below 40 clusters of -limitclustersize is refused at start-up as bitcoind v31.0 refuses it', { skip, timeout: 120_000 }, async () => {
+  for (const args of [['-maxmempool=4'], ['-maxmempool=-1'], ['-maxmempool=7', '-limitclustersize=200']]) {
+    const outcomes = [];
+    for (const run of [(a: string[]) => runToExit(a), (a: string[]) => runBitcoindToExit(a)]) {
+      const dir = tempDir();
+      try {
+        const r = await run(['-regtest', `-datadir=${dir}`, '-printtoconsole=0', '-connect=0', `-port=${await freePort()}`, `-rpcport=${await freePort()}`, ...args]);
+        outcomes.push({ code: r.code, stderr: r.stderr });
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    }
+    assert.deepEqual(outcomes[0], outcomes[1], args.join(' '));
+    assert.match(outcomes[1]!.stderr, /-maxmempool must be at least \d+ MB/);
+  }
+});
+
+function runBitcoindToExit(args: readonly string[]): Promise<{ code: number | null; stderr: string }> {
+  return new Promise((resolve) => {
+    const proc = spawn((referenceBitcoind() as { path: string }).path, ['-disablewallet', ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    proc.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    proc.on('exit', (code) => resolve({ code, stderr }));
+  });
+}
