@@ -13,10 +13,12 @@ import { spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { test } from 'node:test';
 import { referenceBitcoind } from '../../native-bench/reference-bitcoind.js';
-import { fromHex, parseBlock, toHex, type Transaction } from '../../src/primitives/index.js';
+import { concatBytes, fromHex, hash160, parseBlock, toHex, Transaction } from '../../src/primitives/index.js';
 import { OP, pushData } from '../../src/script/index.js';
 import { seededRandom, TestWallet, type WalletCoin, type WalletKind } from '../support/wallet.js';
-import { freePort, runToExit, tempDir } from './daemon-harness.js';
+import { decodeFeeFilter } from '../../src/net/index.js';
+import { freePort, runToExit, tempDir, waitFor } from './daemon-harness.js';
+import { TestPeer } from './p2p-test-peer.js';
 import { cleanupsAfterTests, NODE_STARTERS, type NodeUnderTest } from './node-under-test.js';
 
 const cleanups = cleanupsAfterTests();
@@ -123,7 +125,7 @@ function changeOf(wallet: TestWallet, tx: Transaction): WalletCoin {
   return wallet.spendable(Number.MAX_SAFE_INTEGER).find((c) => c.outpoint.txid.every((b, j) => b === tx.txid[j]))!;
 }
 
-test('getmempoolinfo (usage included) equals bitcoind v31.0’s across pools: singles, chains, many inputs and outputs, taproot and P2WPKH, data outputs, replacement and block removals', { skip, timeout: 300_000 }, async () => {
+test('getmempoolinfo (usage included) equals bitcoind v31.0’s across pools: singles, chains, many inputs and outputs, taproot, P2WPKH and non-witness inputs, data outputs, replacement, block removals and a reorg', { skip, timeout: 300_000 }, async () => {
   const pair = await startPair([], 31);
   const t0 = 1_760_000_000;
   await setMockTime(pair, t0);
@@ -156,6 +158,20 @@ test('getmempoolinfo (usage included) equals bitcoind v31.0’s across pools: si
   await step('taproot script path', payAtRate(pair.wallet, leaf.splice(-2), [], rate()));
   for (const size of [30, 35, 40, 75, 200, 1000]) await step(`data ${size}`, payAtRate(pair.wallet, [w.pop()!], [{ value: 0n, to: dataScript(size, size & 0xff) }], rate()));
 
+  // Non-witness inputs: P2SH spends whose scriptSig holds the redeem script, one short enough to sit inline, one not.
+  const redeemSmall = Uint8Array.of(OP.OP_1);
+  const redeemLarge = concatBytes(pushData(new Uint8Array(40).fill(9)), Uint8Array.of(OP.OP_DROP, OP.OP_1));
+  const p2sh = (redeem: Uint8Array) => concatBytes(Uint8Array.of(OP.OP_HASH160), pushData(hash160(redeem)), Uint8Array.of(OP.OP_EQUAL));
+  const funding = await step('P2SH outputs', payAtRate(pair.wallet, [w.pop()!], [{ value: 1_000_000n, to: p2sh(redeemSmall) }, { value: 1_000_000n, to: p2sh(redeemLarge) }], rate()));
+  const legacy = new Transaction({
+    version: 2,
+    inputs: [redeemSmall, redeemLarge].map((redeem, vout) => ({ prevout: { txid: funding.txid, vout }, scriptSig: pushData(redeem), sequence: 0xfffffffd, witness: [] })),
+    outputs: [{ value: 1_990_000n, to: 'p2wpkh' as const }].map((o) => ({ value: o.value, scriptPubKey: pair.wallet.scriptPubKey(o.to) })),
+    locktime: 0,
+  });
+  assert.equal(legacy.hasWitness, false);
+  await step('non-witness spend of both', legacy);
+
   // A full-RBF replacement of a transaction with a child: both leave, the replacement enters.
   const coin = w.pop()!;
   const replaced = await step('to be replaced', payAtRate(pair.wallet, [coin], [], 2));
@@ -169,6 +185,15 @@ test('getmempoolinfo (usage included) equals bitcoind v31.0’s across pools: si
   await mine(pair, 1);
   await comparePools(pair, 'after a block took the rest');
   for (let i = 0; i < 3; i++) await step(`single after blocks ${i}`, payAtRate(pair.wallet, [w.pop()!], [], rate()));
+
+  // A reorg: the last two blocks' transactions come back (limits bypassed), then leave again.
+  const [tipHash] = await both<string>(pair, 'getbestblockhash');
+  const parentHash = await pair.core.call<string>('getblockhash', [(await pair.core.call<number>('getblockcount')) - 1]);
+  await both(pair, 'invalidateblock', [parentHash]);
+  await comparePools(pair, 'after two blocks were disconnected');
+  await both(pair, 'reconsiderblock', [parentHash]);
+  assert.equal(await pair.core.call('getbestblockhash'), tipHash);
+  await comparePools(pair, 'after they were connected again');
 });
 
 test('with -maxmempool=5 the pool trims the same chunks as bitcoind v31.0, the minimum fee rises to the same value, refuses with Core’s reason, and decays alike after blocks', { skip, timeout: 600_000 }, async () => {
@@ -208,6 +233,19 @@ test('with -maxmempool=5 the pool trims the same chunks as bitcoind v31.0, the m
   const bumps = (node: NodeUnderTest) => node.log().match(/Removed \d+ txn, rolling minimum fee bumped to [0-9.]+ BTC\/kvB/g) ?? [];
   assert.ok(bumps(pair.core).length > 0);
   assert.deepEqual(bumps(pair.ts), bumps(pair.core));
+
+  // A peer hears the minimum fee in a feefilter (BIP133), rounded to a nearby bucket as Core rounds it.
+  const minFeeSats = Math.round(full.mempoolminfee * 1e8);
+  for (const node of [pair.ts, pair.core]) {
+    const peer = await TestPeer.connect(node.p2pPort, height);
+    try {
+      const frame = await waitFor(`${node.name}: feefilter`, () => peer.received.find((f) => f.command === 'feefilter'), 30_000);
+      const filter = Number(decodeFeeFilter(frame.payload));
+      assert.ok(filter >= minFeeSats / 1.1 - 1 && filter <= minFeeSats * 1.1 + 1, `${node.name}: feefilter ${filter} near the minimum fee ${minFeeSats}`);
+    } finally {
+      peer.close();
+    }
+  }
 
   // Below the minimum fee: refused with Core's reason and amounts, on both.
   assert.match(await send(pair, probeHigh), /^error -26: mempool min fee not met, \d+ < \d+$/);
