@@ -120,7 +120,10 @@ export class NodeMempool implements ChainMempoolSync {
       // Core's Finalize: a single acceptance limits the pool at once, and fails if that took it.
       if (announce && !args.bypassLimits) {
         this.limitMempoolSize();
-        if (this.pool.get(pre.entry.txid) !== pre.entry) return { ok: false, missingInputs: false, reason: 'mempool full', debug: '' };
+        if (this.pool.get(pre.entry.txid) !== pre.entry) {
+          this.pool.unannouncedAddition();
+          return { ok: false, missingInputs: false, reason: 'mempool full', debug: '' };
+        }
       }
       if (announce && this.eventListeners.length > 0) {
         const event = {

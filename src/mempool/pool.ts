@@ -149,6 +149,14 @@ export class TxMempool {
     this.journal.set(entry.txid, entry);
   }
 
+  /**
+   * Core takes an addition's sequence number when it announces the transaction: one the
+   * size limit evicted before that (Finalize's "mempool full") never took one.
+   */
+  unannouncedAddition(): void {
+    this.sequenceNumber--;
+  }
+
   /** Core's removeUnchecked: one entry, its links dropped both ways. */
   remove(entry: MempoolEntry): void {
     if (this.byTxid.get(entry.txid) !== entry) return;

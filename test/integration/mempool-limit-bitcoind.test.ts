@@ -88,8 +88,9 @@ async function send(pair: Pair, tx: Transaction): Promise<string> {
 async function comparePools(pair: Pair, label: string): Promise<Record<string, any>> {
   const [tsInfo, coreInfo] = await both<Record<string, any>>(pair, 'getmempoolinfo');
   assert.deepEqual(tsInfo, coreInfo, `getmempoolinfo differs ${label}`);
-  const [tsPool, corePool] = await both<string[]>(pair, 'getrawmempool');
-  assert.deepEqual([...tsPool].sort(), [...corePool].sort(), `pool contents differ ${label}`);
+  const [tsPool, corePool] = await both<{ txids: string[]; mempool_sequence: number }>(pair, 'getrawmempool', [false, true]);
+  assert.deepEqual([...tsPool.txids].sort(), [...corePool.txids].sort(), `pool contents differ ${label}`);
+  assert.equal(tsPool.mempool_sequence, corePool.mempool_sequence, `mempool_sequence differs ${label}`);
   return coreInfo;
 }
 
@@ -207,6 +208,7 @@ test('with -maxmempool=5 the pool trims the same chunks as bitcoind v31.0, the m
   // Two small spends kept aside, paying 1.2 and 0.3 sat/vB: they probe the minimum fee as it decays.
   const probeHigh = payAtRate(pair.wallet, [coins.pop()!], [], 1.2);
   const probeLow = payAtRate(pair.wallet, [coins.pop()!], [], 0.3);
+  const spare = coins.shift()!;
   const rng = seededRandom(17);
   const RATES = [1, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10, 12, 15, 20, 30];
   const accepted: Transaction[] = [];
@@ -249,6 +251,11 @@ test('with -maxmempool=5 the pool trims the same chunks as bitcoind v31.0, the m
 
   // Below the minimum fee: refused with Core's reason and amounts, on both.
   assert.match(await send(pair, probeHigh), /^error -26: mempool min fee not met, \d+ < \d+$/);
+  // Just above it but the worst chunk once in: accepted, then trimmed at once — "mempool full".
+  const justAbove = payAtRate(pair.wallet, [spare], [{ value: 0n, to: dataScript(90_000, 0xee) }], full.mempoolminfee * 1e5 * 1.01);
+  assert.equal(await send(pair, justAbove), 'error -26: mempool full');
+  const bumped = await comparePools(pair, 'after a newcomer was trimmed');
+  assert.ok(bumped.mempoolminfee > full.mempoolminfee, 'its eviction raised the minimum fee');
 
   /** At `time`: both probes offered (each GetMinFee decays the fee on both nodes alike), then the pools compared. */
   const at = async (time: number, label: string): Promise<Record<string, any>> => {
@@ -260,7 +267,7 @@ test('with -maxmempool=5 the pool trims the same chunks as bitcoind v31.0, the m
   };
   // No decay before a block has connected.
   const before = await at(now + 7200, 'two hours later, no block yet');
-  assert.equal(before.mempoolminfee, full.mempoolminfee);
+  assert.equal(before.mempoolminfee, bumped.mempoolminfee);
   await mineWith(pair, []);
   const block = now;
   const seen = [before.mempoolminfee];
