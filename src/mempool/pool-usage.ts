@@ -3,8 +3,7 @@
  * txgraph's and the indexes' shares), and the pool's clusters with their chunks, which
  * both the usage (a cluster's and its chunk-index nodes' memory) and size trimming (the
  * worst chunk) need. A change marks the clusters it touches; they are chunked again when
- * next read. Each rebuilt cluster gets the next sequence number, as Core's txgraph gives
- * every cluster it creates one: ties between equal chunk feerates go to the newer cluster.
+ * next read.
  */
 import { poolGraph } from './block-selection.js';
 import type { MempoolEntry } from './entry.js';
@@ -15,8 +14,6 @@ export interface PoolCluster {
   readonly members: readonly MempoolEntry[];
   /** Chunks in linearization order (feerates never rising). */
   readonly chunks: readonly Chunk[];
-  /** Creation order among clusters (Core's Cluster::m_sequence). */
-  readonly sequence: number;
   readonly usage: number;
 }
 
@@ -40,7 +37,6 @@ export class PoolUsage {
   private readonly clusters = new Set<PoolCluster>();
   /** Entries whose cluster must be chunked again. */
   private readonly stale = new Set<MempoolEntry>();
-  private nextSequence = 0;
 
   added(entry: MempoolEntry): void {
     this.entriesUsage += entryUsage(entry.tx);
@@ -75,15 +71,14 @@ export class PoolUsage {
 
   private refresh(isPooled: (entry: MempoolEntry) => boolean): void {
     if (this.stale.size === 0) return;
-    // Oldest entries first, so rebuilt clusters are numbered in a stable order.
-    const todo = [...this.stale].filter(isPooled).sort((a, b) => a.sequence - b.sequence);
+    const todo = [...this.stale].filter(isPooled);
     this.stale.clear();
     for (const entry of todo) {
       if (this.clusterOf.has(entry)) continue;
       const members = connected(entry);
       const graph = poolGraph(members);
       const chunks = chunksOf(graph, linearize(graph, [...graph.keys()]));
-      const cluster: PoolCluster = { members, chunks, sequence: this.nextSequence++, usage: clusterUsage(members.length) + chunkIndexUsage(chunks.length) };
+      const cluster: PoolCluster = { members, chunks, usage: clusterUsage(members.length) + chunkIndexUsage(chunks.length) };
       this.clusters.add(cluster);
       this.clustersUsage += cluster.usage;
       for (const m of members) this.clusterOf.set(m, cluster);

@@ -1,6 +1,6 @@
 /**
  * Core v31's TrimToSize: while the pool's memory is over the limit, the worst chunk in
- * mining order leaves — the lowest chunk feerate, on a tie the newest cluster's — and the
+ * mining order leaves, and the
  * rolling minimum fee rises to that chunk's feerate (per virtual byte, rounded down) plus
  * -incrementalrelayfee.
  */
@@ -12,22 +12,56 @@ import type { RollingMinFee } from './rolling-min-fee.js';
 
 const WITNESS_SCALE_FACTOR = 4;
 
-/** The last chunk of the cluster whose last chunk is worst (Core's GetWorstMainChunk), with its members. */
+/** memcmp of two hashes in internal byte order (uint256's operator<). */
+function compareHashes(a: Uint8Array, b: Uint8Array): number {
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
+  return 0;
+}
+
+interface WorstCandidate {
+  readonly chunk: Chunk;
+  readonly entries: MempoolEntry[];
+  /** The weight of the run of equal-feerate chunks in its cluster that ends with it. */
+  readonly equalFeeratePrefix: number;
+  /** Its highest txid: the fallback order between equal chunks of distinct clusters. */
+  readonly maxTxid: Uint8Array;
+}
+
+function lastChunkOf(cluster: PoolCluster): WorstCandidate | undefined {
+  const chunks = cluster.chunks;
+  const chunk = chunks[chunks.length - 1];
+  if (!chunk) return undefined;
+  let equalFeeratePrefix = chunk.weight;
+  for (let i = chunks.length - 2; i >= 0 && compareFeerate(chunks[i]!, chunk) === 0; i--) equalFeeratePrefix += chunks[i]!.weight;
+  const byId = new Map(cluster.members.map((m) => [m.txid, m]));
+  const entries = chunk.ids.map((id) => byId.get(id)!);
+  const maxTxid = entries.map((e) => e.tx.txid).reduce((a, b) => (compareHashes(a, b) >= 0 ? a : b));
+  return { chunk, entries, equalFeeratePrefix, maxTxid };
+}
+
+/**
+ * Core's GetWorstMainChunk: the last chunk in mining order. Mining order puts higher chunk
+ * feerates first; among equal ones, bitcoind v31.0 puts the smaller run of equal-feerate
+ * chunks of its cluster first, then the chunk whose highest txid is lower — so the worst
+ * is the lowest feerate, then the largest such run, then the highest txid.
+ */
 export function worstChunk(clusters: Iterable<PoolCluster>): { chunk: Chunk; entries: MempoolEntry[] } | undefined {
-  let worst: { cluster: PoolCluster; chunk: Chunk } | undefined;
+  let worst: WorstCandidate | undefined;
   for (const cluster of clusters) {
-    const chunk = cluster.chunks[cluster.chunks.length - 1];
-    if (!chunk) continue;
+    const candidate = lastChunkOf(cluster);
+    if (!candidate) continue;
     if (!worst) {
-      worst = { cluster, chunk };
+      worst = candidate;
       continue;
     }
-    const cmp = compareFeerate(chunk, worst.chunk);
-    if (cmp < 0 || (cmp === 0 && cluster.sequence > worst.cluster.sequence)) worst = { cluster, chunk };
+    const cmp = compareFeerate(candidate.chunk, worst.chunk);
+    if (cmp < 0) worst = candidate;
+    else if (cmp === 0) {
+      const prefix = candidate.equalFeeratePrefix - worst.equalFeeratePrefix;
+      if (prefix > 0 || (prefix === 0 && compareHashes(candidate.maxTxid, worst.maxTxid) > 0)) worst = candidate;
+    }
   }
-  if (!worst) return undefined;
-  const byId = new Map(worst.cluster.members.map((m) => [m.txid, m]));
-  return { chunk: worst.chunk, entries: worst.chunk.ids.map((id) => byId.get(id)!) };
+  return worst && { chunk: worst.chunk, entries: worst.entries };
 }
 
 /** CFeeRate(fee, ToFeePerVSize(weight)).GetFeePerK(): sat/kvB rounded down (toward -infinity). */

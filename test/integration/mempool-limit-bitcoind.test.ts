@@ -306,3 +306,33 @@ function runBitcoindToExit(args: readonly string[]): Promise<{ code: number | nu
     proc.on('exit', (code) => resolve({ code, stderr }));
   });
 }
+
+test('with -maxmempool=5 and every chunk at the same feerate, tsbtcd evicts what bitcoind v31.0 evicts: the largest run of equal-feerate chunks in a cluster first, then the highest txid', { skip, timeout: 600_000 }, async () => {
+  const pair = await startPair(['-maxmempool=5'], 33);
+  await setMockTime(pair, 1_760_000_000);
+  await mine(pair, 80, 'p2tr-key');
+  await mine(pair, 100);
+  const height = await pair.core.call<number>('getblockcount');
+  const coins = pair.wallet.spendable(height + 1).filter((c) => c.coinbase && c.kind === 'p2tr-key');
+  /** Pays exactly 2 sat per weight unit: a key-path spend's signature has one size, so a draft with a dummy one weighs the same. */
+  const atTwoPerWu = (coin: WalletCoin, data: number, fill: number): Transaction => {
+    const outputs = [
+      { value: 0n, scriptPubKey: dataScript(data, fill) },
+      { value: coin.value, scriptPubKey: pair.wallet.scriptPubKey('p2tr-key') },
+    ];
+    const draft = new Transaction({ version: 2, inputs: [{ prevout: coin.outpoint, scriptSig: new Uint8Array(0), sequence: 0xfffffffd, witness: [new Uint8Array(64)] }], outputs, locktime: 0 });
+    return pair.wallet.spend([coin], [{ value: 0n, to: outputs[0]!.scriptPubKey }, { value: coin.value - 2n * BigInt(draft.weight), to: 'p2tr-key' }]);
+  };
+  let last: Transaction | undefined;
+  for (let i = 0; i < 95 && coins.length > 0; i++) {
+    // Every fifth spends the previous one's change (in the pool or not): chains of equal-feerate chunks.
+    const input = i % 5 === 4 && last ? changeOf(pair.wallet, last) : coins.pop()!;
+    // Sizes repeat (runs of equal chunks tie up to the txid) and vary (they do not).
+    const tx = atTwoPerWu(input, i % 5 === 4 ? 2_000 : i % 2 === 0 ? 90_000 : 60_000 + ((i * 7919) % 30_000), i);
+    await send(pair, tx);
+    last = tx;
+    await comparePools(pair, `after equal-feerate transaction ${i}`);
+  }
+  const info = await comparePools(pair, 'full');
+  assert.ok(info.mempoolminfee > info.minrelaytxfee, 'the pool trimmed');
+});
