@@ -19,12 +19,10 @@ function compareHashes(a: Uint8Array, b: Uint8Array): number {
 }
 
 interface WorstCandidate {
+  readonly cluster: PoolCluster;
   readonly chunk: Chunk;
-  readonly entries: MempoolEntry[];
   /** The weight of the run of equal-feerate chunks in its cluster that ends with it. */
   readonly equalFeeratePrefix: number;
-  /** Its highest txid: the fallback order between equal chunks of distinct clusters. */
-  readonly maxTxid: Uint8Array;
 }
 
 function lastChunkOf(cluster: PoolCluster): WorstCandidate | undefined {
@@ -33,10 +31,27 @@ function lastChunkOf(cluster: PoolCluster): WorstCandidate | undefined {
   if (!chunk) return undefined;
   let equalFeeratePrefix = chunk.weight;
   for (let i = chunks.length - 2; i >= 0 && compareFeerate(chunks[i]!, chunk) === 0; i--) equalFeeratePrefix += chunks[i]!.weight;
-  const byId = new Map(cluster.members.map((m) => [m.txid, m]));
-  const entries = chunk.ids.map((id) => byId.get(id)!);
-  const maxTxid = entries.map((e) => e.tx.txid).reduce((a, b) => (compareHashes(a, b) >= 0 ? a : b));
-  return { chunk, entries, equalFeeratePrefix, maxTxid };
+  return { cluster, chunk, equalFeeratePrefix };
+}
+
+function entriesOf(candidate: WorstCandidate): MempoolEntry[] {
+  const byId = new Map(candidate.cluster.members.map((m) => [m.txid, m]));
+  return candidate.chunk.ids.map((id) => byId.get(id)!);
+}
+
+/** The chunk's highest txid: the fallback order between equal chunks of distinct clusters. */
+function maxTxid(candidate: WorstCandidate): Uint8Array {
+  return entriesOf(candidate)
+    .map((e) => e.tx.txid)
+    .reduce((a, b) => (compareHashes(a, b) >= 0 ? a : b));
+}
+
+/** Whether `a` comes later in mining order than `b` (chunks of distinct clusters). */
+function isWorse(a: WorstCandidate, b: WorstCandidate): boolean {
+  const cmp = compareFeerate(a.chunk, b.chunk);
+  if (cmp !== 0) return cmp < 0;
+  if (a.equalFeeratePrefix !== b.equalFeeratePrefix) return a.equalFeeratePrefix > b.equalFeeratePrefix;
+  return compareHashes(maxTxid(a), maxTxid(b)) > 0;
 }
 
 /**
@@ -49,19 +64,9 @@ export function worstChunk(clusters: Iterable<PoolCluster>): { chunk: Chunk; ent
   let worst: WorstCandidate | undefined;
   for (const cluster of clusters) {
     const candidate = lastChunkOf(cluster);
-    if (!candidate) continue;
-    if (!worst) {
-      worst = candidate;
-      continue;
-    }
-    const cmp = compareFeerate(candidate.chunk, worst.chunk);
-    if (cmp < 0) worst = candidate;
-    else if (cmp === 0) {
-      const prefix = candidate.equalFeeratePrefix - worst.equalFeeratePrefix;
-      if (prefix > 0 || (prefix === 0 && compareHashes(candidate.maxTxid, worst.maxTxid) > 0)) worst = candidate;
-    }
+    if (candidate && (!worst || isWorse(candidate, worst))) worst = candidate;
   }
-  return worst && { chunk: worst.chunk, entries: worst.entries };
+  return worst && { chunk: worst.chunk, entries: entriesOf(worst) };
 }
 
 /** CFeeRate(fee, ToFeePerVSize(weight)).GetFeePerK(): sat/kvB rounded down (toward -infinity). */

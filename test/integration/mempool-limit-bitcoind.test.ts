@@ -13,7 +13,7 @@ import { spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { test } from 'node:test';
 import { referenceBitcoind } from '../../native-bench/reference-bitcoind.js';
-import { concatBytes, fromHex, hash160, parseBlock, toHex, Transaction } from '../../src/primitives/index.js';
+import { concatBytes, fromHex, hash160, hashToHex, parseBlock, toHex, Transaction } from '../../src/primitives/index.js';
 import { OP, pushData } from '../../src/script/index.js';
 import { seededRandom, TestWallet, type WalletCoin, type WalletKind } from '../support/wallet.js';
 import { decodeFeeFilter } from '../../src/net/index.js';
@@ -126,6 +126,38 @@ function changeOf(wallet: TestWallet, tx: Transaction): WalletCoin {
   return wallet.spendable(Number.MAX_SAFE_INTEGER).find((c) => c.outpoint.txid.every((b, j) => b === tx.txid[j]))!;
 }
 
+/** Fee rates (sat/vB) the data-carrying transactions pay, plus up to half a sat/vB more. */
+const RATES = [1, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10, 12, 15, 20, 30];
+
+/**
+ * Offers both nodes `count` data-carrying transactions of 50-95 kB (every fourth a small
+ * child of a pooled one), comparing the pools after each; returns what entered and the
+ * step at which the minimum fee first rose.
+ */
+async function fillPool(pair: Pair, coins: WalletCoin[], rng: () => number, count: number): Promise<{ accepted: Transaction[]; children: Set<string>; trimmedAt: number | undefined }> {
+  const accepted: Transaction[] = [];
+  const children = new Set<string>();
+  let trimmedAt: number | undefined;
+  for (let i = 0; i < count && coins.length > 0; i++) {
+    const pool = new Set(await pair.core.call<string[]>('getrawmempool'));
+    const parents = accepted.filter((t) => pool.has(t.txidHex) && changeOf(pair.wallet, t));
+    // Every fourth one spends the change of a pooled one: chains whose chunks differ from their transactions.
+    const child = i % 4 === 3 && parents.length > 0;
+    const input = child ? changeOf(pair.wallet, parents[Math.floor(rng() * parents.length)]!) : coins.pop()!;
+    // A child stays small: with its parent it must fit one cluster (-limitclustersize).
+    const size = child ? 500 + Math.floor(rng() * 4_000) : 50_000 + Math.floor(rng() * 45_000);
+    const rate = RATES[Math.floor(rng() * RATES.length)]! + Math.floor(rng() * 50) / 100;
+    const tx = payAtRate(pair.wallet, [input], [{ value: 0n, to: dataScript(size, i) }], rate);
+    const result = await send(pair, tx);
+    if (result === tx.txidHex) accepted.push(tx);
+    if (child) children.add(tx.txidHex);
+    const info = await comparePools(pair, `after big transaction ${i} (${result})`);
+    assert.ok(info.usage <= info.maxmempool, `usage ${info.usage} within -maxmempool`);
+    if (trimmedAt === undefined && info.mempoolminfee > info.minrelaytxfee) trimmedAt = i;
+  }
+  return { accepted, children, trimmedAt };
+}
+
 test('getmempoolinfo (usage included) equals bitcoind v31.0’s across pools: singles, chains, many inputs and outputs, taproot, P2WPKH and non-witness inputs, data outputs, replacement, block removals and a reorg', { skip, timeout: 300_000 }, async () => {
   const pair = await startPair([], 31);
   const t0 = 1_760_000_000;
@@ -209,26 +241,7 @@ test('with -maxmempool=5 the pool trims the same chunks as bitcoind v31.0, the m
   const probeHigh = payAtRate(pair.wallet, [coins.pop()!], [], 1.2);
   const probeLow = payAtRate(pair.wallet, [coins.pop()!], [], 0.3);
   const spare = coins.shift()!;
-  const rng = seededRandom(17);
-  const RATES = [1, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10, 12, 15, 20, 30];
-  const accepted: Transaction[] = [];
-  let trimmedAt: number | undefined;
-  for (let i = 0; i < 120 && coins.length > 0; i++) {
-    const pool = new Set(await pair.core.call<string[]>('getrawmempool'));
-    const parents = accepted.filter((t) => pool.has(t.txidHex) && changeOf(pair.wallet, t));
-    // Every fourth one spends the change of a pooled one: chains whose chunks differ from their transactions.
-    const child = i % 4 === 3 && parents.length > 0;
-    const input = child ? changeOf(pair.wallet, parents[Math.floor(rng() * parents.length)]!) : coins.pop()!;
-    // A child stays small: with its parent it must fit one cluster (-limitclustersize).
-    const size = child ? 500 + Math.floor(rng() * 4_000) : 50_000 + Math.floor(rng() * 45_000);
-    const rate = RATES[Math.floor(rng() * RATES.length)]! + Math.floor(rng() * 50) / 100;
-    const tx = payAtRate(pair.wallet, [input], [{ value: 0n, to: dataScript(size, i) }], rate);
-    const result = await send(pair, tx);
-    if (result === tx.txidHex) accepted.push(tx);
-    const info = await comparePools(pair, `after big transaction ${i} (${result})`);
-    assert.ok(info.usage <= info.maxmempool, `usage ${info.usage} within -maxmempool`);
-    if (trimmedAt === undefined && info.mempoolminfee > info.minrelaytxfee) trimmedAt = i;
-  }
+  const { trimmedAt } = await fillPool(pair, coins, seededRandom(17), 120);
   assert.ok(trimmedAt !== undefined, 'the pool filled and trimmed');
   const full = await comparePools(pair, 'full');
   assert.ok(full.mempoolminfee > 0.00001, `the minimum fee rose (${full.mempoolminfee})`);
@@ -335,4 +348,32 @@ test('with -maxmempool=5 and every chunk at the same feerate, tsbtcd evicts what
   }
   const info = await comparePools(pair, 'full');
   assert.ok(info.mempoolminfee > info.minrelaytxfee, 'the pool trimmed');
+});
+
+test('with -maxmempool=5, transactions a reorg brings back are trimmed as bitcoind v31.0 trims them', { skip, timeout: 600_000 }, async () => {
+  const pair = await startPair(['-maxmempool=5', '-debug=mempool'], 34);
+  await setMockTime(pair, 1_760_000_000);
+  await mine(pair, 100);
+  await mine(pair, 100);
+  const height = await pair.core.call<number>('getblockcount');
+  const coins = pair.wallet.spendable(height + 1).filter((c) => c.coinbase && c.kind === 'p2wpkh');
+  const rng = seededRandom(23);
+  const first = await fillPool(pair, coins, rng, 60);
+  // A block takes the ten best-paying pooled transactions without pool parents; the pool fills up again.
+  const pool = new Set(await pair.core.call<string[]>('getrawmempool'));
+  const roots = first.accepted.filter((t) => pool.has(t.txidHex) && !first.children.has(t.txidHex) && ![...t.inputs].some((i) => pool.has(hashToHex(i.prevout.txid))));
+  const taken = roots.slice(-10).map((t) => t.txidHex);
+  await mineWith(pair, taken);
+  const block = await pair.core.call<string>('getbestblockhash');
+  await comparePools(pair, 'after the block');
+  await fillPool(pair, coins, rng, 25);
+  await comparePools(pair, 'refilled');
+  // The block is disconnected: its transactions come back with limits bypassed, then the pool is trimmed.
+  await both(pair, 'invalidateblock', [block]);
+  const after = await comparePools(pair, 'after the reorg');
+  assert.ok(after.usage <= after.maxmempool);
+  const bumps = (node: NodeUnderTest) => node.log().match(/Removed \d+ txn, rolling minimum fee bumped to [0-9.]+ BTC\/kvB/g) ?? [];
+  assert.deepEqual(bumps(pair.ts), bumps(pair.core));
+  await both(pair, 'reconsiderblock', [block]);
+  await comparePools(pair, 'after the block came back');
 });
