@@ -294,8 +294,17 @@ test('with -maxmempool=5 the pool trims the same chunks as bitcoind v31.0, the m
   assert.equal(seen.at(-1), full.minrelaytxfee, `back to -minrelaytxfee: ${seen.join(' → ')}`);
 });
 
-test('-maxmempool below 40 clusters of -limitclustersize is refused at start-up as bitcoind v31.0 refuses it', { skip, timeout: 120_000 }, async () => {
-  for (const args of [['-maxmempool=4'], ['-maxmempool=-1'], ['-maxmempool=7', '-limitclustersize=200']]) {
+test('the mempool’s size and fee options at start-up as bitcoind v31.0 reads them: -maxmempool below 40 clusters of -limitclustersize and fee rates that are not amounts are refused with Core’s messages', { skip, timeout: 180_000 }, async () => {
+  const refused = [
+    ['-maxmempool=4'],
+    ['-maxmempool=-1'],
+    ['-maxmempool=7', '-limitclustersize=200'],
+    ['-incrementalrelayfee=abc'],
+    ['-incrementalrelayfee=-1'],
+    ['-minrelaytxfee=0.1.2'],
+    ['-dustrelayfee=x'],
+  ];
+  for (const args of refused) {
     const outcomes = [];
     for (const run of [(a: string[]) => runToExit(a), (a: string[]) => runBitcoindToExit(a)]) {
       const dir = tempDir();
@@ -307,7 +316,18 @@ test('-maxmempool below 40 clusters of -limitclustersize is refused at start-up 
       }
     }
     assert.deepEqual(outcomes[0], outcomes[1], args.join(' '));
-    assert.match(outcomes[1]!.stderr, /-maxmempool must be at least \d+ MB/);
+    assert.equal(outcomes[1]!.code, 1);
+  }
+  // Accepted: -maxmempool=0 (every newcomer trimmed at once), and -incrementalrelayfee alone raising -minrelaytxfee.
+  for (const args of [['-maxmempool=0'], ['-incrementalrelayfee=0.00002']]) {
+    const pair = await startPair(args, 35);
+    await setMockTime(pair, 1_760_000_000);
+    await mine(pair, 101);
+    await comparePools(pair, args.join(' '));
+    const coin = pair.wallet.spendable(102).find((c) => c.coinbase)!;
+    const outcome = await send(pair, payAtRate(pair.wallet, [coin], [], 5));
+    if (args[0] === '-maxmempool=0') assert.equal(outcome, 'error -26: mempool full');
+    await comparePools(pair, `${args.join(' ')}, after a submission`);
   }
 });
 
