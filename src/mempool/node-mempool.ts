@@ -207,8 +207,8 @@ export class NodeMempool implements ChainMempoolSync {
   acceptFromPeer(tx: Transaction): Promise<AcceptResult> {
     return this.chain.exclusive(async () => {
       const result = await this.acceptLocked(tx, this.args(), false);
-      // Also a refusal may have changed the pool (a trim that took the newcomer) or the minimum fee.
-      this.chain.commitMempoolChanges();
+      // A refusal may have changed the pool too (a trim that took the newcomer).
+      if (result.ok || this.pool.dirty) this.chain.commitMempoolChanges();
       if (result.ok) this.relay(result.entry);
       return result;
     });

@@ -62,29 +62,21 @@ export function minFeeAt(state: RollingMinFeeState, ctx: MinFeeContext): bigint 
 /** The coordinator's copy, changed as Core's CTxMemPool changes it. */
 export class RollingMinFee {
   state: RollingMinFeeState = NO_ROLLING_MIN_FEE;
-  /** Set whenever the state changes, so the next commit stores it. */
-  changed = false;
-
-  private set(state: RollingMinFeeState): void {
-    if (state.rate === this.state.rate && state.lastUpdate === this.state.lastUpdate && state.blockSinceBump === this.state.blockSinceBump) return;
-    this.state = state;
-    this.changed = true;
-  }
 
   /** GetMinFee. */
   minFee(ctx: MinFeeContext): bigint {
     const { state, fee } = decayedMinFee(this.state, ctx);
-    this.set(state);
+    this.state = state;
     return fee;
   }
 
   /** trackPackageRemoved: a removal at `ratePerKvB` raises the floor to it. */
   trackRemoved(ratePerKvB: bigint): void {
-    if (Number(ratePerKvB) > this.state.rate) this.set({ ...this.state, rate: Number(ratePerKvB), blockSinceBump: false });
+    if (Number(ratePerKvB) > this.state.rate) this.state = { ...this.state, rate: Number(ratePerKvB), blockSinceBump: false };
   }
 
   /** removeForBlock: decay restarts from the block's time. */
   blockConnected(now: number): void {
-    this.set({ ...this.state, lastUpdate: now, blockSinceBump: true });
+    this.state = { ...this.state, lastUpdate: now, blockSinceBump: true };
   }
 }
