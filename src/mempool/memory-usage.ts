@@ -7,6 +7,8 @@
  * mapDeltas node; and txns_randomized's buffer, whose capacity has a history (kept by
  * RandomizedTxnsCapacity). Every size here is Core's sizeof or allocation as
  * memusage::MallocUsage counts it, checked against bitcoind v31.0's reported usage.
+ * Every cluster's chunks are counted: bitcoind omits those of a cluster its txgraph has
+ * not yet linearized acceptably (a post-change work budget ran out), until it does.
  */
 import type { Transaction } from '../primitives/index.js';
 
