@@ -3,7 +3,7 @@ NODE ?= node
 TSC := node_modules/.bin/tsc
 TEST_FILES = $$(find dist/test -name '*.test.js' | sort)
 
-.PHONY: install build bundle native test vectors differential-sig run bench bench-sig bench-hash bench-import bench-ibd bench-http clean
+.PHONY: install build bundle native test vectors differential differential-sig run bench bench-sig bench-hash bench-import bench-ibd bench-http clean
 
 # npm ci only when the lockfile changed since the last install.
 node_modules/.installed: package.json package-lock.json
@@ -68,6 +68,13 @@ test: build
 
 vectors: build
 	$(NODE) dist/test/vectors/report.js
+
+# Every RPC method and REST endpoint both serve, in every argument form and format, sent to
+# the reference bitcoind (BITCOIND, default ../shared/bin/bitcoind) and to tsbtcd over the same
+# rich regtest chain; prints "N identical, M different" and every difference (DETAIL=n: the
+# first n). Fails while anything differs.
+differential: build
+	$(NODE) dist/test/differential/rpc-rest.js
 
 # The native and noble signature backends on every edge case plus SIGS random signatures,
 # noble's side spread over every core; fails on any difference (make test runs a quick form).

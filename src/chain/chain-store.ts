@@ -51,6 +51,15 @@ export interface MempoolCommit {
   readonly sequence: number;
   /** The pool's memory usage and rolling minimum fee state after these changes. */
   readonly stats?: MempoolStatsRecord;
+  /** Prioritisations set (a delta) or forgotten (null), by txid. */
+  readonly deltas: readonly { txid: Uint8Array; delta: bigint | null }[];
+}
+
+/** The mempool tables as last committed: entries, the mempool_sequence, and every prioritisation. */
+export interface SavedMempool {
+  readonly entries: { txid: Uint8Array; record: MempoolEntryRecord }[];
+  readonly sequence: number;
+  readonly deltas: { txid: Uint8Array; delta: bigint }[];
 }
 
 /** A consistent read-only view of the stored chainstate (one storage snapshot). */

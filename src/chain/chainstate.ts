@@ -105,8 +105,11 @@ export interface ChainMempoolSync {
   blockConnected(block: ParsedBlock, entry: BlockIndexEntry): void;
   /** DisconnectTip: the block's transactions are kept to be offered back to the pool. */
   blockDisconnected(block: ParsedBlock, entry: BlockIndexEntry): void;
-  /** After blocks were disconnected and the new best chain connected: re-add and re-check. */
-  reorgFinished(): Promise<void>;
+  /**
+   * After blocks were disconnected and the new best chain connected: re-add (unless
+   * `addToMempool` is false) and re-check.
+   */
+  reorgFinished(addToMempool?: boolean): Promise<void>;
   /** The table changes to commit now (undefined when there are none). */
   takeChanges(): MempoolCommit | undefined;
 }
@@ -885,7 +888,7 @@ export class Chainstate {
 
   /** Core's UpdateTip line: every new tip, connected or disconnected to. */
   private logUpdateTip(tip: BlockIndexEntry): void {
-    const progress = guessVerificationProgress(this.params.chainTxData, tip.chainTxCount, tip.time, Math.floor(Date.now() / 1000));
+    const progress = guessVerificationProgress(this.params.chainTxData, tip, this.tree.bestHeader?.height ?? tip.height, this.params.targetSpacing, this.now());
     const date = new Date(tip.time * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
     const log2Work = Math.log2(Number(tip.chainWork));
     const cacheMiB = this.coins.memoryUsage / (1 << 20);
@@ -1072,9 +1075,14 @@ export class Chainstate {
   invalidateBlock(entry: BlockIndexEntry): Promise<void> {
     return this.exclusive(async () => {
       let toMarkFailed = entry;
+      let disconnected = 0;
       while (this.chain.contains(entry)) {
         const walkTip = this.chain.tip!;
         this.disconnectTip();
+        // Core updates the mempool after each block it invalidates (entries re-added now get
+        // this height), and stops re-adding after ten: a deep invalidation would be futile.
+        this.disconnectedSinceReorg = false;
+        await this.mempoolSync?.reorgFinished(++disconnected <= 10);
         walkTip.status |= BlockStatus.FAILED_VALID;
         walkTip.dirty = true;
         this.tree.candidates.delete(walkTip);
@@ -1085,7 +1093,6 @@ export class Chainstate {
         }
         toMarkFailed = walkTip;
       }
-      await this.mempoolAfterReorg();
       toMarkFailed.status |= BlockStatus.FAILED_VALID;
       toMarkFailed.dirty = true;
       this.tree.candidates.delete(toMarkFailed);

@@ -22,7 +22,7 @@ import { join } from 'node:path';
 import type { BlockDataPosition } from './block-index-entry.js';
 import type { BlockUndo } from './block-undo.js';
 import type { BlockFilterIndexView } from './blockfilter-view.js';
-import type { ChainCommit, ChainSnapshot, ChainStore, StoredIndexEntry } from './chain-store.js';
+import type { ChainCommit, ChainSnapshot, ChainStore, SavedMempool, StoredIndexEntry } from './chain-store.js';
 import { ChainSnapshotSource } from './snapshot-source.js';
 import type { NodeView, TxIndexView } from './snapshot-view.js';
 
@@ -167,6 +167,10 @@ export class LmdbChainStore implements ChainStore {
       if (batch.mempool) {
         for (const txid of batch.mempool.deletes) w.deleteMempoolEntry(txid);
         for (const { txid, record } of batch.mempool.puts) w.putMempoolEntry(txid, record);
+        for (const { txid, delta } of batch.mempool.deltas) {
+          if (delta === null) w.deleteMempoolDelta(txid);
+          else w.putMempoolDelta(txid, delta);
+        }
         w.putMeta(CHAINSTATE_META.mempoolSequence, BigInt(batch.mempool.sequence));
         if (batch.mempool.stats) w.putMeta(CHAINSTATE_META.mempoolStats, batch.mempool.stats);
       }
@@ -205,13 +209,35 @@ export class LmdbChainStore implements ChainStore {
     this.write((w) => w.saveBlockFileInfo(this.blocks));
   }
 
-  /** The mirrored mempool as last committed (start-up reload), with its mempool_sequence. */
-  readMempool(): { entries: { txid: Uint8Array; record: MempoolEntryRecord }[]; sequence: number } {
+  /** The mirrored mempool as last committed (start-up reload), with its mempool_sequence and prioritisations. */
+  readMempool(): SavedMempool {
     return this.env.withSnapshot((r) => ({
       // Records decode to views into LMDB memory: copy the transaction bytes out of the snapshot.
       entries: [...r.mempoolEntries()].map(({ txid, entry }) => ({ txid: txid.slice(), record: { ...entry, tx: entry.tx.slice() } })),
       sequence: Number(r.meta(CHAINSTATE_META.mempoolSequence) ?? 1n),
+      deltas: [...r.mempoolDeltas()].map(({ txid, delta }) => ({ txid: txid.slice(), delta })),
     }));
+  }
+
+  /**
+   * Empties the mempool and prioritisation tables and forgets the recorded mempool.dat
+   * (-persistmempool=0: nothing carries over, and whatever mempool.dat is there is foreign).
+   */
+  forgetMempool(): void {
+    this.write((w) => {
+      w.clear('mempool');
+      w.clear('mempooldelta');
+      w.deleteMeta(CHAINSTATE_META.mempoolDumpHash);
+    });
+  }
+
+  /** SHA-256 of the mempool.dat this node last wrote, if any. */
+  readMempoolDumpHash(): Uint8Array | undefined {
+    return this.env.withSnapshot((r) => r.meta(CHAINSTATE_META.mempoolDumpHash));
+  }
+
+  writeMempoolDumpHash(hash: Uint8Array): void {
+    this.write((w) => w.putMeta(CHAINSTATE_META.mempoolDumpHash, hash));
   }
 
   readHavePruned(): boolean {

@@ -56,7 +56,7 @@ let nodeView: NodeView | undefined;
 function setUpLocalCalls(settings: FrontendSettings): void {
   if (settings.netDir === '') return;
   const registry = new RpcRegistry();
-  registry.register(...blockchainReadMethods(), ...blockchainBlockMethods(), ...blockFilterMethods(), ...mempoolMethods(), ...waitMethods(() => tipWaiters));
+  registry.register(...blockchainReadMethods(), ...blockchainBlockMethods((name) => settings.deprecatedRpc.includes(name)), ...blockFilterMethods(), ...mempoolMethods(), ...waitMethods(() => tipWaiters));
   registry.register(...pureRpcMethods(settings.chain));
   // getrpcinfo runs on the coordinator: it cannot list this process's commands.
   localServer = new RpcServer(registry, { tracksActiveCommands: false });

@@ -4,7 +4,7 @@
  * times"; this small strict parser reads the body again in the (rare) case that some
  * request passes params by name.
  */
-import { JSON_ENTRIES, type Json } from '../rpc/index.js';
+import { JSON_ENTRIES, RawJsonNumber, type Json } from '../rpc/index.js';
 
 type Entries = [string, Json][];
 const ENTRIES = JSON_ENTRIES;
@@ -12,7 +12,11 @@ type WithEntries = { [ENTRIES]?: Entries };
 
 class Parser {
   private i = 0;
-  constructor(private readonly s: string) {}
+  constructor(
+    private readonly s: string,
+    /** Numbers as their text (RawJsonNumber), the way UniValue keeps them. */
+    private readonly numberText = false,
+  ) {}
 
   parseDocument(): Json {
     const v = this.value();
@@ -35,6 +39,7 @@ class Parser {
     const m = /^(?:true|false|null|-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?)/.exec(this.s.slice(this.i, this.i + 400));
     if (!m) throw new SyntaxError(`unexpected input at ${this.i}`);
     this.i += m[0].length;
+    if (this.numberText && m[0] !== 'true' && m[0] !== 'false' && m[0] !== 'null') return new RawJsonNumber(m[0]) as unknown as Json;
     return JSON.parse(m[0]) as Json;
   }
 
@@ -97,6 +102,20 @@ class Parser {
 /** Parses JSON text; objects remember their members in order, repeats included. */
 export function parseJsonKeepingEntries(text: string): Json {
   return new Parser(text).parseDocument();
+}
+
+/**
+ * The `id` of a request object, or of each element of a batch, spelled as the body spells
+ * it when it is a number: Core echoes number ids verbatim (1.50, -0, 1e3, 2^100).
+ */
+export function numericIdTexts(text: string): (RawJsonNumber | undefined)[] {
+  const doc = new Parser(text, true).parseDocument() as unknown;
+  const idOf = (v: unknown) => {
+    if (v === null || typeof v !== 'object' || Array.isArray(v)) return undefined;
+    const id = (v as Record<string, unknown>)['id'];
+    return id instanceof RawJsonNumber ? id : undefined;
+  };
+  return Array.isArray(doc) ? doc.map(idOf) : [idOf(doc)];
 }
 
 /** An object's members in order (repeats included when it came from parseJsonKeepingEntries). */

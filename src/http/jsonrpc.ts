@@ -17,7 +17,7 @@ import {
   type RpcParams,
 } from '../rpc/index.js';
 import type { Whitelist } from './auth.js';
-import { objectEntries, parseJsonKeepingEntries } from './json-entries.js';
+import { numericIdTexts, objectEntries, parseJsonKeepingEntries } from './json-entries.js';
 import { emptyReply, jsonReply, type Reply } from './reply.js';
 
 /** A call's outcome: the result already serialized as JSON text, or an error. */
@@ -57,10 +57,13 @@ function isObject(v: unknown): v is Record<string, Json> {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
+/** Number ids as the body spelled them, by request object (see numericIdTexts). */
+const numberIdText = new WeakMap<object, Json>();
+
 /** JSONRPCRequest::parse: updates `state` as far as it gets, then throws on the first problem. */
 function parseRequest(value: Json, state: RequestState): ParsedRequest {
   if (!isObject(value)) throw invalid('Invalid Request object');
-  state.id = Object.hasOwn(value, 'id') ? value['id'] : undefined;
+  state.id = Object.hasOwn(value, 'id') ? (numberIdText.get(value) ?? value['id']) : undefined;
   state.version = 'legacy';
   const jsonrpc = value['jsonrpc'];
   if (jsonrpc !== undefined && jsonrpc !== null) {
@@ -126,6 +129,15 @@ export function handleJsonRpc(body: Uint8Array, ctx: JsonRpcContext): Reply | Pr
     } catch {
       // JSON.parse accepted it; keep its (last-key-wins) reading.
     }
+  }
+
+  const requests = Array.isArray(value) ? value : [value];
+  if (requests.some((r) => isObject(r) && typeof r['id'] === 'number')) {
+    const texts = numericIdTexts(text);
+    requests.forEach((r, i) => {
+      const raw = texts[i];
+      if (isObject(r) && raw !== undefined) numberIdText.set(r, raw as unknown as Json);
+    });
   }
 
   if (ctx.whitelist.deniedEverything(ctx.user)) {

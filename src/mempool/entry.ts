@@ -29,8 +29,8 @@ export interface MempoolEntry {
   readonly sequence: number;
   /** Spends a coinbase output: re-checked for maturity after a reorg. */
   readonly spendsCoinbase: boolean;
-  /** Submitted locally and not yet announced to a peer (sendrawtransaction). */
-  readonly unbroadcast: boolean;
+  /** Submitted locally (sendrawtransaction) or imported as such, and not yet announced to a peer. */
+  unbroadcast: boolean;
   readonly parents: Set<MempoolEntry>;
   readonly children: Set<MempoolEntry>;
 }

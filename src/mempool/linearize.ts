@@ -136,22 +136,62 @@ export function chunkGraph(graph: ReadonlyMap<string, GraphTx>): Chunk[][] {
   return clustersOf(graph).map((cluster) => chunksOf(graph, linearize(graph, cluster)));
 }
 
+/** A chunk with what orders it among equal-feerate chunks of other clusters. */
+export interface RankedChunk {
+  readonly chunk: Chunk;
+  /** The weight of the run of equal-feerate chunks of its cluster that ends with it. */
+  readonly equalFeeratePrefix: number;
+  /** Its highest txid in internal byte order, as hex (compared as uint256's memcmp). */
+  readonly maxTxidKey: string;
+}
+
+/** A display-order txid as hex of its internal bytes. */
+function internalOrderKey(txidHex: string): string {
+  let out = '';
+  for (let i = txidHex.length - 2; i >= 0; i -= 2) out += txidHex.slice(i, i + 2);
+  return out;
+}
+
+/** The `index`th chunk of a cluster's chunks, ranked. */
+export function rankChunk(chunks: readonly Chunk[], index: number): RankedChunk {
+  const chunk = chunks[index]!;
+  let equalFeeratePrefix = chunk.weight;
+  for (let i = index - 1; i >= 0 && compareFeerate(chunks[i]!, chunk) === 0; i--) equalFeeratePrefix += chunks[i]!.weight;
+  const maxTxidKey = chunk.ids.map(internalOrderKey).reduce((a, b) => (a >= b ? a : b));
+  return { chunk, equalFeeratePrefix, maxTxidKey };
+}
+
 /**
- * Chunks across clusters in mining order: highest feerate first, a cluster's chunks
- * always in their own order (a later chunk never pays more than an earlier one).
+ * Core v31's mining order between chunks of distinct clusters (its txgraph's chunk index,
+ * as bitcoind v31.0 orders it): the higher feerate first; among equal feerates, the
+ * smaller run of equal-feerate chunks in its cluster, then the lower highest txid.
+ * Negative when `a` comes first.
+ */
+export function compareMiningOrder(a: RankedChunk, b: RankedChunk): number {
+  const feerate = compareFeerate(b.chunk, a.chunk);
+  if (feerate !== 0) return feerate;
+  if (a.equalFeeratePrefix !== b.equalFeeratePrefix) return a.equalFeeratePrefix - b.equalFeeratePrefix;
+  return a.maxTxidKey < b.maxTxidKey ? -1 : a.maxTxidKey > b.maxTxidKey ? 1 : 0;
+}
+
+/**
+ * Chunks across clusters in mining order: a cluster's chunks always in their own order (a
+ * later chunk never pays more than an earlier one), the clusters' next chunks merged by
+ * compareMiningOrder.
  */
 export function miningOrder(clusters: readonly Chunk[][]): Chunk[] {
+  const ranked = clusters.map((chunks) => chunks.map((_, i) => rankChunk(chunks, i)));
   const next = clusters.map(() => 0);
   const out: Chunk[] = [];
   for (;;) {
     let best = -1;
-    for (let c = 0; c < clusters.length; c++) {
-      const chunk = clusters[c]![next[c]!];
-      if (!chunk) continue;
-      if (best < 0 || compareFeerate(chunk, clusters[best]![next[best]!]!) > 0) best = c;
+    for (let c = 0; c < ranked.length; c++) {
+      const candidate = ranked[c]![next[c]!];
+      if (!candidate) continue;
+      if (best < 0 || compareMiningOrder(candidate, ranked[best]![next[best]!]!) < 0) best = c;
     }
     if (best < 0) return out;
-    out.push(clusters[best]![next[best]!]!);
+    out.push(ranked[best]![next[best]!]!.chunk);
     next[best]!++;
   }
 }

@@ -112,15 +112,6 @@ export class RandomizedTxnsCapacity {
     this.size++;
   }
 
-  save(): { size: number; capacity: number } {
-    return { size: this.size, capacity: this.capacity };
-  }
-
-  restore(saved: { size: number; capacity: number }): void {
-    this.size = saved.size;
-    this.capacity = saved.capacity;
-  }
-
   removed(): void {
     if (this.size > 1) {
       this.size--;

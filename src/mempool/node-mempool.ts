@@ -6,17 +6,23 @@
  * commit for block-driven changes, on its own for submissions.
  */
 import type { BlockIndexEntry, Chainstate, ChainMempoolSync, MempoolCommit } from '../chain/index.js';
-import { blockScriptFlags } from '../consensus/index.js';
-import { hashToHex, parseTransaction, type ParsedBlock, type Transaction } from '../primitives/index.js';
+import { blockScriptFlags, formatMoney } from '../consensus/index.js';
+import { compareBytes, hashToHex, hexToHash, parseTransaction, type ParsedBlock, type Transaction, type TxOut } from '../primitives/index.js';
 import type { MempoolEntryRecord, MempoolStatsRecord } from '../storage/index.js';
+import type { MempoolFileContent } from './mempool-file.js';
+import { loadMempoolFile, type ImportMempoolOptions, type MempoolLoadReport } from './mempool-load.js';
+import { dustOutputs } from './standard-tx.js';
 import { selectForBlock, type BlockSelection } from './block-selection.js';
 import { formatFeeRate } from './fee-rate.js';
 import type { MempoolEntry } from './entry.js';
 import type { MempoolPolicyOptions } from './policy-options.js';
 import { TxMempool } from './pool.js';
-import { preChecks, type AcceptArgs, type AcceptFailure, type ChainContext } from './prechecks.js';
+import { preChecks, refuse, type AcceptArgs, type AcceptFailure, type ChainContext } from './prechecks.js';
 import { minableAfterReorg } from './reorg-filter.js';
-import { packageFormError } from './package-form.js';
+import { acceptMultiple, acceptPackage, type PackageHost, type PackageOutcome, type SingleAcceptResult } from './package-accept.js';
+import { ephemeralSpendsFailure } from './ephemeral-policy.js';
+import { feeRatePerKvB } from './fee-rate.js';
+import { replacementLogLines } from './replacement-log.js';
 import { consensusScriptChecks, policyScriptChecks } from './script-checks.js';
 import type { MempoolEventListener } from './pool-events.js';
 import { RollingMinFee } from './rolling-min-fee.js';
@@ -25,13 +31,8 @@ import { trimToSize } from './trim.js';
 /** Core's MAX_FEE_ESTIMATION_TIP_AGE: with an older tip the node is not current for fee estimation. */
 const MAX_FEE_ESTIMATION_TIP_AGE_SECONDS = 3 * 60 * 60;
 
-export type AcceptResult = { readonly ok: true; readonly entry: MempoolEntry } | AcceptFailure;
-
-export interface PackageTestResult {
-  /** Core's package-error (a package that is not well formed): then no transaction has a result. */
-  readonly packageError?: string;
-  readonly results: readonly (AcceptResult | undefined)[];
-}
+/** A single transaction's acceptance; on success with the pool transactions it replaced. */
+export type AcceptResult = SingleAcceptResult;
 
 export class NodeMempool implements ChainMempoolSync {
   readonly pool = new TxMempool();
@@ -101,72 +102,129 @@ export class NodeMempool implements ChainMempoolSync {
     this.removed(gone);
   }
 
+  /** Policy, then consensus (the tip's flags), script checks: Core's PolicyScriptChecks and ConsensusScriptChecks. */
+  private async scriptChecks(tx: Transaction, spentOutputs: readonly TxOut[]): Promise<AcceptFailure | null> {
+    const policy = await policyScriptChecks(this.chain.scriptChecker, tx, spentOutputs);
+    if (policy) return policy;
+    return consensusScriptChecks(this.chain.scriptChecker, tx, spentOutputs, blockScriptFlags(this.chain.tip!, this.chain.params), this.log);
+  }
+
   /**
-   * MemPoolAccept for one transaction; `testOnly` stops before changing the pool, and a
-   * trial addition (`announce` false) is not told to the listeners. Caller holds the chain queue.
+   * MemPoolAccept for one transaction (Core's AcceptSingleTransaction); `testOnly` stops
+   * before changing the pool. Caller holds the chain queue.
    */
-  private async acceptLocked(tx: Transaction, args: AcceptArgs, testOnly: boolean, announce = true): Promise<AcceptResult> {
+  private async acceptLocked(tx: Transaction, args: AcceptArgs, testOnly: boolean): Promise<AcceptResult> {
     const pre = preChecks(this.pool, tx, this.context(), args);
     if (!pre.ok) return pre;
-    const scripts = await policyScriptChecks(this.chain.scriptChecker, tx, pre.spentOutputs);
+    if (args.clientMaxFeerate !== undefined && feeRatePerKvB(pre.entry.modifiedFee, pre.entry.vsize) > args.clientMaxFeerate) return refuse('max feerate exceeded');
+    if (this.policy.requireStandard) {
+      const dust = ephemeralSpendsFailure([tx], this.policy.dustRelayFee, this.pool);
+      if (dust) return dust.failure;
+    }
+    const scripts = await this.scriptChecks(tx, pre.spentOutputs);
     if (scripts) return scripts;
-    const tipFlags = blockScriptFlags(this.chain.tip!, this.chain.params);
-    const consensus = await consensusScriptChecks(this.chain.scriptChecker, tx, pre.spentOutputs, tipFlags, this.log);
-    if (consensus) return consensus;
     if (!testOnly) {
       for (const e of pre.evicted) this.pool.remove(e);
       this.pool.add(pre.entry);
-      if (announce) this.removed(pre.evicted);
-      // Core's Finalize: a single acceptance limits the pool at once, and fails if that took it.
-      if (announce && !args.bypassLimits) {
+      this.logReplacement(pre.evicted, [pre.entry]);
+      this.removed(pre.evicted);
+      // Core's Finalize: a single acceptance (not a package's) limits the pool at once, and fails if that took it.
+      if (!args.bypassLimits && !args.packageSubmission) {
         this.limitMempoolSize();
         if (this.pool.get(pre.entry.txid) !== pre.entry) {
           this.pool.unannouncedAddition();
-          return { ok: false, missingInputs: false, reason: 'mempool full', debug: '' };
+          return refuse('mempool full');
         }
       }
-      if (announce && this.eventListeners.length > 0) {
+      if (this.eventListeners.length > 0) {
         const event = {
           entry: pre.entry,
           limitsBypassed: args.bypassLimits,
-          submittedInPackage: false,
+          submittedInPackage: args.packageSubmission ?? false,
           chainstateIsCurrent: this.currentForFeeEstimation(),
           hasNoPoolParents: pre.entry.parents.size === 0,
         };
         for (const l of this.eventListeners) l.transactionAdded(event);
       }
     }
-    return { ok: true, entry: pre.entry };
+    return { ok: true, entry: pre.entry, replaced: pre.evicted };
+  }
+
+  /** What package acceptance uses of this mempool (inside the chain queue). */
+  private packageHost(): PackageHost {
+    return {
+      pool: this.pool,
+      policy: this.policy,
+      context: () => this.context(),
+      args: (overrides) => this.args(overrides),
+      acceptSingle: (tx, args, testOnly) => this.acceptLocked(tx, args, testOnly),
+      scriptChecks: (tx, spentOutputs) => this.scriptChecks(tx, spentOutputs),
+      submit: (entries, evicted, args) => this.submitPackageEntries(entries, evicted, args),
+      limit: () => this.limitMempoolSize(),
+    };
+  }
+
+  private logReplacement(evicted: readonly MempoolEntry[], added: readonly MempoolEntry[]): void {
+    if (this.debugLog) for (const line of replacementLogLines(evicted, added)) this.debugLog('mempool', line);
+  }
+
+  /** A validated package enters: what it replaces leaves, its transactions enter parents first, the listeners hear of each. */
+  private submitPackageEntries(entries: readonly MempoolEntry[], evicted: readonly MempoolEntry[], args: AcceptArgs): void {
+    for (const e of evicted) this.pool.remove(e);
+    this.logReplacement(evicted, entries);
+    this.removed(evicted);
+    const chainstateIsCurrent = this.currentForFeeEstimation();
+    for (const entry of entries) {
+      this.pool.add(entry);
+      const event = { entry, limitsBypassed: args.bypassLimits, submittedInPackage: true, chainstateIsCurrent, hasNoPoolParents: entry.parents.size === 0 };
+      for (const l of this.eventListeners) l.transactionAdded(event);
+    }
   }
 
   /**
-   * testmempoolaccept: one transaction is tested alone (replacements allowed); several are a
-   * package — well-formed, parents first, no conflicts — each tested with the earlier ones
-   * provisionally in the pool. As in Core, a failure reports only the failing transaction.
+   * testmempoolaccept: one transaction is tested alone (replacements allowed); several are
+   * Core's package test-accept (AcceptMultipleTransactions): well formed, each on its own
+   * feerate, no replacements, package TRUC and dust rules; the pool is not changed.
    */
-  testAcceptPackage(txs: readonly Transaction[]): Promise<PackageTestResult> {
+  testAcceptPackage(txs: readonly Transaction[]): Promise<PackageOutcome> {
+    return this.chain.exclusive(async (): Promise<PackageOutcome> => {
+      if (txs.length > 1) return acceptMultiple(this.packageHost(), txs, { testOnly: true, packageFeerates: false });
+      const tx = txs[0]!;
+      const result = await this.acceptLocked(tx, this.args(), true);
+      if (!result.ok) return { state: { level: 'tx', reason: 'transaction failed', debug: '' }, results: new Map([[tx.wtxidHex, { kind: 'invalid', failure: result }]]) };
+      const effectiveFeerate = feeRatePerKvB(result.entry.modifiedFee, result.entry.vsize);
+      return { state: null, results: new Map([[tx.wtxidHex, { kind: 'valid', entry: result.entry, replaced: result.replaced, effectiveFeerate, effectiveIncludes: [tx.wtxidHex] }]]) };
+    });
+  }
+
+  /**
+   * submitpackage (Core's ProcessNewPackage and the RPC's broadcast): the package is
+   * accepted as far as it goes, the changes are committed, and every package transaction
+   * in the pool afterwards is relayed. `clientMaxFeerate` (sat/kvB) is Core's maxfeerate.
+   */
+  submitPackage(txs: readonly Transaction[], clientMaxFeerate: bigint | undefined): Promise<PackageOutcome> {
     return this.chain.exclusive(async () => {
-      if (txs.length === 1) return { results: [await this.acceptLocked(txs[0]!, this.args(), true)] };
-      const packageError = packageFormError(txs);
-      if (packageError) return { packageError, results: [] };
-      const checkpoint = this.pool.checkpoint();
-      const added: MempoolEntry[] = [];
-      const results: (AcceptResult | undefined)[] = [];
-      try {
-        for (let i = 0; i < txs.length; i++) {
-          const result = await this.acceptLocked(txs[i]!, this.args({ allowReplacement: false }), false, false);
-          if (!result.ok) {
-            const only: (AcceptResult | undefined)[] = txs.map(() => undefined);
-            only[i] = result;
-            return { results: only };
-          }
-          added.push(result.entry);
-          results.push(result);
-        }
-        return { results };
-      } finally {
-        this.pool.rollback(added, checkpoint);
+      const outcome = await acceptPackage(this.packageHost(), txs, clientMaxFeerate);
+      this.chain.commitMempoolChanges();
+      for (const tx of txs) {
+        const pooled = this.pool.get(tx.txidHex);
+        if (pooled) this.relay(pooled);
       }
+      return outcome;
+    });
+  }
+
+  /**
+   * A parent and child from a peer (Core's 1-parent-1-child package relay: a parent refused
+   * on its feerate and an orphan child of it), accepted as submitpackage would; the
+   * transactions that entered are relayed.
+   */
+  acceptPackageFromPeer(txs: readonly Transaction[]): Promise<PackageOutcome> {
+    return this.chain.exclusive(async () => {
+      const outcome = await acceptPackage(this.packageHost(), txs, undefined);
+      this.chain.commitMempoolChanges();
+      for (const result of outcome.results.values()) if (result.kind === 'valid') this.relay(result.entry);
+      return outcome;
     });
   }
 
@@ -184,7 +242,7 @@ export class NodeMempool implements ChainMempoolSync {
       const pooled = this.pool.get(tx.txidHex);
       if (pooled) {
         this.relay(pooled);
-        return { ok: true as const, entry: pooled };
+        return { ok: true as const, entry: pooled, replaced: [] };
       }
       const args = this.args({ unbroadcast: true });
       if (maxFee > 0n) {
@@ -282,13 +340,17 @@ export class NodeMempool implements ChainMempoolSync {
     this.disconnected = [...block.transactions.filter((tx) => !tx.isCoinbase()), ...this.disconnected];
   }
 
-  /** Core's MaybeUpdateMempoolForReorg(fAddToMempool=true). */
-  async reorgFinished(): Promise<void> {
+  /**
+   * Core's MaybeUpdateMempoolForReorg: the disconnected transactions are offered back
+   * (limits bypassed) unless `addToMempool` is false (a deep invalidateblock), in which case
+   * they and whatever spent them are gone; then every entry is re-checked against the new tip.
+   */
+  async reorgFinished(addToMempool = true): Promise<void> {
     const queued = this.disconnected;
     this.disconnected = [];
     for (const tx of queued) {
-      const result = await this.acceptLocked(tx, this.args({ bypassLimits: true }), false);
-      if (!result.ok) this.removeSpendersOf(tx);
+      const result = addToMempool ? await this.acceptLocked(tx, this.args({ bypassLimits: true }), false) : undefined;
+      if (!result?.ok) this.removeSpendersOf(tx);
     }
     const context = this.context();
     for (const entry of [...this.pool.entries()]) {
@@ -327,29 +389,115 @@ export class NodeMempool implements ChainMempoolSync {
     return { ...this.pool.takeChanges(), stats };
   }
 
-  // ------------------------------------------------------------ persistence
+  // ------------------------------------------------------------ prioritisation
 
   /**
-   * Start-up: the table's entries offered to the pool again (Core's LoadMempool), parents
-   * first, each re-checked against the chainstate with its original time; what fails is
-   * dropped from the table. With `load` false (-persistmempool=0) the table is emptied.
+   * prioritisetransaction (Core's PrioritiseTransaction with the RPC's dust refusal): a
+   * pooled transaction with a dust output keeps its fee under standardness, as it could
+   * not have entered with a non-zero one. The change is committed to the tables at once.
    */
-  reload(saved: readonly { txid: Uint8Array; record: MempoolEntryRecord }[], load: boolean): Promise<{ accepted: number; failed: number; expired: number }> {
+  prioritise(txidHex: string, delta: bigint): Promise<'dust' | undefined> {
+    return this.chain.exclusive(() => {
+      const pooled = this.pool.get(txidHex);
+      if (this.policy.requireStandard && pooled && dustOutputs(pooled.tx, this.policy.dustRelayFee).length > 0) return 'dust';
+      this.prioritiseLocked(txidHex, delta);
+      this.chain.commitMempoolChanges();
+      return undefined;
+    });
+  }
+
+  private prioritiseLocked(txidHex: string, delta: bigint): void {
+    this.pool.prioritise(txidHex, delta);
+    const inPool = this.pool.get(txidHex) !== undefined;
+    this.log(`PrioritiseTransaction: ${txidHex} (${inPool ? '' : 'not '}in mempool) fee += ${formatMoney(delta)}, new delta=${formatMoney(this.pool.deltaOf(txidHex))}`);
+  }
+
+  /** Every prioritisation in Core's order (its std::map: txids' internal bytes), with the pooled entry if any. */
+  prioritisations(): { txid: string; delta: bigint; entry: MempoolEntry | undefined }[] {
+    return [...this.pool.prioritisations()]
+      .map(([txid, delta]) => ({ txid, key: hexToHash(txid), delta, entry: this.pool.get(txid) }))
+      .sort((a, b) => compareBytes(a.key, b.key))
+      .map(({ txid, delta, entry }) => ({ txid, delta, entry }));
+  }
+
+  // ------------------------------------------------------------ persistence
+
+  /** Runs `fn` in the chain's queue once the pool's pending changes are in the tables. */
+  committed<T>(fn: () => T): Promise<T> {
+    return this.chain.exclusive(() => {
+      this.chain.commitMempoolChanges();
+      return fn();
+    });
+  }
+
+  /**
+   * What Core's DumpMempool writes: the pool parents first with entry times and deltas,
+   * the prioritisations of transactions not pooled, the unbroadcast txids.
+   */
+  fileContent(): MempoolFileContent {
+    const entries = parentsFirst([...this.pool.entries()].map((entry) => ({ txid: entry.tx.txid, entry, sequence: entry.sequence, tx: entry.tx })));
+    const deltas = [...this.pool.prioritisations()].filter(([txid]) => !this.pool.get(txid)).map(([txid, delta]) => ({ txid: hexToHash(txid), delta }));
+    return {
+      txs: entries.map(({ entry }) => ({ tx: entry.tx, time: entry.time, feeDelta: entry.modifiedFee - entry.fee })),
+      deltas,
+      unbroadcast: entries.filter(({ entry }) => entry.unbroadcast).map(({ entry }) => entry.tx.txid),
+    };
+  }
+
+  /** Core's LoadMempool of a mempool.dat's bytes; undefined when the file is unusable (logged). */
+  loadFile(file: Uint8Array, options: ImportMempoolOptions, interrupted: () => boolean = () => false): Promise<MempoolLoadReport | undefined> {
+    return this.chain.exclusive(async () => {
+      try {
+        return await loadMempoolFile(
+          {
+            now: () => this.chain.now(),
+            expirySeconds: this.policy.expirySeconds,
+            accept: async (tx, time) => (await this.acceptLocked(tx, this.args({ now: time }), false)).ok,
+            has: (txid) => this.pool.get(txid) !== undefined,
+            prioritise: (txid, delta) => this.prioritiseLocked(txid, delta),
+            markUnbroadcast: (txid) => this.pool.markUnbroadcast(this.pool.get(txid)!),
+            interrupted,
+          },
+          file,
+          options,
+          this.log,
+        );
+      } finally {
+        // What entered before a damaged byte stays, as in Core.
+        this.chain.commitMempoolChanges();
+      }
+    });
+  }
+
+  /**
+   * Start-up: the tables' prioritisations restored and their entries offered to the pool
+   * again (Core's LoadMempool), parents first, each re-checked against the chainstate with
+   * its original time; what fails is dropped from the tables. With `load` false
+   * (-persistmempool=0) the tables are emptied.
+   */
+  reload(saved: SavedPool, load: boolean): Promise<{ accepted: number; failed: number; expired: number }> {
     return this.chain.exclusive(async () => {
       let accepted = 0;
       let failed = 0;
       let expired = 0;
-      // The table is rewritten to exactly the reloaded pool: every saved entry goes unless it comes back.
-      this.pool.markDropped(saved.map((s) => hashToHex(s.txid)));
+      // The tables are rewritten to exactly the reloaded pool: every saved entry goes unless it comes back.
+      this.pool.markDropped(saved.entries.map((s) => hashToHex(s.txid)));
+      this.pool.markDeltasDropped(saved.deltas.map((d) => hashToHex(d.txid)));
       if (load) {
+        // Prioritisations first, as Core's LoadMempool prioritises before acceptance; an entry
+        // from before the prioritisation table existed brings its own delta.
+        for (const { txid, delta } of saved.deltas) this.pool.prioritise(hashToHex(txid), delta);
+        for (const { txid, record } of saved.entries) {
+          if (record.feeDelta !== 0n && !this.pool.prioritisations().has(hashToHex(txid))) this.pool.prioritise(hashToHex(txid), record.feeDelta);
+        }
         const cutoff = this.chain.now() - this.policy.expirySeconds;
-        for (const { record } of parentsFirst(saved)) {
+        const ordered = parentsFirst(saved.entries.map(({ txid, record }) => ({ txid, record, sequence: record.sequence, tx: parseTransaction(record.tx) })));
+        for (const { record, tx } of ordered) {
           // Core's LoadMempool: an entry past -mempoolexpiry is counted, not offered.
           if (record.time <= cutoff) {
             expired++;
             continue;
           }
-          const tx = parseTransaction(record.tx);
           const result = await this.acceptLocked(tx, this.args({ now: record.time, unbroadcast: record.unbroadcast }), false);
           if (result.ok) accepted++;
           else failed++;
@@ -361,17 +509,23 @@ export class NodeMempool implements ChainMempoolSync {
   }
 }
 
-/** Saved entries ordered so every in-set parent comes before its children (entry order otherwise). */
-function parentsFirst<T extends { txid: Uint8Array; record: MempoolEntryRecord }>(saved: readonly T[]): T[] {
+/** The mempool tables as saved: entries and prioritisations. */
+export interface SavedPool {
+  readonly entries: readonly { txid: Uint8Array; record: MempoolEntryRecord }[];
+  readonly deltas: readonly { txid: Uint8Array; delta: bigint }[];
+}
+
+/** Transactions ordered so every in-set parent comes before its children (entry order otherwise). */
+function parentsFirst<T extends { txid: Uint8Array; sequence: number; tx: Transaction }>(saved: readonly T[]): T[] {
   const byId = new Map(saved.map((s) => [hashToHex(s.txid), s]));
-  const sorted = [...saved].sort((a, b) => a.record.sequence - b.record.sequence);
+  const sorted = [...saved].sort((a, b) => a.sequence - b.sequence);
   const out: T[] = [];
   const done = new Set<string>();
   const visit = (s: T): void => {
     const id = hashToHex(s.txid);
     if (done.has(id)) return;
     done.add(id);
-    for (const input of parseTransaction(s.record.tx).inputs) {
+    for (const input of s.tx.inputs) {
       const parent = byId.get(hashToHex(input.prevout.txid));
       if (parent) visit(parent);
     }

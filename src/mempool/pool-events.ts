@@ -1,8 +1,7 @@
 /**
  * What the node mempool tells its listeners (Core's CValidationInterface mempool
  * callbacks, which the fee estimator subscribes to): a transaction entered, one left for
- * any reason but a block, and the pool transactions a connected block confirmed. Trial
- * additions (testmempoolaccept of a package) are not announced, as Core never adds them.
+ * any reason but a block, and the pool transactions a connected block confirmed.
  */
 import type { MempoolEntry } from './entry.js';
 

@@ -97,12 +97,4 @@ export class PoolUsage {
     return this.clusters;
   }
 
-  /** txns_randomized's state, to put back after trial additions (Core never makes them). */
-  saveRandomized(): { size: number; capacity: number } {
-    return this.randomized.save();
-  }
-
-  restoreRandomized(saved: { size: number; capacity: number }): void {
-    this.randomized.restore(saved);
-  }
 }

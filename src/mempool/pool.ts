@@ -15,6 +15,8 @@ export interface MempoolTableChanges {
   readonly deletes: Uint8Array[];
   /** The pool's mempool_sequence after these changes. */
   readonly sequence: number;
+  /** Prioritisations set (the summed delta) or forgotten (null). */
+  readonly deltas: { txid: Uint8Array; delta: bigint | null }[];
 }
 
 export function entryRecord(entry: MempoolEntry): MempoolEntryRecord {
@@ -28,6 +30,15 @@ export function entryRecord(entry: MempoolEntry): MempoolEntryRecord {
     unbroadcast: entry.unbroadcast,
     feeDelta: entry.modifiedFee - entry.fee,
   };
+}
+
+const INT64_MIN = -(1n << 63n);
+const INT64_MAX = (1n << 63n) - 1n;
+
+/** Core's SaturatingAdd on CAmount: sums clamp to the int64 range. */
+function saturatingAdd(a: bigint, b: bigint): bigint {
+  const sum = a + b;
+  return sum > INT64_MAX ? INT64_MAX : sum < INT64_MIN ? INT64_MIN : sum;
 }
 
 export class TxMempool {
@@ -47,6 +58,8 @@ export class TxMempool {
   /** Core's DynamicMemoryUsage, kept as entries come and go, and the clusters it is counted over. */
   private readonly memory = new PoolUsage();
   private readonly isPooled = (entry: MempoolEntry): boolean => this.byTxid.get(entry.txid) === entry;
+  /** Prioritisations changed since the last takeChanges: the new sum, or null when forgotten. */
+  private readonly deltaJournal = new Map<string, bigint | null>();
 
   get size(): number {
     return this.byTxid.size;
@@ -108,16 +121,17 @@ export class TxMempool {
   }
 
   /**
-   * Core's PrioritiseTransaction: the delta adds to any earlier one (a sum of 0 forgets
-   * the txid); a pooled transaction's modified fee follows at once.
+   * Core's PrioritiseTransaction: the delta adds (saturating) to any earlier one (a sum of
+   * 0 forgets the txid); a pooled transaction's modified fee follows at once.
    */
   prioritise(txidHex: string, delta: bigint): void {
-    const sum = this.deltaOf(txidHex) + delta;
+    const sum = saturatingAdd(this.deltaOf(txidHex), delta);
     if (sum === 0n) this.deltas.delete(txidHex);
     else this.deltas.set(txidHex, sum);
+    this.deltaJournal.set(txidHex, sum === 0n ? null : sum);
     const entry = this.byTxid.get(txidHex);
     if (entry && delta !== 0n) {
-      entry.modifiedFee += delta;
+      entry.modifiedFee = saturatingAdd(entry.modifiedFee, delta);
       this.memory.touched(entry);
       this.transactionsUpdated++;
       this.journal.set(entry.txid, entry);
@@ -126,7 +140,14 @@ export class TxMempool {
 
   /** Core's ClearPrioritisation: a confirmed transaction's delta is dropped. */
   clearPrioritisation(txidHex: string): void {
-    this.deltas.delete(txidHex);
+    if (this.deltas.delete(txidHex)) this.deltaJournal.set(txidHex, null);
+  }
+
+  /** Marks a pooled transaction as not yet announced (an imported unbroadcast set). */
+  markUnbroadcast(entry: MempoolEntry): void {
+    if (entry.unbroadcast || this.byTxid.get(entry.txid) !== entry) return;
+    entry.unbroadcast = true;
+    this.journal.set(entry.txid, entry);
   }
 
   /** Adds an accepted entry (its parents already linked by the caller's `parents`). */
@@ -233,7 +254,7 @@ export class TxMempool {
 
   /** Whether the journal holds changes not yet committed to the table. */
   get dirty(): boolean {
-    return this.journal.size > 0;
+    return this.journal.size > 0 || this.deltaJournal.size > 0;
   }
 
   /** The journal as table changes; it is emptied (the caller commits them). */
@@ -245,26 +266,18 @@ export class TxMempool {
       else deletes.push(hexToHash(txid));
     }
     this.journal.clear();
-    return { puts, deletes, sequence: this.sequenceNumber };
-  }
-
-  /** The counters and journal as they are, to undo trial additions (package test-accepts). */
-  checkpoint(): { sequence: number; updated: number; journal: Map<string, MempoolEntry | null>; randomized: { size: number; capacity: number } } {
-    return { sequence: this.sequenceNumber, updated: this.transactionsUpdated, journal: new Map(this.journal), randomized: this.memory.saveRandomized() };
-  }
-
-  /** Removes trial additions (last first) and puts counters and journal back as at `checkpoint`. */
-  rollback(added: readonly MempoolEntry[], checkpoint: ReturnType<TxMempool['checkpoint']>): void {
-    for (const entry of [...added].reverse()) this.remove(entry);
-    this.sequenceNumber = checkpoint.sequence;
-    this.transactionsUpdated = checkpoint.updated;
-    this.memory.restoreRandomized(checkpoint.randomized);
-    this.journal.clear();
-    for (const [k, v] of checkpoint.journal) this.journal.set(k, v);
+    const deltas = [...this.deltaJournal].map(([txid, delta]) => ({ txid: hexToHash(txid), delta }));
+    this.deltaJournal.clear();
+    return { puts, deletes, sequence: this.sequenceNumber, deltas };
   }
 
   /** Journals table deletions for transactions the pool never held (stale table entries at start-up). */
   markDropped(txids: readonly string[]): void {
     for (const txid of txids) if (!this.byTxid.has(txid)) this.journal.set(txid, null);
+  }
+
+  /** Journals table deletions for prioritisations the pool does not hold (stale ones at start-up). */
+  markDeltasDropped(txids: readonly string[]): void {
+    for (const txid of txids) if (!this.deltas.has(txid)) this.deltaJournal.set(txid, null);
   }
 }

@@ -26,6 +26,7 @@ import type { TxMempool } from './pool.js';
 import { clusterLimitsExceeded, replacementChecks } from './replacement.js';
 import { areInputsStandard, isWitnessStandard } from './standard-inputs.js';
 import { dustOutputs, isStandardTx } from './standard-tx.js';
+import { singleTrucChecks } from './truc-policy.js';
 
 /** The chain as acceptance needs it: the tip the next block builds on, and the UTXO set. */
 export interface ChainContext {
@@ -44,6 +45,17 @@ export interface AcceptArgs {
   readonly allowReplacement: boolean;
   /** The pool's GetMinFee (sat/kvB), asked only when the check is reached: asking decays it. */
   readonly mempoolMinFee?: () => bigint;
+  /**
+   * One of several transactions checked together (Core's AcceptMultipleTransactions): no
+   * TRUC sibling eviction, and replacement and cluster limits are left to the package checks.
+   */
+  readonly packageMember?: boolean;
+  /** The fee floors are checked on the package's feerate instead (Core's m_package_feerates). */
+  readonly packageFeerates?: boolean;
+  /** Submitted as part of a package (submitpackage): the fee estimator leaves it out. */
+  readonly packageSubmission?: boolean;
+  /** Core's client maxfeerate (sat/kvB): a higher modified feerate is refused ("max feerate exceeded"). */
+  readonly clientMaxFeerate?: bigint;
 }
 
 /** A refusal with Core's TxValidationResult where callers depend on it. */
@@ -62,10 +74,24 @@ export interface PrecheckedTx {
   readonly spentOutputs: readonly TxOut[];
   /** Pool entries the replacement evicts (direct conflicts and their descendants). */
   readonly evicted: readonly MempoolEntry[];
+  /** The pool transactions it conflicts with directly (and a TRUC sibling it would evict). */
+  readonly conflicts: ReadonlySet<MempoolEntry>;
 }
 
 export function refuse(reason: string, debug = '', missingInputs = false): AcceptFailure {
   return { ok: false, missingInputs, reason, debug };
+}
+
+/**
+ * Core's CheckFeeRate: the fee floors a transaction — or a package, on its total size and
+ * modified fees — must meet: the pool's minimum fee (GetMinFee, sat/kvB; asking for it
+ * decays it, so callers ask only here), then -minrelaytxfee.
+ */
+export function feeRateFailure(policy: MempoolPolicyOptions, vsize: number, modifiedFee: bigint, mempoolMinFee = 0n): AcceptFailure | null {
+  const rejectFee = feeForSize(mempoolMinFee, vsize);
+  if (rejectFee > 0n && modifiedFee < rejectFee) return refuse('mempool min fee not met', `${modifiedFee} < ${rejectFee}`);
+  const minFee = feeForSize(policy.minRelayTxFee, vsize);
+  return modifiedFee < minFee ? refuse('min relay fee not met', `${modifiedFee} < ${minFee}`) : null;
 }
 
 export function preChecks(pool: TxMempool, tx: Transaction, chain: ChainContext, args: AcceptArgs): AcceptFailure | PrecheckedTx {
@@ -128,12 +154,10 @@ export function preChecks(pool: TxMempool, tx: Transaction, chain: ChainContext,
     return refuse('dust', 'tx with dust output must be 0-fee');
   }
   if (sigOpCost > MAX_STANDARD_TX_SIGOPS_COST) return refuse('bad-txns-too-many-sigops', `${sigOpCost}`);
-  const minFee = feeForSize(policy.minRelayTxFee, vsize);
-  if (!args.bypassLimits && tx.version !== 3 && modifiedFee < minFee) return refuse('min relay fee not met', `${modifiedFee} < ${minFee}`);
-  if (!args.bypassLimits && args.mempoolMinFee) {
-    // Core's CheckFeeRate: the rolling minimum fee once the pool has trimmed.
-    const rejectFee = feeForSize(args.mempoolMinFee(), vsize);
-    if (rejectFee > 0n && modifiedFee < rejectFee) return refuse('mempool min fee not met', `${modifiedFee} < ${rejectFee}`);
+  // A package's members are held to the floors on the package feerate instead.
+  if (!args.bypassLimits && !args.packageFeerates) {
+    const floor = feeRateFailure(policy, vsize, modifiedFee, args.mempoolMinFee?.());
+    if (floor) return floor;
   }
 
   const parents = pool.parentsOf(tx.inputs.map((input) => input.prevout));
@@ -154,8 +178,19 @@ export function preChecks(pool: TxMempool, tx: Transaction, chain: ChainContext,
     children: new Set(),
   };
 
-  // Spending an output of a transaction it replaces would make it depend on its own conflict.
-  if (conflicts.size > 0) {
+  let siblingEviction = false;
+  if (!args.bypassLimits) {
+    const truc = singleTrucChecks(pool, tx, [...parents], new Set([...conflicts].map((c) => c.txid)), vsize);
+    if (truc) {
+      if (!truc.sibling || !args.allowReplacement || args.packageMember) return refuse('TRUC-violation', truc.debug);
+      conflicts.add(truc.sibling);
+      siblingEviction = true;
+    }
+  }
+
+  // Spending an output of a transaction it replaces would make it depend on its own conflict
+  // (package RBF refuses any pooled ancestor instead).
+  if (conflicts.size > 0 && !args.packageMember) {
     const conflictIds = new Set([...conflicts].map((c) => c.txid));
     for (const parent of parents) {
       for (const ancestor of pool.ancestors(parent)) {
@@ -166,11 +201,12 @@ export function preChecks(pool: TxMempool, tx: Transaction, chain: ChainContext,
     }
   }
 
+  if (args.packageMember) return { ok: true, entry, spentOutputs, evicted: [], conflicts };
   if (conflicts.size === 0) {
     if (clusterLimitsExceeded(entry, new Set(), policy)) return refuse('too-large-cluster');
-    return { ok: true, entry, spentOutputs, evicted: [] };
+    return { ok: true, entry, spentOutputs, evicted: [], conflicts };
   }
-  const replacement = replacementChecks(pool, entry, conflicts, policy);
+  const replacement = replacementChecks(pool, entry, conflicts, policy, siblingEviction);
   if (!replacement.ok) return replacement;
-  return { ok: true, entry, spentOutputs, evicted: replacement.evicted };
+  return { ok: true, entry, spentOutputs, evicted: replacement.evicted, conflicts };
 }

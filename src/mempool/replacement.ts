@@ -44,12 +44,12 @@ export function clusterLimitsExceeded(entry: MempoolEntry, evicted: ReadonlySet<
   return cluster.size + 1 > policy.limitClusterCount || vsize > policy.limitClusterSizeVbytes;
 }
 
-function graphOf(entries: Iterable<MempoolEntry>, extra?: MempoolEntry): Map<string, GraphTx> {
+function graphOf(entries: Iterable<MempoolEntry>, extra: readonly MempoolEntry[] = []): Map<string, GraphTx> {
   const graph = new Map<string, GraphTx>();
   const add = (e: MempoolEntry) =>
     graph.set(e.txid, { id: e.txid, fee: e.modifiedFee, weight: e.adjustedWeight, parents: [...e.parents].map((p) => p.txid), order: e.sequence });
   for (const e of entries) add(e);
-  if (extra) add(extra);
+  for (const e of extra) add(e);
   for (const [id, tx] of graph) graph.set(id, { ...tx, parents: tx.parents.filter((p) => graph.has(p)) });
   return graph;
 }
@@ -96,14 +96,8 @@ function improves(old: ReturnType<typeof diagram>, next: ReturnType<typeof diagr
   return better;
 }
 
-export function replacementChecks(
-  pool: TxMempool,
-  entry: MempoolEntry,
-  conflicts: ReadonlySet<MempoolEntry>,
-  policy: MempoolPolicyOptions,
-): AcceptFailure | { ok: true; evicted: MempoolEntry[] } {
-  const fail = (reason: string, debug: string): AcceptFailure => ({ ok: false, missingInputs: false, reason, debug });
-  // Rule 5: the clusters of the direct conflicts.
+/** The distinct clusters the direct conflicts belong to (Core's GetEntriesForConflicts counts them, rule 5). */
+function conflictClusters(pool: TxMempool, conflicts: ReadonlySet<MempoolEntry>): Set<Set<MempoolEntry>> {
   const clusters = new Set<Set<MempoolEntry>>();
   const seen = new Set<MempoolEntry>();
   for (const c of conflicts) {
@@ -112,30 +106,66 @@ export function replacementChecks(
     for (const m of cluster) seen.add(m);
     clusters.add(cluster);
   }
-  if (clusters.size > MAX_REPLACEMENT_CANDIDATES) {
-    return fail('too many potential replacements', `rejecting replacement ${entry.txid}; too many conflicting clusters (${clusters.size} > ${MAX_REPLACEMENT_CANDIDATES})`);
-  }
+  return clusters;
+}
+
+/** Rule 5's debug string when the conflicts touch too many clusters, else null. */
+export function tooManyReplacements(pool: TxMempool, txid: string, conflicts: ReadonlySet<MempoolEntry>): string | null {
+  const count = conflictClusters(pool, conflicts).size;
+  return count > MAX_REPLACEMENT_CANDIDATES ? `rejecting replacement ${txid}; too many conflicting clusters (${count} > ${MAX_REPLACEMENT_CANDIDATES})` : null;
+}
+
+/** Everything a replacement evicts: the direct conflicts and their descendants. */
+export function evictedBy(pool: TxMempool, conflicts: ReadonlySet<MempoolEntry>): Set<MempoolEntry> {
   const evicted = new Set<MempoolEntry>();
   for (const c of conflicts) for (const d of pool.descendants(c)) evicted.add(d);
-  // Rules 3 and 4: pay for what is evicted, and for its own relay.
+  return evicted;
+}
+
+/** Core's PaysForRBF (rules 3 and 4): the debug string when the replacement pays too little, else null. */
+export function paysForRbfFailure(conflictingFees: bigint, fees: bigint, vsize: number, policy: MempoolPolicyOptions, txid: string): string | null {
+  if (fees < conflictingFees) return `rejecting replacement ${txid}, less fees than conflicting txs; ${formatMoney(fees)} < ${formatMoney(conflictingFees)}`;
+  const additional = fees - conflictingFees;
+  const relayFee = feeForSize(policy.incrementalRelayFee, vsize);
+  if (additional < relayFee) return `rejecting replacement ${txid}, not enough additional fees to relay; ${formatMoney(additional)} < ${formatMoney(relayFee)}`;
+  return null;
+}
+
+/**
+ * Core's ImprovesFeerateDiagram: the clusters the replacement touches (the conflicts' and
+ * the new transactions' in-pool parents'), chunked before and after, must improve.
+ */
+export function improvesFeerateDiagram(pool: TxMempool, added: readonly MempoolEntry[], conflicts: ReadonlySet<MempoolEntry>, evicted: ReadonlySet<MempoolEntry>): boolean {
+  const before = new Set<MempoolEntry>();
+  for (const cluster of conflictClusters(pool, conflicts)) for (const m of cluster) before.add(m);
+  for (const entry of added) {
+    for (const parent of entry.parents) if (pool.get(parent.txid) === parent) for (const m of pool.cluster(parent)) before.add(m);
+  }
+  const after = [...before].filter((m) => !evicted.has(m));
+  return improves(diagram(chunkGraph(graphOf(before))), diagram(chunkGraph(graphOf(after, added))));
+}
+
+/**
+ * Core's ReplacementChecks for one transaction; `siblingEviction` marks reasons when the
+ * conflicts include a TRUC sibling the transaction would evict.
+ */
+export function replacementChecks(
+  pool: TxMempool,
+  entry: MempoolEntry,
+  conflicts: ReadonlySet<MempoolEntry>,
+  policy: MempoolPolicyOptions,
+  siblingEviction = false,
+): AcceptFailure | { ok: true; evicted: MempoolEntry[] } {
+  const fail = (reason: string, debug: string): AcceptFailure => ({ ok: false, missingInputs: false, reason, debug });
+  const suffix = siblingEviction ? ' (including sibling eviction)' : '';
+  const tooMany = tooManyReplacements(pool, entry.txid, conflicts);
+  if (tooMany) return fail(`too many potential replacements${suffix}`, tooMany);
+  const evicted = evictedBy(pool, conflicts);
   let conflictingFees = 0n;
   for (const e of evicted) conflictingFees += e.modifiedFee;
-  if (entry.modifiedFee < conflictingFees) {
-    return fail('insufficient fee', `rejecting replacement ${entry.txid}, less fees than conflicting txs; ${formatMoney(entry.modifiedFee)} < ${formatMoney(conflictingFees)}`);
-  }
-  const additional = entry.modifiedFee - conflictingFees;
-  const relayFee = feeForSize(policy.incrementalRelayFee, entry.vsize);
-  if (additional < relayFee) {
-    return fail('insufficient fee', `rejecting replacement ${entry.txid}, not enough additional fees to relay; ${formatMoney(additional)} < ${formatMoney(relayFee)}`);
-  }
+  const underpaid = paysForRbfFailure(conflictingFees, entry.modifiedFee, entry.vsize, policy, entry.txid);
+  if (underpaid) return fail(`insufficient fee${suffix}`, underpaid);
   if (clusterLimitsExceeded(entry, evicted, policy)) return fail('too-large-cluster', '');
-  // The clusters touched before and after, and their feerate diagrams.
-  const before = new Set<MempoolEntry>();
-  for (const cluster of clusters) for (const m of cluster) before.add(m);
-  for (const parent of entry.parents) for (const m of pool.cluster(parent)) before.add(m);
-  const after = [...before].filter((m) => !evicted.has(m));
-  const oldDiagram = diagram(chunkGraph(graphOf(before)));
-  const newDiagram = diagram(chunkGraph(graphOf(after, entry)));
-  if (!improves(oldDiagram, newDiagram)) return fail('insufficient fee', 'insufficient feerate: does not improve feerate diagram');
+  if (!improvesFeerateDiagram(pool, [entry], conflicts, evicted)) return fail('replacement-failed', 'insufficient feerate: does not improve feerate diagram');
   return { ok: true, evicted: [...evicted] };
 }

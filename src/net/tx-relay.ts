@@ -5,9 +5,11 @@
  * peers announce through the request tracker (one peer at a time per transaction, with
  * Core's delays and timeout, and at most MAX_PEER_TX_ANNOUNCEMENTS tracked per peer),
  * acceptance into the mempool, a bounded orphan pool for transactions whose parents are
- * missing, and a recent-rejects filter so nothing is downloaded twice in vain.
+ * missing, and a recent-rejects filter so nothing is downloaded twice in vain. A parent
+ * refused on its feerate alone is tried again with an orphan child of it the same peer
+ * sent (Core's one-parent-one-child package relay).
  */
-import type { MempoolEntry, NodeMempool } from '../mempool/index.js';
+import { reconsiderable, type MempoolEntry, type NodeMempool } from '../mempool/index.js';
 import { hashToHex, hexToHash, parseTransaction, type Transaction } from '../primitives/index.js';
 import { poissonDelayMs } from './fee-filter.js';
 import { encodeInventory, type InventoryItem } from './messages.js';
@@ -55,6 +57,12 @@ export interface TxRelayOptions {
 export class TxRelay {
   /** Core's m_lazy_recent_rejects: transactions (by wtxid and txid) not to fetch again. */
   readonly #recentRejects = new RecentSet(120_000);
+  /**
+   * Core's m_lazy_recent_rejects_reconsiderable: wtxids refused on their feerate alone (not
+   * fetched again by announcement, but tried with an orphan child), and parent-child pairs
+   * already tried together.
+   */
+  readonly #recentRejectsReconsiderable = new RecentSet(120_000);
   readonly orphanage = new TxOrphanage();
   /** Announcements and requests of transactions (Core's m_txrequest). */
   readonly requests = new TxRequestTracker();
@@ -78,8 +86,9 @@ export class TxRelay {
     return (this.options.blocksOnly && !peer.hasPermission('relay')) || peer.blockRelayOnly;
   }
 
-  #alreadyHave(idHex: string, byWtxid: boolean): boolean {
+  #alreadyHave(idHex: string, byWtxid: boolean, includeReconsiderable = true): boolean {
     if (this.#recentRejects.has(idHex)) return true;
+    if (includeReconsiderable && this.#recentRejectsReconsiderable.has(idHex)) return true;
     if (this.orphanage.has(idHex)) return true;
     const pool = this.options.mempool?.pool;
     if (!pool) return false;
@@ -196,6 +205,11 @@ export class TxRelay {
       return;
     }
     if (this.#recentRejects.has(tx.wtxidHex) || this.#recentRejects.has(tx.txidHex)) return;
+    // Refused alone on its feerate before: only worth trying again with a child.
+    if (this.#recentRejectsReconsiderable.has(tx.wtxidHex)) {
+      void this.#acceptWithOrphanChild(peer, tx);
+      return;
+    }
     void this.#accept(peer, tx);
   }
 
@@ -204,9 +218,7 @@ export class TxRelay {
     const result = await mempool.acceptFromPeer(tx);
     if (result.ok) {
       peer.lastTransactionTime = this.options.nowSeconds();
-      if (this.options.log.enabled('mempool')) {
-        this.options.log.debug('mempool', `AcceptToMemoryPool: peer=${peer.id}: accepted ${tx.txidHex} (wtxid=${tx.wtxidHex}) (poolsz ${mempool.pool.size} txn, ${Math.round(poolBytes(mempool) / 1000)} kB)`);
-      }
+      this.#logAccepted(peer, tx);
       this.orphanage.eraseTx(tx.wtxidHex);
       await this.#processOrphansOf(tx);
       return;
@@ -222,15 +234,61 @@ export class TxRelay {
       if (this.orphanage.add(tx, peer.id)) {
         this.options.log.debug('mempool', `stored orphan tx ${tx.txidHex} (wtxid=${tx.wtxidHex}), weight: ${tx.weight} (mapsz ${this.orphanage.size})`);
         // Ask the announcing peer for the missing parents (by txid: that is all we know).
-        for (const parent of parents) if (!this.#alreadyHave(parent, false)) this.#addAnnouncement(peer, parent, false);
+        // A parent refused on its feerate is asked for again, to be tried with this child.
+        for (const parent of parents) if (!this.#alreadyHave(parent, false, false)) this.#addAnnouncement(peer, parent, false);
         this.#requestFrom(peer);
       }
       return;
     }
     this.options.log.debug('mempoolrej', `${tx.txidHex} (wtxid=${tx.wtxidHex}) from peer=${peer.id} was not accepted: ${result.reason}${result.debug ? ` (${result.debug})` : ''}`);
+    if (reconsiderable(result)) {
+      this.#recentRejectsReconsiderable.add(tx.wtxidHex);
+      await this.#acceptWithOrphanChild(peer, tx);
+      return;
+    }
+    this.#rejected(tx);
+  }
+
+  #logAccepted(peer: Peer, tx: Transaction): void {
+    const mempool = this.options.mempool!;
+    if (this.options.log.enabled('mempool')) {
+      this.options.log.debug('mempool', `AcceptToMemoryPool: peer=${peer.id}: accepted ${tx.txidHex} (wtxid=${tx.wtxidHex}) (poolsz ${mempool.pool.size} txn, ${Math.round(poolBytes(mempool) / 1000)} kB)`);
+    }
+  }
+
+  #rejected(tx: Transaction): void {
     this.#recentRejects.add(tx.wtxidHex);
     // A witness-stripped copy may fail where the real one passes: keep the txid fetchable then.
     if (!tx.hasWitness) this.#recentRejects.add(tx.txidHex);
+  }
+
+  /**
+   * Core's Find1P1CPackage and package evaluation: a parent refused on its feerate is tried
+   * together with an orphan child the same peer sent, once per pair.
+   */
+  async #acceptWithOrphanChild(peer: Peer, parent: Transaction): Promise<void> {
+    for (const orphan of this.orphanage.childrenOf(parent.txidHex)) {
+      const pairKey = [parent.wtxidHex, orphan.tx.wtxidHex].sort().join('');
+      if (!orphan.announcers.has(peer.id) || this.#recentRejectsReconsiderable.has(pairKey) || this.#recentRejects.has(orphan.tx.txidHex)) continue;
+      const outcome = await this.options.mempool!.acceptPackageFromPeer([parent, orphan.tx]);
+      if (outcome.state) this.#recentRejectsReconsiderable.add(pairKey);
+      for (const tx of [parent, orphan.tx]) {
+        const result = outcome.results.get(tx.wtxidHex);
+        if (result?.kind === 'valid') {
+          this.#logAccepted(peer, tx);
+          this.orphanage.eraseTx(tx.wtxidHex);
+          await this.#processOrphansOf(tx);
+        } else if (result?.kind === 'invalid' && !result.failure.missingInputs) {
+          if (reconsiderable(result.failure)) {
+            this.#recentRejectsReconsiderable.add(tx.wtxidHex);
+          } else {
+            this.orphanage.eraseTx(tx.wtxidHex);
+            this.#rejected(tx);
+          }
+        }
+      }
+      return;
+    }
   }
 
   /** Orphans whose parents are now in the pool get another try (Core's ProcessOrphanTx). */
@@ -321,6 +379,7 @@ export class TxRelay {
   blockConnected(): void {
     // Core resets its recent-rejects filter when the tip changes: a rejection may not hold any more.
     this.#recentRejects.clear();
+    this.#recentRejectsReconsiderable.clear();
   }
 }
 

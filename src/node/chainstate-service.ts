@@ -12,11 +12,12 @@ import { mempoolFeeArgsError } from './mempool-fee-args.js';
 import { hexToHash } from '../primitives/index.js';
 import { SignatureCache } from '../script/index.js';
 import { blockchainBlockMethods, blockchainMethods, blockchainReadMethods, blockFilterMethods, mempoolMethods, miningMethods, TipWaiters, waitMethods, type ChainAccess } from '../rpc/index.js';
-import { feeMethods, mempoolSubmitMethods, scanTxOutSetMethods, type SnapshotSource } from '../rpc/index.js';
+import { feeMethods, mempoolPersistMethods, mempoolSubmitMethods, prioritisationMethods, scanTxOutSetMethods, type SnapshotSource } from '../rpc/index.js';
 import { ScriptCheckPool } from '../../workers/index.js';
 import type { NodeConfig } from './config.js';
 import { InitError } from './config.js';
 import { FeeEstimation } from './fee-estimation.js';
+import { MempoolPersist } from './mempool-persist.js';
 import { nodeFacts } from './node-facts.js';
 import type { NodeContext, NodeService } from './services.js';
 
@@ -70,6 +71,8 @@ export class ChainstateService implements NodeService {
   private txindex: TxIndex | undefined;
   private blockfilter: BlockFilterIndex | undefined;
   private mempool: NodeMempool | undefined;
+  /** mempool.dat and the mempool tables at start-up and shutdown, savemempool, importmempool. */
+  private mempoolFile: MempoolPersist | undefined;
   /** The fee estimator (none with -blocksonly, as in Core). */
   private fees: FeeEstimation | undefined;
   /** Long polls that reach the coordinator itself. */
@@ -124,11 +127,23 @@ export class ChainstateService implements NodeService {
       mempool: () => this.mempool,
       node: nodeFacts(config, () => (this.ctx?.shutdownRequested ?? false) || (this.chain?.interrupted ?? false), peerCount),
     };
-    this.rpcMethods = [...blockchainReadMethods(), ...blockchainBlockMethods(), ...blockFilterMethods(), ...mempoolMethods(), ...blockchainMethods(access), ...miningMethods(access), ...waitMethods(() => this.tipWaiters)];
+    this.rpcMethods = [...blockchainReadMethods(), ...blockchainBlockMethods(access.node!.deprecatedRpc), ...blockFilterMethods(), ...mempoolMethods(), ...blockchainMethods(access), ...miningMethods(access), ...waitMethods(() => this.tipWaiters)];
+    const mempool = (): NodeMempool => {
+      if (!this.mempool) throw new ChainSystemError('mempool is not loaded');
+      return this.mempool;
+    };
+    const mempoolFile = (): MempoolPersist => {
+      if (!this.mempoolFile) throw new ChainSystemError('mempool is not loaded');
+      return this.mempoolFile;
+    };
     this.rpcMethods.push(
-      ...mempoolSubmitMethods(() => {
-        if (!this.mempool) throw new ChainSystemError('mempool is not loaded');
-        return this.mempool;
+      ...mempoolSubmitMethods(mempool),
+      ...prioritisationMethods(mempool),
+      ...mempoolPersistMethods({
+        loaded: () => this.mempoolFile?.loaded() ?? false,
+        initialBlockDownload: () => access.chain().isInitialBlockDownload(),
+        save: () => mempoolFile().save(),
+        import: (file, options) => mempoolFile().import(file, options),
       }),
       ...scanTxOutSetMethods({ chain: config.chain, flush: async () => this.chain?.flushNow(), snapshots: () => this.snapshots, node: access.node! }),
       // Core's floor: the mempool's minimum fee (GetMinFee, which decays it) or -minrelaytxfee.
@@ -252,8 +267,8 @@ export class ChainstateService implements NodeService {
   }
 
   /**
-   * The mempool joins the chainstate and is reloaded from its table (Core's LoadMempool
-   * from mempool.dat, or nothing with -persistmempool=0), each entry re-checked.
+   * The mempool joins the chainstate and is reloaded from its tables, then from mempool.dat
+   * (Core's LoadMempool; nothing with -persistmempool=0), each entry re-checked.
    */
   private async loadMempool(chain: Chainstate, ctx: NodeContext): Promise<void> {
     const mempool = new NodeMempool(chain, this.config.mempoolPolicy, (m) => ctx.log.info(m), (category, m) => ctx.log.debug(category, m));
@@ -263,11 +278,15 @@ export class ChainstateService implements NodeService {
       mempool.eventListeners.push(this.fees.listener());
       this.fees.startPeriodicFlush();
     }
-    const saved = this.store!.readMempool();
-    const load = this.config.persistMempool;
-    if (load) ctx.log.info(`Loading ${saved.entries.length} mempool transactions from disk...`);
-    const { accepted, failed, expired } = await mempool.reload(saved.entries, load);
-    if (load) ctx.log.info(`Imported mempool transactions from disk: ${accepted} succeeded, ${failed} failed, ${expired} expired, 0 already there, 0 waiting for initial broadcast`);
+    this.mempoolFile = new MempoolPersist(mempool, this.store!, {
+      netDir: this.config.netDir,
+      persist: this.config.persistMempool,
+      writeV1: this.config.args.getBoolArg('persistmempoolv1', false),
+      log: (m) => ctx.log.info(m),
+      initialBlockDownload: () => chain.isInitialBlockDownload(),
+      interrupted: () => ctx.shutdownRequested || chain.interrupted,
+    });
+    await this.mempoolFile.start();
   }
 
   private async importFiles(chain: Chainstate, files: readonly string[], ctx: NodeContext): Promise<void> {
@@ -299,6 +318,8 @@ export class ChainstateService implements NodeService {
     this.tipWaiters.close();
     if (this.chain) this.chain.interrupted = true;
     await this.importing?.catch(() => undefined);
+    // Core's Shutdown dumps the mempool before flushing the estimator and the chainstate.
+    await this.mempoolFile?.shutdown();
     // Core's Shutdown flushes the estimator (pool transactions counted unconfirmed) before the chainstate.
     if (this.chain) await this.chain.exclusive(() => this.fees?.shutdown());
     else this.fees?.shutdown();

@@ -8,6 +8,7 @@ import { BASIC_FILTER_INDEX_NAME, BlockDataUnavailable, type SnapshotChainView, 
 import { blockScriptFlags, deploymentInfo, getDifficulty, guessVerificationProgress, uint256Hex, deriveTarget, VersionBitsCache } from '../consensus/index.js';
 import { bytesEqual, parseTransaction, toHex, type Transaction } from '../primitives/index.js';
 import { ALL_FLAG_NAMES, VerifyFlags } from '../script/index.js';
+import { blockHeaderDoc, deploymentDoc, getblockResultDocs } from './blockchain-help.js';
 import { view, lookupViewBlock } from './blockchain-read.js';
 import { RPC_INTERNAL_ERROR, RPC_INVALID_ADDRESS_OR_KEY, RPC_INVALID_PARAMETER, RPC_MISC_ERROR, RPC_TYPE_ERROR, RpcError } from './errors.js';
 import {
@@ -26,6 +27,8 @@ import { defineRpcMethod } from './registry.js';
 import { helpExampleCli, helpExampleRpc, type RpcMethod } from './spec.js';
 import { amountJson, parseHash } from './values.js';
 import { MempoolView } from './mempool-view.js';
+import { warningsResultDoc } from './node-facts.js';
+import { verboseRawTransactionDocs } from './transaction-help.js';
 import { MEMPOOL_HEIGHT } from '../mempool/index.js';
 
 /** Deployment state caches are per block, so one per process serves every snapshot. */
@@ -91,7 +94,7 @@ function warnings(snapshot: SnapshotChainView): string | string[] {
 
 /** Core's GuessVerificationProgress from the chain's transaction-count model. */
 function verificationProgress(snapshot: SnapshotChainView, tip: ViewEntry): number {
-  return guessVerificationProgress(snapshot.params.chainTxData, tip.chainTxCount, tip.time, Math.floor(Date.now() / 1000));
+  return guessVerificationProgress(snapshot.params.chainTxData, tip, snapshot.bestHeader().height, snapshot.params.targetSpacing, snapshot.node.now());
 }
 
 /** getblockchaininfo's object (also REST chaininfo.json), from one snapshot. */
@@ -142,16 +145,58 @@ export function blockJsonUndo(snapshot: SnapshotChainView, entry: ViewEntry) {
 /** getdeploymentinfo's object at `entry` (also REST deploymentinfo). */
 export function deploymentInfoResult(snapshot: SnapshotChainView, entry: ViewEntry): Record<string, unknown> {
   const info = deploymentInfo(entry, snapshot.params, versionBits);
-  return { ...info, script_flags: scriptFlagNames(blockScriptFlags(entry, snapshot.params)) };
+  // v31 writes script_flags between height and deployments (observed on bitcoind v31.0).
+  return { hash: info.hash, height: info.height, script_flags: scriptFlagNames(blockScriptFlags(entry, snapshot.params)), deployments: info.deployments };
 }
 
-export function blockchainBlockMethods(): RpcMethod[] {
+/** `deprecatedRpc` is Core's IsDeprecatedRPCEnabled: it shapes getblockchaininfo's help. */
+export function blockchainBlockMethods(deprecatedRpc: (name: string) => boolean): RpcMethod[] {
   const getblockchaininfo = defineRpcMethod({
     name: 'getblockchaininfo',
     category: 'blockchain',
     description: 'Returns an object containing various state info regarding blockchain processing.',
     args: [],
-    results: [{ type: 'obj', description: '' }],
+    results: [
+      {
+        type: 'obj',
+        inner: [
+          { type: 'str', key: 'chain', description: 'current network name (main, test, testnet4, signet, regtest)' },
+          { type: 'num', key: 'blocks', description: 'the height of the most-work fully-validated chain. The genesis block has height 0' },
+          { type: 'num', key: 'headers', description: 'the current number of headers we have validated' },
+          { type: 'str', key: 'bestblockhash', description: 'the hash of the currently best block' },
+          { type: 'str_hex', key: 'bits', description: 'nBits: compact representation of the block difficulty target' },
+          { type: 'str_hex', key: 'target', description: 'The difficulty target' },
+          { type: 'num', key: 'difficulty', description: 'the current difficulty' },
+          { type: 'num_time', key: 'time', description: 'The block time expressed in UNIX epoch time' },
+          { type: 'num_time', key: 'mediantime', description: 'The median block time expressed in UNIX epoch time' },
+          { type: 'num', key: 'verificationprogress', description: 'estimate of verification progress [0..1]' },
+          { type: 'bool', key: 'initialblockdownload', description: '(debug information) estimate of whether this node is in Initial Block Download mode' },
+          { type: 'str_hex', key: 'chainwork', description: 'total amount of work in active chain, in hexadecimal' },
+          { type: 'num', key: 'size_on_disk', description: 'the estimated size of the block and undo files on disk' },
+          { type: 'bool', key: 'pruned', description: 'if the blocks are subject to pruning' },
+          {
+            type: 'num',
+            key: 'pruneheight',
+            optional: true,
+            description: 'the first block unpruned, all previous blocks were pruned (only present if pruning is enabled)',
+          },
+          { type: 'bool', key: 'automatic_pruning', optional: true, description: 'whether automatic pruning is enabled (only present if pruning is enabled)' },
+          {
+            type: 'num',
+            key: 'prune_target_size',
+            optional: true,
+            description: 'the target size used by pruning (only present if automatic pruning is enabled)',
+          },
+          {
+            type: 'str_hex',
+            key: 'signet_challenge',
+            optional: true,
+            description: 'the block challenge (aka. block script), in hexadecimal (only present if the current network is a signet)',
+          },
+          warningsResultDoc(deprecatedRpc('warnings')),
+        ],
+      },
+    ],
     examples: helpExampleCli('getblockchaininfo', '') + helpExampleRpc('getblockchaininfo', ''),
     readsSnapshot: true,
     handler: (_args, ctx) => blockchainInfo(view(ctx)),
@@ -178,7 +223,10 @@ export function blockchainBlockMethods(): RpcMethod[] {
       { name: 'blockhash', type: 'hex', description: 'The block hash' },
       { name: 'verbose', type: 'bool', default: true, description: 'true for a json object, false for the hex-encoded data' },
     ],
-    results: [{ type: 'obj', description: '', cond: 'for verbose = true' }, { type: 'str_hex', description: "A string that is serialized, hex-encoded data for block 'hash'", cond: 'for verbose=false' }],
+    results: [
+      { type: 'obj', cond: 'for verbose = true', inner: blockHeaderDoc('Expected number of hashes required to produce the current chain') },
+      { type: 'str_hex', cond: 'for verbose=false', description: "A string that is serialized, hex-encoded data for block 'hash'" },
+    ],
     examples:
       helpExampleCli('getblockheader', '"00000000c937983704a73af28acdec37b049d214adbda81d7e2a3dd146f6ed09"') +
       helpExampleRpc('getblockheader', '"00000000c937983704a73af28acdec37b049d214adbda81d7e2a3dd146f6ed09"'),
@@ -206,11 +254,10 @@ export function blockchainBlockMethods(): RpcMethod[] {
         type: 'num',
         default: 1,
         skipTypeCheck: true,
-        typeStr: ['', 'numeric or boolean'],
         description: '0 for hex-encoded data, 1 for a JSON object, 2 for JSON object with transaction data, and 3 for JSON object with transaction data including prevout information for inputs',
       },
     ],
-    results: [{ type: 'obj', description: '' }],
+    results: getblockResultDocs(),
     examples:
       helpExampleCli('getblock', '"00000000c937983704a73af28acdec37b049d214adbda81d7e2a3dd146f6ed09"') +
       helpExampleRpc('getblock', '"00000000c937983704a73af28acdec37b049d214adbda81d7e2a3dd146f6ed09"'),
@@ -248,10 +295,82 @@ export function blockchainBlockMethods(): RpcMethod[] {
         type: 'arr',
         defaultHint: 'all values',
         description: 'Values to plot (see result below)',
-        inner: [{ name: 'height', type: 'str', optional: true, description: 'Selected statistic' }],
+        onelineDescription: 'stats',
+        inner: [
+          { name: 'height', type: 'str', optional: true, description: 'Selected statistic' },
+          { name: 'time', type: 'str', optional: true, description: 'Selected statistic' },
+        ],
       },
     ],
-    results: [{ type: 'obj', description: '' }],
+    results: [
+      {
+        type: 'obj',
+        inner: [
+          { type: 'num', key: 'avgfee', optional: true, description: 'Average fee in the block' },
+          { type: 'num', key: 'avgfeerate', optional: true, description: 'Average feerate (in satoshis per virtual byte)' },
+          { type: 'num', key: 'avgtxsize', optional: true, description: 'Average transaction size' },
+          { type: 'str_hex', key: 'blockhash', optional: true, description: 'The block hash (to check for potential reorgs)' },
+          {
+            type: 'arr_fixed',
+            key: 'feerate_percentiles',
+            optional: true,
+            description: 'Feerates at the 10th, 25th, 50th, 75th, and 90th percentile weight unit (in satoshis per virtual byte)',
+            inner: ['10th', '25th', '50th', '75th', '90th'].map((p) => ({ type: 'num' as const, description: `The ${p} percentile feerate` })),
+          },
+          { type: 'num', key: 'height', optional: true, description: 'The height of the block' },
+          { type: 'num', key: 'ins', optional: true, description: 'The number of inputs (excluding coinbase)' },
+          { type: 'num', key: 'maxfee', optional: true, description: 'Maximum fee in the block' },
+          { type: 'num', key: 'maxfeerate', optional: true, description: 'Maximum feerate (in satoshis per virtual byte)' },
+          { type: 'num', key: 'maxtxsize', optional: true, description: 'Maximum transaction size' },
+          { type: 'num', key: 'medianfee', optional: true, description: 'Truncated median fee in the block' },
+          { type: 'num', key: 'mediantime', optional: true, description: 'The block median time past' },
+          { type: 'num', key: 'mediantxsize', optional: true, description: 'Truncated median transaction size' },
+          { type: 'num', key: 'minfee', optional: true, description: 'Minimum fee in the block' },
+          { type: 'num', key: 'minfeerate', optional: true, description: 'Minimum feerate (in satoshis per virtual byte)' },
+          { type: 'num', key: 'mintxsize', optional: true, description: 'Minimum transaction size' },
+          { type: 'num', key: 'outs', optional: true, description: 'The number of outputs' },
+          { type: 'num', key: 'subsidy', optional: true, description: 'The block subsidy' },
+          { type: 'num', key: 'swtotal_size', optional: true, description: 'Total size of all segwit transactions' },
+          { type: 'num', key: 'swtotal_weight', optional: true, description: 'Total weight of all segwit transactions' },
+          { type: 'num', key: 'swtxs', optional: true, description: 'The number of segwit transactions' },
+          { type: 'num', key: 'time', optional: true, description: 'The block time' },
+          {
+            type: 'num',
+            key: 'total_out',
+            optional: true,
+            description: 'Total amount in all outputs (excluding coinbase and thus reward [ie subsidy + totalfee])',
+          },
+          { type: 'num', key: 'total_size', optional: true, description: 'Total size of all non-coinbase transactions' },
+          { type: 'num', key: 'total_weight', optional: true, description: 'Total weight of all non-coinbase transactions' },
+          { type: 'num', key: 'totalfee', optional: true, description: 'The fee total' },
+          { type: 'num', key: 'txs', optional: true, description: 'The number of transactions (including coinbase)' },
+          {
+            type: 'num',
+            key: 'utxo_increase',
+            optional: true,
+            description: 'The increase/decrease in the number of unspent outputs (not discounting op_return and similar)',
+          },
+          {
+            type: 'num',
+            key: 'utxo_size_inc',
+            optional: true,
+            description: 'The increase/decrease in size for the utxo index (not discounting op_return and similar)',
+          },
+          {
+            type: 'num',
+            key: 'utxo_increase_actual',
+            optional: true,
+            description: 'The increase/decrease in the number of unspent outputs, not counting unspendables',
+          },
+          {
+            type: 'num',
+            key: 'utxo_size_inc_actual',
+            optional: true,
+            description: 'The increase/decrease in size for the utxo index, not counting unspendables',
+          },
+        ],
+      },
+    ],
     examples:
       helpExampleCli('getblockstats', '\'"00000000c937983704a73af28acdec37b049d214adbda81d7e2a3dd146f6ed09"\' \'["minfeerate","avgfeerate"]\'') +
       helpExampleCli('getblockstats', '1000 \'["minfeerate","avgfeerate"]\'') +
@@ -281,7 +400,42 @@ export function blockchainBlockMethods(): RpcMethod[] {
       { name: 'nblocks', type: 'num', defaultHint: 'one month', description: 'Size of the window in number of blocks' },
       { name: 'blockhash', type: 'hex', defaultHint: 'chain tip', description: 'The hash of the block that ends the window.' },
     ],
-    results: [{ type: 'obj', description: '' }],
+    results: [
+      {
+        type: 'obj',
+        inner: [
+          { type: 'num_time', key: 'time', description: 'The timestamp for the final block in the window, expressed in UNIX epoch time' },
+          {
+            type: 'num',
+            key: 'txcount',
+            optional: true,
+            description: 'The total number of transactions in the chain up to that point, if known. It may be unknown when using assumeutxo.',
+          },
+          { type: 'str_hex', key: 'window_final_block_hash', description: 'The hash of the final block in the window' },
+          { type: 'num', key: 'window_final_block_height', description: 'The height of the final block in the window.' },
+          { type: 'num', key: 'window_block_count', description: 'Size of the window in number of blocks' },
+          {
+            type: 'num',
+            key: 'window_interval',
+            optional: true,
+            description: 'The elapsed time in the window in seconds. Only returned if "window_block_count" is > 0',
+          },
+          {
+            type: 'num',
+            key: 'window_tx_count',
+            optional: true,
+            description:
+              'The number of transactions in the window. Only returned if "window_block_count" is > 0 and if txcount exists for the start and end of the window.',
+          },
+          {
+            type: 'num',
+            key: 'txrate',
+            optional: true,
+            description: 'The average rate of transactions per second in the window. Only returned if "window_interval" is > 0 and if window_tx_count exists.',
+          },
+        ],
+      },
+    ],
     examples: helpExampleCli('getchaintxstats', '') + helpExampleRpc('getchaintxstats', '2016'),
     readsSnapshot: true,
     handler: (args, ctx) => {
@@ -325,8 +479,18 @@ export function blockchainBlockMethods(): RpcMethod[] {
     name: 'getdeploymentinfo',
     category: 'blockchain',
     description: 'Returns an object containing various state info regarding deployments of consensus changes.',
-    args: [{ name: 'blockhash', type: 'hex', defaultHint: 'hash of current chain tip', description: 'The block hash at which to query deployment state' }],
-    results: [{ type: 'obj', description: '' }],
+    args: [{ name: 'blockhash', type: 'hex', default: 'hash of current chain tip', description: 'The block hash at which to query deployment state' }],
+    results: [
+      {
+        type: 'obj',
+        inner: [
+          { type: 'str', key: 'hash', description: 'requested block hash (or tip)' },
+          { type: 'num', key: 'height', description: 'requested block height (or tip)' },
+          { type: 'arr', key: 'script_flags', description: 'script verify flags for the block', inner: [{ type: 'str', description: 'a script verify flag' }] },
+          { type: 'obj_dyn', key: 'deployments', inner: [{ type: 'obj', key: 'xxxx', description: 'name of the deployment', inner: deploymentDoc() }] },
+        ],
+      },
+    ],
     examples: helpExampleCli('getdeploymentinfo', '') + helpExampleRpc('getdeploymentinfo', ''),
     readsSnapshot: true,
     handler: (args, ctx) => {
@@ -345,7 +509,30 @@ export function blockchainBlockMethods(): RpcMethod[] {
       { name: 'n', type: 'num', description: 'vout number' },
       { name: 'include_mempool', type: 'bool', default: true, description: 'Whether to include the mempool. Note that an unspent output that is spent in the mempool won\'t appear.' },
     ],
-    results: [{ type: 'none', description: '', cond: 'If the UTXO was not found' }, { type: 'obj', description: '', cond: 'Otherwise' }],
+    results: [
+      { type: 'none', cond: 'If the UTXO was not found' },
+      {
+        type: 'obj',
+        cond: 'Otherwise',
+        inner: [
+          { type: 'str_hex', key: 'bestblock', description: 'The hash of the block at the tip of the chain' },
+          { type: 'num', key: 'confirmations', description: 'The number of confirmations' },
+          { type: 'str_amount', key: 'value', description: 'The transaction value in BTC' },
+          {
+            type: 'obj',
+            key: 'scriptPubKey',
+            inner: [
+              { type: 'str', key: 'asm', description: 'Disassembly of the output script' },
+              { type: 'str', key: 'desc', description: 'Inferred descriptor for the output' },
+              { type: 'str_hex', key: 'hex', description: 'The raw output script bytes, hex-encoded' },
+              { type: 'str', key: 'type', description: 'The type, eg pubkeyhash' },
+              { type: 'str', key: 'address', optional: true, description: 'The Bitcoin address (only if a well-defined address exists)' },
+            ],
+          },
+          { type: 'bool', key: 'coinbase', description: 'Coinbase or not' },
+        ],
+      },
+    ],
     examples:
       '\nGet unspent transactions\n' +
       helpExampleCli('listunspent', '') +
@@ -401,12 +588,14 @@ export function blockchainBlockMethods(): RpcMethod[] {
         type: 'num',
         default: 0,
         skipTypeCheck: true,
-        typeStr: ['', 'numeric or boolean'],
         description: '0 for hex-encoded data, 1 for a JSON object, and 2 for JSON object with fee and prevout',
       },
       { name: 'blockhash', type: 'hex', optional: true, description: 'The block in which to look for the transaction' },
     ],
-    results: [{ type: 'str', description: 'The serialized transaction as a hex-encoded string for \'txid\'', cond: 'if verbosity is not set or set to 0' }],
+    results: [
+      { type: 'str', cond: 'if verbosity is not set or set to 0', description: "The serialized transaction as a hex-encoded string for 'txid'" },
+      ...verboseRawTransactionDocs(),
+    ],
     examples:
       helpExampleCli('getrawtransaction', '"mytxid"') +
       helpExampleCli('getrawtransaction', '"mytxid" 1') +
@@ -491,7 +680,22 @@ export function blockchainBlockMethods(): RpcMethod[] {
     category: 'util',
     description: 'Returns the status of one or all available indices currently running in the node.\n',
     args: [{ name: 'index_name', type: 'str', optional: true, description: 'Filter results for an index with a specific name.' }],
-    results: [{ type: 'obj_dyn', description: '' }],
+    results: [
+      {
+        type: 'obj_dyn',
+        inner: [
+          {
+            type: 'obj',
+            key: 'name',
+            description: 'The name of the index',
+            inner: [
+              { type: 'bool', key: 'synced', description: 'Whether the index is synced or not' },
+              { type: 'num', key: 'best_block_height', description: 'The block height to which the index is synced' },
+            ],
+          },
+        ],
+      },
+    ],
     examples:
       helpExampleCli('getindexinfo', '') + helpExampleRpc('getindexinfo', '') + helpExampleCli('getindexinfo', 'txindex') + helpExampleRpc('getindexinfo', 'txindex'),
     readsSnapshot: true,

@@ -106,7 +106,7 @@ export function blockchainReadMethods(): RpcMethod[] {
         type: 'num',
         defaultHint: 'the current best block',
         skipTypeCheck: true,
-        description: 'The block hash or height of the target block (only available with coinstatsindex).',
+        description: 'The block hash or height of the target height (only available with coinstatsindex).',
         typeStr: ['', 'string or numeric'],
       },
       { name: 'use_index', type: 'bool', default: true, description: 'Use coinstatsindex, if available.' },
@@ -121,9 +121,42 @@ export function blockchainReadMethods(): RpcMethod[] {
           { type: 'num', key: 'bogosize', description: 'Database-independent, meaningless metric indicating the UTXO set size' },
           { type: 'str_hex', key: 'hash_serialized_3', optional: true, description: 'The serialized hash (only present if \'hash_serialized_3\' hash_type is chosen)' },
           { type: 'str_hex', key: 'muhash', optional: true, description: 'The serialized hash (only present if \'muhash\' hash_type is chosen)' },
-          { type: 'str_amount', key: 'total_amount', description: 'The total amount of coins in the UTXO set' },
           { type: 'num', key: 'transactions', optional: true, description: 'The number of transactions with unspent outputs (not available when coinstatsindex is used)' },
           { type: 'num', key: 'disk_size', optional: true, description: 'The estimated size of the chainstate on disk (not available when coinstatsindex is used)' },
+          { type: 'str_amount', key: 'total_amount', description: 'The total amount of coins in the UTXO set' },
+          {
+            type: 'str_amount',
+            key: 'total_unspendable_amount',
+            optional: true,
+            description: 'The total amount of coins permanently excluded from the UTXO set (only available if coinstatsindex is used)',
+          },
+          {
+            type: 'obj',
+            key: 'block_info',
+            optional: true,
+            description: 'Info on amounts in the block at this block height (only available if coinstatsindex is used)',
+            inner: [
+              { type: 'str_amount', key: 'prevout_spent', description: 'Total amount of all prevouts spent in this block' },
+              { type: 'str_amount', key: 'coinbase', description: 'Coinbase subsidy amount of this block' },
+              { type: 'str_amount', key: 'new_outputs_ex_coinbase', description: 'Total amount of new outputs created by this block' },
+              { type: 'str_amount', key: 'unspendable', description: 'Total amount of unspendable outputs created in this block' },
+              {
+                type: 'obj',
+                key: 'unspendables',
+                description: 'Detailed view of the unspendable categories',
+                inner: [
+                  { type: 'str_amount', key: 'genesis_block', description: 'The unspendable amount of the Genesis block subsidy' },
+                  { type: 'str_amount', key: 'bip30', description: 'Transactions overridden by duplicates (no longer possible with BIP30)' },
+                  {
+                    type: 'str_amount',
+                    key: 'scripts',
+                    description: 'Amounts sent to scripts that are unspendable (for example OP_RETURN outputs)',
+                  },
+                  { type: 'str_amount', key: 'unclaimed_rewards', description: 'Fee rewards that miners did not claim in their coinbase transaction' },
+                ],
+              },
+            ],
+          },
         ],
       },
     ],
@@ -132,6 +165,7 @@ export function blockchainReadMethods(): RpcMethod[] {
       helpExampleCli('gettxoutsetinfo', '"none"') +
       helpExampleCli('gettxoutsetinfo', '"none" 1000') +
       helpExampleCli('gettxoutsetinfo', '"none" \'"00000000c937983704a73af28acdec37b049d214adbda81d7e2a3dd146f6ed09"\'') +
+      helpExampleCli('-named gettxoutsetinfo', "hash_type='muhash' use_index='false'") +
       helpExampleRpc('gettxoutsetinfo', '') +
       helpExampleRpc('gettxoutsetinfo', '"none"') +
       helpExampleRpc('gettxoutsetinfo', '"none", 1000') +
@@ -142,11 +176,9 @@ export function blockchainReadMethods(): RpcMethod[] {
       if (hashType !== 'hash_serialized_3' && hashType !== 'muhash' && hashType !== 'none') {
         throw new RpcError(RPC_INVALID_PARAMETER, `'${hashType}' is not a valid hash_type`);
       }
-      if (args.has('hash_or_height')) {
-        if (hashType === 'hash_serialized_3') throw new RpcError(RPC_INVALID_PARAMETER, 'hash_serialized_3 hash type cannot be queried for a specific block');
-        if (args.optBoolean('use_index') === false) throw new RpcError(RPC_INVALID_PARAMETER, 'Cannot set use_index to false when querying for a specific block');
-        throw new RpcError(RPC_INVALID_PARAMETER, 'Querying specific block heights requires coinstatsindex');
-      }
+      // Without a coinstatsindex Core refuses any block query with this first, whatever the
+      // hash type or use_index (observed on bitcoind v31.0).
+      if (args.has('hash_or_height')) throw new RpcError(RPC_INVALID_PARAMETER, 'Querying specific block heights requires coinstatsindex');
       // The stored coins describe the stored tip: both come from this one snapshot.
       const snapshot = view(ctx);
       const entry = snapshot.tip();

@@ -32,7 +32,7 @@ export function waitMethods(waiters: () => TipWaiters): RpcMethod[] {
   const waitfornewblock = defineRpcMethod({
     name: 'waitfornewblock',
     category: 'blockchain',
-    description: 'Waits for any new block and returns useful info about the new block.\n' + NO_TIMEOUT_NOTE,
+    description: 'Waits for any new block and returns useful info about it.\n' + NO_TIMEOUT_NOTE,
     args: [TIMEOUT_ARG, { name: 'current_tip', type: 'str', optional: true, description: 'Method waits for the chain tip to differ from this.' }],
     results: TIP_RESULT,
     examples: helpExampleCli('waitfornewblock', '1000') + helpExampleRpc('waitfornewblock', '1000'),

@@ -47,7 +47,12 @@ export function controlMethods(deps: ControlDeps): RpcMethod[] {
       { type: 'any', description: '' },
     ],
     examples: '',
-    handler: (args) => deps.registry.help(args.optString('command') ?? ''),
+    handler: (args) => {
+      const command = args.optString('command') ?? '';
+      // Core's undocumented argument table for its tests.
+      if (command === 'dump_all_command_conversions') return deps.registry.argMap();
+      return deps.registry.help(command);
+    },
   });
 
   const stop = defineRpcMethod({

@@ -22,6 +22,8 @@ export * from './blockfilter-methods.js';
 export * from './mempool-methods.js';
 export * from './mempool-view.js';
 export * from './mempool-submit.js';
+export * from './mempool-persist-methods.js';
+export * from './prioritisation-methods.js';
 export * from './fee-methods.js';
 export * from './tip-waiters.js';
 export * from './blockchain-wait.js';

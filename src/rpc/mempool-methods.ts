@@ -10,6 +10,7 @@ import { hashToHex } from '../primitives/index.js';
 import { CHAINSTATE_META } from '../storage/index.js';
 import { view } from './blockchain-read.js';
 import { RPC_INVALID_ADDRESS_OR_KEY, RPC_INVALID_PARAMETER, RpcError } from './errors.js';
+import { mempoolEntriesByTxidDoc, mempoolEntryDoc } from './mempool-help.js';
 import { MempoolView, type ViewedEntry } from './mempool-view.js';
 import { defineRpcMethod } from './registry.js';
 import { helpExampleCli, helpExampleRpc, type RpcMethod } from './spec.js';
@@ -64,7 +65,7 @@ function signalsRbf(e: ViewedEntry): boolean {
   return e.tx.inputs.some((input) => input.sequence >>> 0 < 0xfffffffe);
 }
 
-/** Core's entryToJSON (v31 field order). */
+/** Core's entryToJSON (v31 field order, as bitcoind v31.0 writes it). */
 export function mempoolEntryJson(pool: MempoolView, e: ViewedEntry): JsonObject {
   const ancestors = pool.closure(e, 'parents');
   const descendants = pool.closure(e, 'children');
@@ -81,8 +82,9 @@ export function mempoolEntryJson(pool: MempoolView, e: ViewedEntry): JsonObject 
     descendantsize: vsizes(descendants),
     ancestorcount: ancestors.length,
     ancestorsize: vsizes(ancestors),
-    chunkweight: chunk.weight,
     wtxid: e.tx.wtxidHex,
+    // v31 writes chunkweight after wtxid (observed), not beside the other sizes.
+    chunkweight: chunk.weight,
     fees: {
       base: amountJson(e.record.fee),
       modified: amountJson(e.record.fee + e.record.feeDelta),
@@ -133,7 +135,37 @@ export function mempoolMethods(): RpcMethod[] {
     category: 'blockchain',
     description: 'Returns details on the active state of the TX memory pool.',
     args: [],
-    results: [{ type: 'obj', description: '' }],
+    results: [
+      {
+        type: 'obj',
+        inner: [
+          { type: 'bool', key: 'loaded', description: 'True if the initial load attempt of the persisted mempool finished' },
+          { type: 'num', key: 'size', description: 'Current tx count' },
+          {
+            type: 'num',
+            key: 'bytes',
+            description: 'Sum of all virtual transaction sizes as defined in BIP 141. Differs from actual serialized size because witness data is discounted',
+          },
+          { type: 'num', key: 'usage', description: 'Total memory usage for the mempool' },
+          { type: 'str_amount', key: 'total_fee', description: 'Total fees for the mempool in BTC, ignoring modified fees through prioritisetransaction' },
+          { type: 'num', key: 'maxmempool', description: 'Maximum memory usage for the mempool' },
+          {
+            type: 'str_amount',
+            key: 'mempoolminfee',
+            description: 'Minimum fee rate in BTC/kvB for tx to be accepted. Is the maximum of minrelaytxfee and minimum mempool fee',
+          },
+          { type: 'str_amount', key: 'minrelaytxfee', description: 'Current minimum relay fee for transactions' },
+          { type: 'str_amount', key: 'incrementalrelayfee', description: 'minimum fee rate increment for mempool limiting or replacement in BTC/kvB' },
+          { type: 'num', key: 'unbroadcastcount', description: "Current number of transactions that haven't passed initial broadcast yet" },
+          { type: 'bool', key: 'fullrbf', description: 'True if the mempool accepts RBF without replaceability signaling inspection (DEPRECATED)' },
+          { type: 'bool', key: 'permitbaremultisig', description: 'True if the mempool accepts transactions with bare multisig outputs' },
+          { type: 'num', key: 'maxdatacarriersize', description: 'Maximum number of bytes that can be used by OP_RETURN outputs in the mempool' },
+          { type: 'num', key: 'limitclustercount', description: 'Maximum number of transactions that can be in a cluster (configured by -limitclustercount)' },
+          { type: 'num', key: 'limitclustersize', description: 'Maximum size of a cluster in virtual bytes (configured by -limitclustersize)' },
+          { type: 'bool', key: 'optimal', description: 'If the mempool is in a known-optimal transaction ordering' },
+        ],
+      },
+    ],
     examples: helpExampleCli('getmempoolinfo', '') + helpExampleRpc('getmempoolinfo', ''),
     readsSnapshot: true,
     handler: (_args, ctx) => mempoolInfoJson(view(ctx)),
@@ -154,8 +186,15 @@ export function mempoolMethods(): RpcMethod[] {
     ],
     results: [
       { type: 'arr', description: '', cond: 'for verbose = false', inner: [{ type: 'str_hex', description: 'The transaction id' }] },
-      { type: 'obj_dyn', description: '', cond: 'for verbose = true' },
-      { type: 'obj', description: '', cond: 'for verbose = false and mempool_sequence = true' },
+      mempoolEntriesByTxidDoc('for verbose = true'),
+      {
+        type: 'obj',
+        cond: 'for verbose = false and mempool_sequence = true',
+        inner: [
+          { type: 'arr', key: 'txids', inner: [{ type: 'str_hex', description: 'The transaction id' }] },
+          { type: 'num', key: 'mempool_sequence', description: 'The mempool sequence value.' },
+        ],
+      },
     ],
     examples: helpExampleCli('getrawmempool', 'true') + helpExampleRpc('getrawmempool', 'true'),
     readsSnapshot: true,
@@ -172,7 +211,7 @@ export function mempoolMethods(): RpcMethod[] {
     category: 'blockchain',
     description: 'Returns mempool data for given transaction\n',
     args: [{ name: 'txid', type: 'hex', description: TXID_IN_MEMPOOL }],
-    results: [{ type: 'obj', description: '' }],
+    results: [{ type: 'obj', inner: mempoolEntryDoc() }],
     examples: helpExampleCli('getmempoolentry', '"mytxid"') + helpExampleRpc('getmempoolentry', '"mytxid"'),
     readsSnapshot: true,
     handler: (args, ctx) => {
@@ -181,15 +220,15 @@ export function mempoolMethods(): RpcMethod[] {
     },
   });
 
-  const family = (name: string, edge: 'parents' | 'children', description: string) =>
+  const family = (name: string, edge: 'parents' | 'children', description: string, relative: 'ancestor' | 'descendant') =>
     defineRpcMethod({
       name,
       category: 'blockchain',
       description,
       args: [{ name: 'txid', type: 'hex', description: TXID_IN_MEMPOOL }, VERBOSE_ARG],
       results: [
-        { type: 'arr', description: '', cond: 'for verbose = false', inner: [{ type: 'str_hex', description: 'The transaction id of an in-mempool ancestor transaction' }] },
-        { type: 'obj_dyn', description: '', cond: 'for verbose = true' },
+        { type: 'arr', cond: 'for verbose = false', inner: [{ type: 'str_hex', description: `The transaction id of an in-mempool ${relative} transaction` }] },
+        mempoolEntriesByTxidDoc('for verbose = true'),
       ],
       examples: helpExampleCli(name, '"mytxid"') + helpExampleRpc(name, '"mytxid"'),
       readsSnapshot: true,
@@ -203,7 +242,7 @@ export function mempoolMethods(): RpcMethod[] {
     getmempoolinfo,
     getrawmempool,
     getmempoolentry,
-    family('getmempoolancestors', 'parents', 'If txid is in the mempool, returns all in-mempool ancestors.\n'),
-    family('getmempooldescendants', 'children', 'If txid is in the mempool, returns all in-mempool descendants.\n'),
+    family('getmempoolancestors', 'parents', 'If txid is in the mempool, returns all in-mempool ancestors.\n', 'ancestor'),
+    family('getmempooldescendants', 'children', 'If txid is in the mempool, returns all in-mempool descendants.\n', 'descendant'),
   ];
 }

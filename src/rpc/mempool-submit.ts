@@ -4,49 +4,15 @@
  * Core's arguments, results, error codes and texts. Coordinator-only: they change, or
  * check against, the coordinator's in-memory pool.
  */
-import { COIN } from '../consensus/index.js';
-import { feeForSize, feeRatePerKvB, type AcceptFailure, type NodeMempool } from '../mempool/index.js';
-import type { Transaction } from '../primitives/index.js';
-import { decodeScript, isUnspendable, MAX_OPCODE } from '../script/index.js';
-import {
-  RPC_DESERIALIZATION_ERROR,
-  RPC_INVALID_PARAMETER,
-  RPC_TRANSACTION_ERROR,
-  RPC_TRANSACTION_REJECTED,
-  RPC_TYPE_ERROR,
-  RPC_VERIFY_ALREADY_IN_UTXO_SET,
-  RpcError,
-} from './errors.js';
-import type { Json } from './json.js';
+import { feeForSize, MAX_PACKAGE_COUNT, packageStateText, type NodeMempool } from '../mempool/index.js';
+import { RPC_DESERIALIZATION_ERROR, RPC_TRANSACTION_ERROR, RPC_TRANSACTION_REJECTED, RPC_VERIFY_ALREADY_IN_UTXO_SET, RpcError } from './errors.js';
 import { decodeHexTx } from './mining.js';
 import { defineRpcMethod } from './registry.js';
 import { helpExampleCli, helpExampleRpc, type RpcMethod } from './spec.js';
 import { amountFromValue } from './value-parse.js';
 import { amountJson } from './values.js';
-import { typeMismatchMessage } from './json.js';
-
-/** Core's DEFAULT_MAX_RAW_TX_FEE_RATE: 0.10 BTC/kvB. */
-const DEFAULT_MAX_RAW_TX_FEE_RATE = '0.10';
-/** Core's MAX_PACKAGE_COUNT. */
-const MAX_PACKAGE_COUNT = 25;
-
-/** Core's ParseFeeRate: BTC/kvB to sat/kvB, below 1 BTC/kvB. */
-function parseFeeRate(value: Json | undefined): bigint {
-  const rate = amountFromValue(value ?? DEFAULT_MAX_RAW_TX_FEE_RATE);
-  if (rate >= COIN) throw new RpcError(RPC_INVALID_PARAMETER, 'Fee rates larger than or equal to 1BTC/kvB are not accepted');
-  return rate;
-}
-
-/** Core's TxValidationState::ToString(): the reason, then ", <debug>" when there is one. */
-function stateText(failure: AcceptFailure): string {
-  return failure.debug ? `${failure.reason}, ${failure.debug}` : failure.reason;
-}
-
-/** CScript::HasValidOps: every element parses and is a defined opcode. */
-function hasValidOps(script: Uint8Array): boolean {
-  const { ops, complete } = decodeScript(script);
-  return complete && ops.every((op) => op.opcode <= MAX_OPCODE);
-}
+import { submitPackageMethod } from './package-submit.js';
+import { checkBurnAmount, checkPackageSize, decodeRawTransactions, MAXBURNAMOUNT_ARG, MAXFEERATE_ARG, parseFeeRate, stateText } from './submit-args.js';
 
 /** The help examples both calls start with: making and signing the raw transaction. */
 const CREATE_AND_SIGN_EXAMPLES =
@@ -55,36 +21,27 @@ const CREATE_AND_SIGN_EXAMPLES =
   'Sign the transaction, and get back the hex\n' +
   helpExampleCli('signrawtransactionwithwallet', '"myhex"');
 
-const MAXFEERATE_ARG = {
-  name: 'maxfeerate',
-  type: 'amount' as const,
-  default: DEFAULT_MAX_RAW_TX_FEE_RATE,
-  description: 'Reject transactions whose fee rate is higher than the specified value, expressed in BTC/kvB.\nFee rates larger than 1BTC/kvB are rejected.\nSet to 0 to accept any fee rate.',
-};
-
 export function mempoolSubmitMethods(mempool: () => NodeMempool): RpcMethod[] {
   const sendrawtransaction = defineRpcMethod({
     name: 'sendrawtransaction',
     category: 'rawtransactions',
     description:
-      'Submit a raw transaction (serialized, hex-encoded) to local node and network.\n\n' +
-      'The transaction will be sent unconditionally to all peers, so using sendrawtransaction\n' +
-      "for manual rebroadcast may degrade privacy by leaking the transaction's origin, as\n" +
-      'nodes will normally not rebroadcast non-wallet transactions already in their mempool.\n\n' +
+      'Submit a raw transaction (serialized, hex-encoded) to the network.\n\n' +
+      'If -privatebroadcast is disabled, then the transaction will be put into the\n' +
+      'local mempool of the node and will be sent unconditionally to all currently\n' +
+      'connected peers, so using sendrawtransaction for manual rebroadcast will degrade\n' +
+      "privacy by leaking the transaction's origin, as nodes will normally not\n" +
+      'rebroadcast non-wallet transactions already in their mempool.\n\n' +
+      'If -privatebroadcast is enabled, then the transaction will be sent only via\n' +
+      'dedicated, short-lived connections to Tor or I2P peers or IPv4/IPv6 peers\n' +
+      "via the Tor network. This conceals the transaction's origin. The transaction\n" +
+      'will only enter the local mempool when it is received back from the network.\n\n' +
       'A specific exception, RPC_TRANSACTION_ALREADY_IN_UTXO_SET, may throw if the transaction cannot be added to the mempool.\n\n' +
       'Related RPCs: createrawtransaction, signrawtransactionwithkey\n',
     args: [
       { name: 'hexstring', type: 'hex', description: 'The hex string of the raw transaction' },
       MAXFEERATE_ARG,
-      {
-        name: 'maxburnamount',
-        type: 'amount',
-        default: '0.00',
-        description:
-          "Reject transactions with provably unspendable outputs (e.g. 'datacarrier' outputs that use the OP_RETURN opcode) greater than the specified value, expressed in BTC.\n" +
-          'If burning funds through unspendable outputs is desired, increase this value.\n' +
-          'This check is based on heuristics and does not guarantee spendability of outputs.\n',
-      },
+      MAXBURNAMOUNT_ARG,
     ],
     results: [{ type: 'str_hex', description: 'The transaction hash in hex' }],
     examples:
@@ -96,12 +53,7 @@ export function mempoolSubmitMethods(mempool: () => NodeMempool): RpcMethod[] {
     handler: async (args) => {
       const tx = decodeHexTx(args.string('hexstring'));
       if (!tx) throw new RpcError(RPC_DESERIALIZATION_ERROR, 'TX decode failed. Make sure the tx has at least one input.');
-      const maxBurn = amountFromValue(args.value('maxburnamount') ?? '0');
-      for (const out of tx.outputs) {
-        if ((isUnspendable(out.scriptPubKey) || !hasValidOps(out.scriptPubKey)) && out.value > maxBurn) {
-          throw new RpcError(RPC_TRANSACTION_ERROR, 'Unspendable output exceeds maximum configured by user (maxburnamount)');
-        }
-      }
+      checkBurnAmount(tx, amountFromValue(args.value('maxburnamount') ?? '0'));
       const maxFee = feeForSize(parseFeeRate(args.value('maxfeerate')), tx.vsize);
       const result = await mempool().broadcast(tx, maxFee);
       if ('alreadyInUtxoSet' in result) throw new RpcError(RPC_VERIFY_ALREADY_IN_UTXO_SET, 'Transaction outputs already in utxo set');
@@ -130,7 +82,72 @@ export function mempoolSubmitMethods(mempool: () => NodeMempool): RpcMethod[] {
       },
       MAXFEERATE_ARG,
     ],
-    results: [{ type: 'arr', description: 'The result of the mempool acceptance test for each raw transaction in the input array.\nReturns results for each transaction in the same order they were passed in.\nTransactions that cannot be fully validated due to failures in other transactions will not contain an \'allowed\' result.\n' }],
+    results: [
+      {
+        type: 'arr',
+        description:
+          'The result of the mempool acceptance test for each raw transaction in the input array.\n' +
+          'Returns results for each transaction in the same order they were passed in.\n' +
+          "Transactions that cannot be fully validated due to failures in other transactions will not contain an 'allowed' result.\n",
+        inner: [
+          {
+            type: 'obj',
+            inner: [
+              { type: 'str_hex', key: 'txid', description: 'The transaction hash in hex' },
+              { type: 'str_hex', key: 'wtxid', description: 'The transaction witness hash in hex' },
+              {
+                type: 'str',
+                key: 'package-error',
+                optional: true,
+                description: 'Package validation error, if any (only possible if rawtxs had more than 1 transaction).',
+              },
+              {
+                type: 'bool',
+                key: 'allowed',
+                optional: true,
+                description:
+                  'Whether this tx would be accepted to the mempool and pass client-specified maxfeerate. If not present, the tx was not fully validated due to a failure in another tx in the list.',
+              },
+              {
+                type: 'num',
+                key: 'vsize',
+                optional: true,
+                description:
+                  "Virtual transaction size as defined in BIP 141. This is different from actual serialized size for witness transactions as witness data is discounted (only present when 'allowed' is true)",
+              },
+              {
+                type: 'obj',
+                key: 'fees',
+                optional: true,
+                description: "Transaction fees (only present if 'allowed' is true)",
+                inner: [
+                  { type: 'str_amount', key: 'base', description: 'transaction fee in BTC' },
+                  {
+                    type: 'str_amount',
+                    key: 'effective-feerate',
+                    description:
+                      'the effective feerate in BTC per KvB. May differ from the base feerate if, for example, there are modified fees from prioritisetransaction or a package feerate was used.',
+                  },
+                  {
+                    type: 'arr',
+                    key: 'effective-includes',
+                    description: 'transactions whose fees and vsizes are included in effective-feerate.',
+                    inner: [{ type: 'str_hex', description: 'transaction wtxid in hex' }],
+                  },
+                ],
+              },
+              { type: 'str', key: 'reject-reason', optional: true, description: "Rejection reason (only present when 'allowed' is false)" },
+              {
+                type: 'str',
+                key: 'reject-details',
+                optional: true,
+                description: "Rejection details (only present when 'allowed' is false and rejection details exist)",
+              },
+            ],
+          },
+        ],
+      },
+    ],
     examples:
       CREATE_AND_SIGN_EXAMPLES +
       '\nTest acceptance of the transaction (signed hex)\n' +
@@ -139,24 +156,17 @@ export function mempoolSubmitMethods(mempool: () => NodeMempool): RpcMethod[] {
       helpExampleRpc('testmempoolaccept', '["signedhex"]'),
     handler: async (args) => {
       const raw = args.array('rawtxs');
-      if (raw.length < 1 || raw.length > MAX_PACKAGE_COUNT) {
-        throw new RpcError(RPC_INVALID_PARAMETER, `Array must contain between 1 and ${MAX_PACKAGE_COUNT} transactions.`);
-      }
+      checkPackageSize(raw);
       const maxFeeRate = parseFeeRate(args.value('maxfeerate'));
-      const txs: Transaction[] = raw.map((item) => {
-        if (typeof item !== 'string') throw new RpcError(RPC_TYPE_ERROR, typeMismatchMessage(item, 'string'));
-        const tx = decodeHexTx(item);
-        if (!tx) throw new RpcError(RPC_DESERIALIZATION_ERROR, `TX decode failed: ${item} Make sure the tx has at least one input.`);
-        return tx;
-      });
+      const txs = decodeRawTransactions(raw);
       const outcome = await mempool().testAcceptPackage(txs);
       let exitEarly = false;
-      return txs.map((tx, i) => {
+      return txs.map((tx) => {
         const result: Record<string, unknown> = { txid: tx.txidHex, wtxid: tx.wtxidHex };
-        if (outcome.packageError) result['package-error'] = outcome.packageError;
-        const verdict = outcome.results[i];
+        if (outcome.state?.level === 'policy') result['package-error'] = packageStateText(outcome.state);
+        const verdict = outcome.results.get(tx.wtxidHex);
         if (exitEarly || !verdict) return result;
-        if (verdict.ok) {
+        if (verdict.kind === 'valid') {
           const vsize = verdict.entry.vsize;
           const maxFee = feeForSize(maxFeeRate, vsize);
           if (maxFee > 0n && verdict.entry.fee > maxFee) {
@@ -168,17 +178,17 @@ export function mempoolSubmitMethods(mempool: () => NodeMempool): RpcMethod[] {
             result.vsize = vsize;
             result.fees = {
               base: amountJson(verdict.entry.fee),
-              'effective-feerate': amountJson(feeRatePerKvB(verdict.entry.fee, vsize)),
-              'effective-includes': [tx.wtxidHex],
+              'effective-feerate': amountJson(verdict.effectiveFeerate),
+              'effective-includes': verdict.effectiveIncludes,
             };
           }
-        } else {
+        } else if (verdict.kind === 'invalid') {
           result.allowed = false;
-          if (verdict.missingInputs) {
+          if (verdict.failure.missingInputs) {
             result['reject-reason'] = 'missing-inputs';
           } else {
-            result['reject-reason'] = verdict.reason;
-            result['reject-details'] = stateText(verdict);
+            result['reject-reason'] = verdict.failure.reason;
+            result['reject-details'] = stateText(verdict.failure);
           }
         }
         return result;
@@ -186,5 +196,5 @@ export function mempoolSubmitMethods(mempool: () => NodeMempool): RpcMethod[] {
     },
   });
 
-  return [sendrawtransaction, testmempoolaccept];
+  return [sendrawtransaction, testmempoolaccept, submitPackageMethod(mempool)];
 }

@@ -11,7 +11,7 @@ import { toHex } from '../primitives/index.js';
 import type { ChainAccess } from './chain-access.js';
 import { RPC_INVALID_PARAMETER, RPC_MISC_ERROR, RpcError } from './errors.js';
 import { bitsHex } from './gbt-result.js';
-import { DEFAULT_NODE_FACTS, warningsJson } from './node-facts.js';
+import { DEFAULT_NODE_FACTS, warningsJson, warningsResultDoc } from './node-facts.js';
 import { doubleJson } from './number-format.js';
 import type { RpcArgs } from './args.js';
 import { defineRpcMethod } from './registry.js';
@@ -77,14 +77,7 @@ function miningInfoResult(deprecatedWarnings: boolean): RpcResultSpec {
           { type: 'str_hex', key: 'target', description: 'The next target' },
         ],
       },
-      deprecatedWarnings
-        ? { type: 'str', key: 'warnings', description: 'any network and blockchain warnings (DEPRECATED)' }
-        : {
-            type: 'arr',
-            key: 'warnings',
-            description: 'any network and blockchain warnings (run with `-deprecatedrpc=warnings` to return the latest warning as a single string)',
-            inner: [{ type: 'str', description: 'warning' }],
-          },
+      warningsResultDoc(deprecatedWarnings),
     ],
   };
 }

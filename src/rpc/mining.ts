@@ -299,7 +299,7 @@ export function miningMethods(access: ChainAccess): RpcMethod[] {
       {
         name: 'timestamp',
         type: 'num',
-        description: 'Unix seconds-since-epoch timestamp\nPass 0 to go back to using the system time.',
+        description: 'UNIX epoch time\nPass 0 to go back to using the system time.',
       },
     ],
     results: [{ type: 'none', description: '' }],

@@ -7,7 +7,7 @@
  * P2P layer (PeerNetwork).
  */
 import { RPC_INVALID_PARAMETER, RpcError } from './errors.js';
-import { type NodeFacts, warningsJson } from './node-facts.js';
+import { type NodeFacts, warningsJson, warningsResultDoc } from './node-facts.js';
 import type { PeerNetwork } from './peer-network.js';
 import { defineRpcMethod } from './registry.js';
 import { helpExampleCli, helpExampleRpc, type RpcMethod } from './spec.js';
@@ -179,12 +179,7 @@ export function networkMethods(net: NetworkFacts, node: NodeFacts, live?: () => 
               },
             ],
           },
-          {
-            type: 'arr',
-            key: 'warnings',
-            description: 'any network and blockchain warnings (run with `-deprecatedrpc=warnings` to return the latest warning as a single string)',
-            inner: [{ type: 'str', description: 'warning' }],
-          },
+          warningsResultDoc(node.deprecatedRpc('warnings')),
         ],
       },
     ],

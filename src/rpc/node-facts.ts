@@ -3,6 +3,7 @@
  * name (Core's CLIENT_NAME in messages), -deprecatedrpc, the node's warnings, peers,
  * whether shutdown has begun (Core's IsRPCRunning), and the block-assembly options.
  */
+import type { RpcResultSpec } from './spec.js';
 
 /** Core's DEFAULT_BLOCK_MIN_TX_FEE (v30+): 1 sat/kvB. */
 export const DEFAULT_BLOCK_MIN_TX_FEE = 1n;
@@ -31,6 +32,18 @@ export const DEFAULT_NODE_FACTS: NodeFacts = {
   shuttingDown: () => false,
   blockMinTxFee: DEFAULT_BLOCK_MIN_TX_FEE,
 };
+
+/** How getblockchaininfo, getmininginfo and getnetworkinfo describe the warningsJson field. */
+export function warningsResultDoc(deprecatedWarnings: boolean): RpcResultSpec {
+  return deprecatedWarnings
+    ? { type: 'str', key: 'warnings', description: 'any network and blockchain warnings (DEPRECATED)' }
+    : {
+        type: 'arr',
+        key: 'warnings',
+        description: 'any network and blockchain warnings (run with `-deprecatedrpc=warnings` to return the latest warning as a single string)',
+        inner: [{ type: 'str', description: 'warning' }],
+      };
+}
 
 /** Core's GetWarningsForRpc: an array of all warnings, or with -deprecatedrpc=warnings the latest one as a string. */
 export function warningsJson(facts: NodeFacts): string | string[] {

@@ -5,11 +5,12 @@
  * same answer wherever it lands.
  */
 import type { ChainName } from '../script/index.js';
+import { multisigMethods } from './multisig-methods.js';
 import { rawTransactionMethods } from './rawtransaction-methods.js';
 import type { RpcMethod } from './spec.js';
 import { txOutProofMethods } from './txoutproof.js';
 import { utilMethods } from './util-methods.js';
 
 export function pureRpcMethods(chain: ChainName): RpcMethod[] {
-  return [...utilMethods(chain), ...rawTransactionMethods(chain), ...txOutProofMethods()];
+  return [...utilMethods(chain), ...multisigMethods(chain), ...rawTransactionMethods(chain), ...txOutProofMethods()];
 }

@@ -11,88 +11,11 @@ import { RPC_INVALID_ADDRESS_OR_KEY, RPC_INVALID_PARAMETER, RpcError } from './e
 import type { Json } from './json.js';
 import { objectEntries } from './json-entries-view.js';
 import { defineRpcMethod } from './registry.js';
-import { helpExampleCli, helpExampleRpc, type RpcArgSpec, type RpcMethod, type RpcResultSpec } from './spec.js';
+import { helpExampleCli, helpExampleRpc, type RpcArgSpec, type RpcMethod } from './spec.js';
 import { decodeRawTransaction, decodeScriptHex } from './format/index.js';
+import { ALL_OUTPUT_TYPES, decodeTxDoc } from './transaction-help.js';
 import { parseHash } from './values.js';
 import { amountFromValue, checkJsonType, getInt, getObj, getStr, getValStr, INT32_MAX, INT32_MIN, INT64_MAX, INT64_MIN, isJsonObject, parseHexV, UINT32_MAX } from './value-parse.js';
-
-/** Core's GetAllOutputTypes (v31 order). */
-export const ALL_OUTPUT_TYPES =
-  'nonstandard, anchor, pubkey, pubkeyhash, scripthash, multisig, nulldata, witness_v0_scripthash, witness_v0_keyhash, witness_v1_taproot, witness_unknown';
-
-/** Core's ScriptPubKeyDoc(). */
-export function scriptPubKeyDoc(): RpcResultSpec[] {
-  return [
-    { type: 'str', key: 'asm', description: 'Disassembly of the output script' },
-    { type: 'str', key: 'desc', description: 'Inferred descriptor for the output' },
-    { type: 'str_hex', key: 'hex', description: 'The raw output script bytes, hex-encoded' },
-    { type: 'str', key: 'address', optional: true, description: 'The Bitcoin address (only if a well-defined address exists)' },
-    { type: 'str', key: 'type', description: `The type (one of: ${ALL_OUTPUT_TYPES})` },
-  ];
-}
-
-/** Core's DecodeTxDoc(txid_field_doc): the fields of TxToUniv without hex. */
-export function decodeTxDoc(txidFieldDoc: string): RpcResultSpec[] {
-  return [
-    { type: 'str_hex', key: 'txid', description: txidFieldDoc },
-    { type: 'str_hex', key: 'hash', description: 'The transaction hash (differs from txid for witness transactions)' },
-    { type: 'num', key: 'size', description: 'The serialized transaction size' },
-    { type: 'num', key: 'vsize', description: 'The virtual transaction size (differs from size for witness transactions)' },
-    { type: 'num', key: 'weight', description: "The transaction's weight (between vsize*4-3 and vsize*4)" },
-    { type: 'num', key: 'version', description: 'The version' },
-    { type: 'num_time', key: 'locktime', description: 'The lock time' },
-    {
-      type: 'arr',
-      key: 'vin',
-      description: '',
-      inner: [
-        {
-          type: 'obj',
-          description: '',
-          inner: [
-            { type: 'str_hex', key: 'coinbase', optional: true, description: 'The coinbase value (only if coinbase transaction)' },
-            { type: 'str_hex', key: 'txid', optional: true, description: 'The transaction id (if not coinbase transaction)' },
-            { type: 'num', key: 'vout', optional: true, description: 'The output number (if not coinbase transaction)' },
-            {
-              type: 'obj',
-              key: 'scriptSig',
-              optional: true,
-              description: 'The script (if not coinbase transaction)',
-              inner: [
-                { type: 'str', key: 'asm', description: 'Disassembly of the signature script' },
-                { type: 'str_hex', key: 'hex', description: 'The raw signature script bytes, hex-encoded' },
-              ],
-            },
-            {
-              type: 'arr',
-              key: 'txinwitness',
-              optional: true,
-              description: '',
-              inner: [{ type: 'str_hex', key: 'hex', description: 'hex-encoded witness data (if any)' }],
-            },
-            { type: 'num', key: 'sequence', description: 'The script sequence number' },
-          ],
-        },
-      ],
-    },
-    {
-      type: 'arr',
-      key: 'vout',
-      description: '',
-      inner: [
-        {
-          type: 'obj',
-          description: '',
-          inner: [
-            { type: 'str_amount', key: 'value', description: 'The value in BTC' },
-            { type: 'num', key: 'n', description: 'index' },
-            { type: 'obj', key: 'scriptPubKey', description: '', inner: scriptPubKeyDoc() },
-          ],
-        },
-      ],
-    },
-  ];
-}
 
 /** Core's CreateTxDoc(): the arguments createrawtransaction and createpsbt share. */
 export function createTxDoc(): RpcArgSpec[] {

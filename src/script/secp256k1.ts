@@ -85,6 +85,25 @@ export function isValidPublicKeySize(key: Uint8Array): boolean {
 }
 
 /**
+ * Core's CPubKey::IsFullyValid: the size rule, then a point on the curve (a hybrid key,
+ * 06/07, is read as libsecp256k1 reads it: its uncompressed form with a matching parity).
+ */
+export function isFullyValidPublicKey(key: Uint8Array): boolean {
+  if (!isValidPublicKeySize(key)) return false;
+  let bytes = key;
+  if (key[0] === 6 || key[0] === 7) {
+    if ((key[64]! & 1) !== (key[0] & 1)) return false;
+    bytes = Uint8Array.of(4, ...key.subarray(1));
+  }
+  try {
+    noble.Point.fromBytes(bytes);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
  * Core's CPubKey::Verify: lax DER parse, then verify. Hybrid keys (0x06/0x07), which
  * libsecp256k1 parses when the prefix matches y's parity, are rewritten to 0x04 because
  * not every backend accepts them. `backend` defaults to the active one (the differential

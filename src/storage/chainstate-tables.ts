@@ -24,7 +24,7 @@ import {
   type ChainstateTable,
 } from './layout.js';
 import type { TableReader, TableWriter } from './lmdb-env.js';
-import { decodeMempoolEntry, encodeMempoolEntry, type MempoolEntryRecord } from './mempool-record.js';
+import { decodeFeeDelta, decodeMempoolEntry, encodeFeeDelta, encodeMempoolEntry, type MempoolEntryRecord } from './mempool-record.js';
 import type { MetaField } from './meta-codec.js';
 import { decodeStored, readMeta, readStored } from './stored-value.js';
 import { decodeBlockUndo, encodeBlockUndo, type BlockUndo } from './undo-codec.js';
@@ -145,6 +145,13 @@ export class ChainstateReader {
     }
   }
 
+  /** Every prioritisation (Core's mapDeltas): txid → fee delta in satoshis. */
+  *mempoolDeltas(): Generator<{ txid: Uint8Array; delta: bigint }> {
+    for (const { key, value } of this.tables.range('mempooldelta')) {
+      yield { txid: key, delta: decodeStored('mempooldelta', key, value, decodeFeeDelta) };
+    }
+  }
+
   fileInfo(file: number): BlockFileInfo | undefined {
     return readStored(this.tables, 'fileinfo', fileKey(file), decodeBlockFileInfo);
   }
@@ -237,6 +244,14 @@ export class ChainstateWriter extends ChainstateReader {
 
   deleteMempoolEntry(txid: Uint8Array): boolean {
     return this.tables.del('mempool', txidKey(txid));
+  }
+
+  putMempoolDelta(txid: Uint8Array, delta: bigint): void {
+    this.tables.put('mempooldelta', txidKey(txid), encodeFeeDelta(delta));
+  }
+
+  deleteMempoolDelta(txid: Uint8Array): boolean {
+    return this.tables.del('mempooldelta', txidKey(txid));
   }
 
   putFileInfo(file: number, info: BlockFileInfo): void {

@@ -32,6 +32,7 @@
  * | `coins`    | txid (32) ‖ vout u32 BE (4)           | Coin: Core's Coin serialization (coin-codec.ts) |
  * | `undo`     | block hash (32)                       | Core's CBlockUndo serialization (undo-codec.ts) |
  * | `mempool`  | txid (32)                             | MempoolEntryRecord (mempool-record.ts)          |
+ * | `mempooldelta` | txid (32)                         | prioritisetransaction delta, i64 LE (satoshis)  |
  * | `fileinfo` | blk file number u32 BE (4)            | BlockFileInfo, 24 bytes (block-file-info.ts)    |
  *
  * `coins` keys put all outputs of a transaction next to each other, so "does txid have
@@ -40,8 +41,9 @@
  * regroups each txid's outputs in a std::map<uint32_t, Coin>). Core's own LevelDB key,
  * txid ‖ VARINT(vout), would not: VARINT byte order departs from numeric order at
  * vout 16512. `active` holds exactly the heights
- * 0..tip of the active chain. `fileinfo` is written in the same transaction as the index
- * entries that point into the file.
+ * 0..tip of the active chain. `mempooldelta` is Core's mapDeltas: every prioritisation, of
+ * pooled transactions and of others, committed with the pool changes. `fileinfo` is
+ * written in the same transaction as the index entries that point into the file.
  *
  * Meta fields (CHAINSTATE_META):
  *
@@ -58,6 +60,7 @@
  * | `bestHeader`    | block hash (32)               | most-work valid header known at the last flush |
  * | `mempoolSequence` | u64 LE                      | the pool's mempool_sequence as of the `mempool` table |
  * | `mempoolStats`  | MempoolStatsRecord, 25 bytes  | the pool's memory usage and rolling minimum fee state as of the `mempool` table (mempool-stats-meta.ts) |
+ * | `mempoolDumpHash` | hash (32)                   | SHA-256 of the mempool.dat this node last wrote (its own dump: not loaded again at start-up) |
  * | `blockFilesSize` | u64 LE                       | sum of `fileinfo` sizes, kept in the same batches (absent in older directories: summed then) |
  *
  * ## Environment `indexes`
@@ -87,7 +90,7 @@ export const INDEXES_DIR = 'indexes';
 /** Bumped when any table's encoding changes; a directory with another version is refused. */
 export const FORMAT_VERSION = 1;
 
-export const CHAINSTATE_TABLES = ['meta', 'index', 'active', 'coins', 'undo', 'mempool', 'fileinfo'] as const;
+export const CHAINSTATE_TABLES = ['meta', 'index', 'active', 'coins', 'undo', 'mempool', 'mempooldelta', 'fileinfo'] as const;
 export type ChainstateTable = (typeof CHAINSTATE_TABLES)[number];
 
 export const INDEXES_TABLES = ['meta', 'txindex', 'filter.basic', 'filterheader.basic'] as const;
@@ -105,6 +108,7 @@ export const CHAINSTATE_META = {
   bestHeader: metaField('bestHeader', hashMeta),
   mempoolSequence: metaField('mempoolSequence', u64Meta),
   mempoolStats: metaField('mempoolStats', mempoolStatsMeta),
+  mempoolDumpHash: metaField('mempoolDumpHash', hashMeta),
   blockFilesSize: metaField('blockFilesSize', u64Meta),
 } as const;
 

@@ -6,6 +6,8 @@
  * entered), height u32 LE (chain height when it entered), sequence u64 LE (entry order),
  * flags u8 (bit 0: unbroadcast; bit 1: a fee delta follows), then with bit 1 the
  * prioritisetransaction delta i64 LE (satoshis).
+ *
+ * A `mempooldelta` value (a prioritisation, pooled or not) is the delta alone, i64 LE.
  */
 import { DecodeError } from '../primitives/index.js';
 
@@ -75,4 +77,16 @@ export function decodeMempoolEntry(bytes: Uint8Array): MempoolEntryRecord {
     feeDelta: deltaBytes > 0 ? view.getBigInt64(PREFIX, true) : 0n,
     tx: bytes.subarray(PREFIX + deltaBytes),
   };
+}
+
+export function encodeFeeDelta(delta: bigint): Uint8Array {
+  if (BigInt.asIntN(64, delta) !== delta) throw new RangeError(`fee delta out of range: ${delta}`);
+  const out = new Uint8Array(DELTA_BYTES);
+  new DataView(out.buffer).setBigInt64(0, delta, true);
+  return out;
+}
+
+export function decodeFeeDelta(bytes: Uint8Array): bigint {
+  if (bytes.length !== DELTA_BYTES) throw new DecodeError(`fee delta must be ${DELTA_BYTES} bytes, got ${bytes.length}`);
+  return new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getBigInt64(0, true);
 }

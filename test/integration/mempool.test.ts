@@ -108,7 +108,7 @@ test('a parent, its child and an unrelated transaction enter the pool', async ()
   assert.deepEqual(txids, [parent.txidHex, child.txidHex, single.txidHex].sort());
   const tip = await height();
   const entry = await d.call<any>('getmempoolentry', [child.txidHex]);
-  assert.deepEqual(Object.keys(entry), ['vsize', 'weight', 'time', 'height', 'descendantcount', 'descendantsize', 'ancestorcount', 'ancestorsize', 'chunkweight', 'wtxid', 'fees', 'depends', 'spentby', 'bip125-replaceable', 'unbroadcast']);
+  assert.deepEqual(Object.keys(entry), ['vsize', 'weight', 'time', 'height', 'descendantcount', 'descendantsize', 'ancestorcount', 'ancestorsize', 'wtxid', 'chunkweight', 'fees', 'depends', 'spentby', 'bip125-replaceable', 'unbroadcast']);
   assert.equal(entry.vsize, child.vsize);
   assert.equal(entry.weight, child.weight);
   assert.equal(entry.height, tip);

@@ -105,7 +105,7 @@ test('gettxout, getrawtransaction (txindex), getindexinfo, getchaintxstats, getd
   assert.equal(stats.txcount, 13);
   assert.deepEqual(await error('getchaintxstats', [100]), { code: -8, message: "Invalid block count: should be between 0 and the block's height - 1" });
   const deployments = await result('getdeploymentinfo');
-  assert.deepEqual(Object.keys(deployments), ['hash', 'height', 'deployments', 'script_flags']);
+  assert.deepEqual(Object.keys(deployments), ['hash', 'height', 'script_flags', 'deployments']);
   assert.deepEqual(Object.keys(deployments.deployments), ['bip34', 'bip66', 'bip65', 'csv', 'segwit', 'testdummy', 'taproot']);
   assert.deepEqual(deployments.script_flags, ['CHECKLOCKTIMEVERIFY', 'CHECKSEQUENCEVERIFY', 'DERSIG', 'NULLDUMMY', 'P2SH', 'TAPROOT', 'WITNESS']);
   assert.equal(await result('getdifficulty'), 4.656542373906925e-10);

@@ -222,7 +222,7 @@ test('getnetworkinfo, getconnectioncount, getmemoryinfo, syncwithvalidationinter
   assert.deepEqual(await error(d, 'getmemoryinfo', ['mallocinfo']), { code: -8, message: 'mallocinfo mode not available' });
   assert.equal(await result(d, 'syncwithvalidationinterfacequeue'), null);
   const help = await result(d, 'help');
-  for (const section of ['== Network ==\naddnode "node" "command" ( v2transport )\nclearbanned\ndisconnectnode ( "address" nodeid )\n', '\ngetconnectioncount\ngetnettotals\ngetnetworkinfo\n', '== Util ==\nderiveaddresses', '== Wallet ==\nabandontransaction', '\ngetmemoryinfo ( "mode" )\n']) {
+  for (const section of ['== Network ==\naddnode "node" "command" ( v2transport )\nclearbanned\ndisconnectnode ( "address" nodeid )\n', '\ngetconnectioncount\ngetnettotals\ngetnetworkinfo\n', '== Util ==\ncreatemultisig nrequired ["key",...] ( "address_type" )\nderiveaddresses', '== Wallet ==\nabandontransaction', '\ngetmemoryinfo ( "mode" )\n']) {
     assert.ok(help.includes(section), section);
   }
   assert.ok(!help.includes('syncwithvalidationinterfacequeue'));

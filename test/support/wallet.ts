@@ -77,6 +77,12 @@ export interface PaymentOutput {
   readonly to: WalletKind | Uint8Array;
 }
 
+/** How a spend is built: the transaction version (3 is TRUC), and whether its inputs may be coins an earlier spend took (a conflicting spend, for replacements). */
+export interface SpendOptions {
+  readonly version?: number;
+  readonly conflicting?: boolean;
+}
+
 export class TestWallet {
   private readonly p2wpkh: SpendKey;
   private readonly p2trKey: SpendKey;
@@ -168,28 +174,34 @@ export class TestWallet {
    * inputs is the fee). The inputs leave the wallet at once and outputs paying a wallet
    * kind join it unconfirmed, so the next transaction may spend them in the same block.
    */
-  spend(inputs: readonly WalletCoin[], outputs: readonly PaymentOutput[]): Transaction {
-    if (inputs.length === 0 || outputs.length === 0) throw new RangeError('a spend needs inputs and outputs');
-    const inTotal = inputs.reduce((a, c) => a + c.value, 0n);
-    const outTotal = outputs.reduce((a, o) => a + o.value, 0n);
-    if (outTotal > inTotal) throw new RangeError(`outputs (${outTotal}) exceed inputs (${inTotal})`);
-    for (const c of inputs) if (!this.coins.has(outpointKey(c.outpoint))) throw new Error(`coin ${outpointKey(c.outpoint)} is not in the wallet`);
-    const txOuts: TxOut[] = outputs.map((o) => ({ value: o.value, scriptPubKey: typeof o.to === 'string' ? this.scriptPubKey(o.to) : o.to }));
-    const spentOutputs: TxOut[] = inputs.map((c) => ({ value: c.value, scriptPubKey: c.scriptPubKey }));
-    const unsignedInputs: TxIn[] = inputs.map((c) => ({ prevout: c.outpoint, scriptSig: new Uint8Array(0), sequence: 0xfffffffd, witness: [] }));
-    const unsigned = new Transaction({ version: 2, inputs: unsignedInputs, outputs: txOuts, locktime: 0 });
-    // BIP143 and BIP341 hashes do not commit to witnesses: the unsigned transaction's hashes are the signed one's.
-    const txdata = new PrecomputedTransactionData(unsigned, spentOutputs);
-    const signedInputs = unsignedInputs.map((input, i) => ({ ...input, witness: this.witness(inputs[i]!, unsigned, i, txdata) }));
-    const tx = new Transaction({ version: 2, inputs: signedInputs, outputs: txOuts, locktime: 0 });
+  spend(inputs: readonly WalletCoin[], outputs: readonly PaymentOutput[], options: SpendOptions = {}): Transaction {
+    const tx = this.sign(inputs, outputs, options);
     for (const c of inputs) this.coins.delete(outpointKey(c.outpoint));
-    txOuts.forEach((out, vout) => {
+    tx.outputs.forEach((out, vout) => {
       const kind = this.kindOf(out.scriptPubKey);
       if (!kind) return;
       const outpoint = { txid: tx.txid, vout };
       this.coins.set(outpointKey(outpoint), { outpoint, value: out.value, kind, scriptPubKey: out.scriptPubKey, height: null, coinbase: false });
     });
     return tx;
+  }
+
+  /** The signed transaction spend() would make, leaving the wallet as it is (to learn a spend's size first). */
+  sign(inputs: readonly WalletCoin[], outputs: readonly PaymentOutput[], options: SpendOptions = {}): Transaction {
+    if (inputs.length === 0 || outputs.length === 0) throw new RangeError('a spend needs inputs and outputs');
+    const inTotal = inputs.reduce((a, c) => a + c.value, 0n);
+    const outTotal = outputs.reduce((a, o) => a + o.value, 0n);
+    if (outTotal > inTotal) throw new RangeError(`outputs (${outTotal}) exceed inputs (${inTotal})`);
+    if (!options.conflicting) for (const c of inputs) if (!this.coins.has(outpointKey(c.outpoint))) throw new Error(`coin ${outpointKey(c.outpoint)} is not in the wallet`);
+    const version = options.version ?? 2;
+    const txOuts: TxOut[] = outputs.map((o) => ({ value: o.value, scriptPubKey: typeof o.to === 'string' ? this.scriptPubKey(o.to) : o.to }));
+    const spentOutputs: TxOut[] = inputs.map((c) => ({ value: c.value, scriptPubKey: c.scriptPubKey }));
+    const unsignedInputs: TxIn[] = inputs.map((c) => ({ prevout: c.outpoint, scriptSig: new Uint8Array(0), sequence: 0xfffffffd, witness: [] }));
+    const unsigned = new Transaction({ version, inputs: unsignedInputs, outputs: txOuts, locktime: 0 });
+    // BIP143 and BIP341 hashes do not commit to witnesses: the unsigned transaction's hashes are the signed one's.
+    const txdata = new PrecomputedTransactionData(unsigned, spentOutputs);
+    const signedInputs = unsignedInputs.map((input, i) => ({ ...input, witness: this.witness(inputs[i]!, unsigned, i, txdata) }));
+    return new Transaction({ version, inputs: signedInputs, outputs: txOuts, locktime: 0 });
   }
 
   private witness(coin: WalletCoin, tx: Transaction, inputIndex: number, txdata: PrecomputedTransactionData): Uint8Array[] {

@@ -15,6 +15,7 @@ import {
   decodeBlockIndexRecord,
   decodeBlockUndo,
   decodeCoin,
+  decodeFeeDelta,
   decodeMempoolEntry,
   decodeTxIndexEntry,
   decompressAmount,
@@ -22,6 +23,7 @@ import {
   encodeBlockIndexRecord,
   encodeBlockUndo,
   encodeCoin,
+  encodeFeeDelta,
   encodeMempoolEntry,
   encodeTxIndexEntry,
   flagMeta,
@@ -388,6 +390,10 @@ test('small records: file info, txindex entry, mempool entry, meta values', () =
   flaggedWithoutDelta[32] = 2;
   assert.throws(() => decodeMempoolEntry(flaggedWithoutDelta), DecodeError, 'a delta flag with too few bytes');
   assert.throws(() => decodeMempoolEntry(new Uint8Array(33)), DecodeError, 'no transaction');
+  // A `mempooldelta` value: the delta alone, over int64's whole range.
+  for (const delta of [-(2n ** 63n), -1n, 1n, 2n ** 63n - 1n]) assert.equal(decodeFeeDelta(encodeFeeDelta(delta)), delta);
+  assert.throws(() => encodeFeeDelta(2n ** 63n), RangeError);
+  assert.throws(() => decodeFeeDelta(new Uint8Array(7)), DecodeError);
 
   assert.equal(u32Meta.decode(u32Meta.encode(0xdeadbeef)), 0xdeadbeef);
   assert.equal(u64Meta.decode(u64Meta.encode(2n ** 64n - 1n)), 2n ** 64n - 1n);

@@ -31,3 +31,4 @@ export { aggregatePublicKeys, musigSyntheticXpub, MUSIG_CHAINCODE } from './musi
 export { getDescriptorInfo, type DescriptorInfo } from './descriptor-info.js';
 export { deriveAddresses, deriveDescriptorAddresses, validateDescriptorRange } from './derive-addresses.js';
 export { isValidXOnlyKey } from './xonly.js';
+export { payToScriptHashOf, payToWitnessScriptHashOf, pushInt } from './script-builders.js';

@@ -1,0 +1,297 @@
+/**
+ * The requests the differential suite sends to both nodes, generated from what the chain
+ * holds: every RPC method both nodes serve in its argument forms (positional, named,
+ * defaults, wrong types, missing and unknown things), every REST endpoint in every format,
+ * and protocol variants (JSON-RPC 1.0/1.1/2.0, batches, odd ids). Pure: facts in, requests out.
+ */
+import type { RichChain } from './rich-chain.js';
+
+export interface DiffRequest {
+  /** What the report calls it (method or endpoint with its form). */
+  readonly label: string;
+  /** Category for the summary (the RPC method, or the REST endpoint). */
+  readonly group: string;
+  readonly method: 'GET' | 'POST';
+  readonly path: string;
+  readonly body?: string;
+  /** RPC requests carry the credentials; REST ones do not. */
+  readonly auth: boolean;
+}
+
+/** What the reference node says about the replayed chain. */
+export interface ChainFacts {
+  readonly chain: RichChain;
+  readonly height: number;
+  /** Active-chain block hashes by height. */
+  readonly hashes: readonly string[];
+  /** Blocks of the stale branch. */
+  readonly staleHashes: readonly string[];
+  /** Confirmed txids with their block hash (a sample across the chain, every block's coinbase included). */
+  readonly confirmed: readonly { txid: string; blockhash: string; hex: string; outputs: number }[];
+  /** Pool txids and raw transactions. */
+  readonly pool: readonly { txid: string; hex: string; outputs: number }[];
+  /** Output scripts seen in the chain (hex), one per script type. */
+  readonly scripts: readonly string[];
+}
+
+const ZERO_HASH = '0'.repeat(64);
+const UNKNOWN_HASH = 'f'.repeat(64);
+
+/** Every RPC method the suite calls, besides the ones `help` lists for both (used for help <method>). */
+export const COMPARED_METHODS_WITHOUT_ARGS = [
+  'getbestblockhash',
+  'getblockchaininfo',
+  'getblockcount',
+  'getchaintips',
+  'getdifficulty',
+  'getmempoolinfo',
+  'getmininginfo',
+  'getnetworkinfo',
+  'getconnectioncount',
+  'getpeerinfo',
+  'listbanned',
+  'getaddednodeinfo',
+  'getnodeaddresses',
+  'getindexinfo',
+  'getdeploymentinfo',
+  'getchaintxstats',
+  'getnetworkhashps',
+  'getprioritisedtransactions',
+  'uptime',
+  'getrpcinfo',
+  'getmemoryinfo',
+  'logging',
+  'getnettotals',
+  'getaddrmaninfo',
+];
+
+export function catalogue(facts: ChainFacts, helpMethods: readonly string[]): DiffRequest[] {
+  const out: DiffRequest[] = [];
+  let id = 0;
+  const rpc = (method: string, params: unknown, form = ''): void => {
+    const body = JSON.stringify({ jsonrpc: '1.0', id: `d${id++}`, method, params });
+    out.push({ label: `${method} ${form || JSON.stringify(params)}`.slice(0, 160), group: method, method: 'POST', path: '/', body, auth: true });
+  };
+  const rest = (path: string, group: string): void => {
+    out.push({ label: `GET ${path}`.slice(0, 160), group, method: 'GET', path, auth: false });
+  };
+  const raw = (label: string, body: string): void => {
+    out.push({ label, group: 'json-rpc protocol', method: 'POST', path: '/', body, auth: true });
+  };
+  const all = [...facts.hashes, ...facts.staleHashes];
+  const tipHash = facts.hashes[facts.height]!;
+
+  for (const method of COMPARED_METHODS_WITHOUT_ARGS) rpc(method, []);
+  for (const method of helpMethods) rpc('help', [method]);
+  rpc('help', []);
+  rpc('help', ['nosuchmethod']);
+
+  // Blocks, in every verbosity and argument form.
+  for (const hash of all) {
+    for (const verbosity of [0, 1, 2, 3]) rpc('getblock', [hash, verbosity]);
+    rpc('getblock', [hash]);
+    rpc('getblockheader', [hash]);
+    rpc('getblockheader', [hash, false]);
+    rpc('getblockfilter', [hash]);
+    rpc('getblockstats', [hash]);
+    rpc('getdeploymentinfo', [hash]);
+    rpc('getchaintxstats', [5, hash]);
+    for (const format of ['bin', 'hex', 'json']) {
+      rest(`/rest/block/${hash}.${format}`, 'rest block');
+      rest(`/rest/block/notxdetails/${hash}.${format}`, 'rest block/notxdetails');
+      rest(`/rest/headers/${hash}.${format}?count=5`, 'rest headers');
+      rest(`/rest/blockfilter/basic/${hash}.${format}`, 'rest blockfilter');
+      rest(`/rest/blockfilterheaders/basic/${hash}.${format}?count=3`, 'rest blockfilterheaders');
+    }
+    rest(`/rest/spenttxouts/${hash}.json`, 'rest spenttxouts');
+    rest(`/rest/deploymentinfo/${hash}.json`, 'rest deploymentinfo');
+  }
+  const someHash = facts.hashes[Math.floor(facts.height / 2)]!;
+  rpc('getblock', [someHash, true], 'verbosity true');
+  rpc('getblock', [someHash, false], 'verbosity false');
+  rpc('getblock', [someHash, 1.0], 'verbosity 1.0');
+  rpc('getblock', [someHash, 4]);
+  rpc('getblock', [someHash, '1']);
+  rpc('getblock', { blockhash: someHash, verbosity: 2 }, 'named');
+  rpc('getblock', { blockhash: someHash }, 'named, default verbosity');
+  rpc('getblock', { hash: someHash }, 'named, unknown name');
+  rpc('getblock', []);
+  rpc('getblock', ['00']);
+  rpc('getblock', [UNKNOWN_HASH]);
+  rpc('getblock', [someHash.toUpperCase()]);
+  rpc('getblockheader', [UNKNOWN_HASH]);
+  rpc('getblockheader', { blockhash: someHash, verbose: false }, 'named');
+  for (let height = 0; height <= facts.height; height++) {
+    rpc('getblockhash', [height]);
+    for (const format of ['bin', 'hex', 'json']) if (height % 10 === 0) rest(`/rest/blockhashbyheight/${height}.${format}`, 'rest blockhashbyheight');
+    if (height > 0 && height % 4 === 0) rpc('getblockstats', [height]);
+  }
+  rpc('getblockhash', [-1]);
+  rpc('getblockhash', [facts.height + 1]);
+  rpc('getblockhash', ['1']);
+  rpc('getblockhash', { height: 3 }, 'named');
+  rpc('getblockstats', [facts.height, ['txs', 'avgfee', 'maxfeerate', 'utxo_increase']]);
+  rpc('getblockstats', { hash_or_height: facts.height, stats: ['height', 'total_out'] }, 'named');
+  rpc('getblockstats', [facts.height + 1]);
+  rpc('getblockstats', [facts.height, ['nosuchstat']]);
+  rpc('getblockstats', [-1]);
+  rpc('getblockstats', [UNKNOWN_HASH]);
+  rpc('getchaintxstats', [facts.height + 5]);
+  rpc('getchaintxstats', [0]);
+  rpc('getchaintxstats', [10, UNKNOWN_HASH]);
+  rpc('getdeploymentinfo', [UNKNOWN_HASH]);
+  rpc('getblockfilter', [tipHash, 'nosuchfilter']);
+  rpc('getblockfilter', [UNKNOWN_HASH]);
+  for (const count of [1, 10, 2000, 2001, 0]) {
+    rest(`/rest/headers/${facts.hashes[0]}.json?count=${count}`, 'rest headers');
+    rest(`/rest/headers/${facts.hashes[0]}.bin?count=${count}`, 'rest headers');
+  }
+  rest(`/rest/headers/5/${facts.hashes[0]}.hex`, 'rest headers (deprecated form)');
+  rest(`/rest/headers/${facts.hashes[0]}.json`, 'rest headers');
+  rest(`/rest/headers/${facts.hashes[0]}.json?count=abc`, 'rest headers');
+  rest(`/rest/block/${UNKNOWN_HASH}.json`, 'rest block');
+  rest(`/rest/block/${someHash}.xml`, 'rest block');
+  rest(`/rest/block/${someHash}`, 'rest block');
+  rest(`/rest/block/nothex.json`, 'rest block');
+  rest('/rest/blockhashbyheight/-1.json', 'rest blockhashbyheight');
+  rest(`/rest/blockhashbyheight/${facts.height + 1}.json`, 'rest blockhashbyheight');
+  rest('/rest/blockhashbyheight/abc.json', 'rest blockhashbyheight');
+  for (const format of ['json', 'bin', 'hex']) rest(`/rest/chaininfo.${format}`, 'rest chaininfo');
+  rest('/rest/deploymentinfo.json', 'rest deploymentinfo');
+  rest('/rest/nosuchendpoint', 'rest unknown');
+  rest('/', 'rest unknown');
+
+  // Transactions: confirmed ones (with and without the block hash), pool ones.
+  for (const tx of facts.confirmed) {
+    rpc('getrawtransaction', [tx.txid]);
+    rpc('getrawtransaction', [tx.txid, 1]);
+    rpc('getrawtransaction', [tx.txid, 2]);
+    rpc('getrawtransaction', [tx.txid, 1, tx.blockhash]);
+    rpc('decoderawtransaction', [tx.hex]);
+    rpc('gettxoutproof', [[tx.txid]]);
+    rpc('gettxoutproof', [[tx.txid], tx.blockhash]);
+    for (let vout = 0; vout < Math.min(tx.outputs, 3); vout++) {
+      rpc('gettxout', [tx.txid, vout]);
+      rpc('gettxout', [tx.txid, vout, false]);
+      rest(`/rest/getutxos/${tx.txid}-${vout}.json`, 'rest getutxos');
+      rest(`/rest/getutxos/checkmempool/${tx.txid}-${vout}.hex`, 'rest getutxos');
+    }
+    for (const format of ['bin', 'hex', 'json']) rest(`/rest/tx/${tx.txid}.${format}`, 'rest tx');
+  }
+  for (const tx of facts.pool) {
+    rpc('getrawtransaction', [tx.txid, 1]);
+    rpc('getrawtransaction', [tx.txid, 2]);
+    rpc('getmempoolentry', [tx.txid]);
+    rpc('getmempoolancestors', [tx.txid]);
+    rpc('getmempoolancestors', [tx.txid, true]);
+    rpc('getmempooldescendants', [tx.txid, true]);
+    rpc('decoderawtransaction', [tx.hex]);
+    rpc('testmempoolaccept', [[tx.hex]]);
+    rpc('sendrawtransaction', [tx.hex]);
+    for (let vout = 0; vout < tx.outputs; vout++) {
+      rpc('gettxout', [tx.txid, vout]);
+      rpc('gettxout', [tx.txid, vout, false]);
+      rest(`/rest/getutxos/checkmempool/${tx.txid}-${vout}.json`, 'rest getutxos');
+    }
+    rest(`/rest/tx/${tx.txid}.json`, 'rest tx');
+  }
+  const aTx = facts.confirmed[facts.confirmed.length - 1]!;
+  rpc('getrawtransaction', [UNKNOWN_HASH]);
+  rpc('getrawtransaction', [aTx.txid, 3]);
+  rpc('getrawtransaction', [aTx.txid, true]);
+  rpc('getrawtransaction', { txid: aTx.txid, verbosity: 1 }, 'named');
+  rpc('getrawtransaction', [aTx.txid, 1, UNKNOWN_HASH]);
+  rpc('gettxout', [aTx.txid, -1]);
+  rpc('gettxout', [UNKNOWN_HASH, 0]);
+  rpc('getmempoolentry', [aTx.txid]);
+  rpc('decoderawtransaction', ['00']);
+  rpc('decoderawtransaction', [aTx.hex, true]);
+  rpc('decoderawtransaction', [aTx.hex, false]);
+  rpc('sendrawtransaction', [aTx.hex]);
+  rpc('testmempoolaccept', [facts.pool.map((t) => t.hex)]);
+  rpc('testmempoolaccept', [[]]);
+  const utxoPath = facts.confirmed.slice(0, 15).map((t) => `${t.txid}-0`).join('/');
+  rest(`/rest/getutxos/${utxoPath}.json`, 'rest getutxos');
+  rest(`/rest/getutxos/checkmempool/${utxoPath}.bin`, 'rest getutxos');
+  rest(`/rest/getutxos/${utxoPath}/${aTx.txid}-1.json`, 'rest getutxos');
+  rest(`/rest/tx/${UNKNOWN_HASH}.json`, 'rest tx');
+
+  // The pool as a whole.
+  rpc('getrawmempool', []);
+  rpc('getrawmempool', [true]);
+  rpc('getrawmempool', [false, true]);
+  rpc('getrawmempool', [true, true]);
+  rest('/rest/mempool/info.json', 'rest mempool');
+  rest('/rest/mempool/contents.json', 'rest mempool');
+  rest('/rest/mempool/contents.json?verbose=false', 'rest mempool');
+  rest('/rest/mempool/contents.json?verbose=false&mempool_sequence=true', 'rest mempool');
+  rest('/rest/mempool/contents.json?verbose=true&mempool_sequence=true', 'rest mempool');
+  rest('/rest/mempool/info.bin', 'rest mempool');
+
+  // The UTXO set.
+  for (const hashType of ['hash_serialized_3', 'muhash', 'none']) rpc('gettxoutsetinfo', [hashType]);
+  rpc('gettxoutsetinfo', ['hash_serialized_3', facts.height - 1]);
+  rpc('gettxoutsetinfo', ['nosuchtype']);
+  rpc('scantxoutset', ['start', facts.chain.descriptors.filter((d) => !d.startsWith('wsh(and_v'))]);
+  rpc('scantxoutset', ['status']);
+  rpc('scantxoutset', ['abort']);
+  rpc('scantxoutset', ['start', [`addr(${facts.chain.addresses.bech32})`]]);
+
+  // Scripts, descriptors and addresses.
+  for (const script of [...facts.scripts, ...facts.chain.bareScripts, '6a04deadbeef', '', 'ac', '00']) rpc('decodescript', [script]);
+  for (const desc of facts.chain.descriptors) {
+    rpc('getdescriptorinfo', [desc]);
+    rpc('getdescriptorinfo', [desc.slice(0, desc.indexOf('#'))]);
+    rpc('deriveaddresses', [desc]);
+  }
+  rpc('getdescriptorinfo', ['nonsense']);
+  rpc('deriveaddresses', ['pk(00)']);
+  for (const address of Object.values(facts.chain.addresses)) rpc('validateaddress', [address]);
+  rpc('validateaddress', ['bcrt1qinvalid']);
+  rpc('validateaddress', ['1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2']);
+  const keys = facts.chain.descriptors.flatMap((d) => [...d.matchAll(/\b0[23][0-9a-f]{64}\b/g)].map((m) => m[0])).slice(0, 3);
+  rpc('createmultisig', [2, keys]);
+  rpc('createmultisig', [1, keys, 'bech32']);
+  rpc('createmultisig', [1, keys, 'p2sh-segwit']);
+  rpc('createmultisig', [4, keys]);
+  rpc('createrawtransaction', [[{ txid: aTx.txid, vout: 0 }], [{ [facts.chain.addresses.bech32!]: 0.1 }]]);
+  rpc('createrawtransaction', [[{ txid: aTx.txid, vout: 0, sequence: 5 }], [{ data: 'deadbeef' }], 10, false, 3]);
+  rpc('createrawtransaction', [[], {}]);
+  rpc('createrawtransaction', [[{ txid: aTx.txid }], [{ data: '00' }]]);
+
+  // Fees and mining.
+  for (const target of [1, 2, 6, 144, 1008, 0, 1009]) rpc('estimatesmartfee', [target]);
+  rpc('estimatesmartfee', [6, 'conservative']);
+  rpc('estimatesmartfee', [6, 'nosuchmode']);
+  rpc('estimaterawfee', [6]);
+  rpc('getnetworkhashps', [120]);
+  rpc('getnetworkhashps', [-1, 50]);
+  rpc('getblocktemplate', [{ rules: ['segwit'] }]);
+  rpc('getblocktemplate', [{}]);
+  rpc('submitblock', ['00']);
+  rpc('submitheader', ['00']);
+  rpc('prioritisetransaction', [UNKNOWN_HASH, 1, 5]);
+
+  // The JSON-RPC protocol itself.
+  raw('id 1.50', '{"jsonrpc":"1.0","id":1.50,"method":"getblockcount","params":[]}');
+  raw('id null', '{"jsonrpc":"1.0","id":null,"method":"getblockcount","params":[]}');
+  raw('id object', '{"jsonrpc":"1.0","id":{"a":[1,2]},"method":"getblockcount","params":[]}');
+  raw('no id', '{"jsonrpc":"1.0","method":"getblockcount","params":[]}');
+  raw('json-rpc 2.0', '{"jsonrpc":"2.0","id":7,"method":"getblockcount","params":[]}');
+  raw('json-rpc 2.0 notification', '{"jsonrpc":"2.0","method":"getblockcount","params":[]}');
+  raw('json-rpc 2.0 error', '{"jsonrpc":"2.0","id":7,"method":"nosuchmethod","params":[]}');
+  raw('json-rpc 1.1 error', '{"version":"1.1","id":7,"method":"nosuchmethod","params":[]}');
+  raw('batch', '[{"jsonrpc":"2.0","id":1,"method":"getblockcount"},{"jsonrpc":"1.0","id":2,"method":"getbestblockhash","params":[]},{"id":3,"method":"nosuch"}]');
+  raw('empty batch', '[]');
+  raw('batch with a non-object', '[1]');
+  raw('not json', 'hello');
+  raw('no method', '{"id":1,"params":[]}');
+  raw('method not a string', '{"id":1,"method":5,"params":[]}');
+  raw('params an object', '{"id":1,"method":"getblockhash","params":{"height":1}}');
+  raw('params a string', '{"id":1,"method":"getblockhash","params":"1"}');
+  raw('unicode method', '{"id":1,"method":"getblockcöunt","params":[]}');
+  raw('big id', '{"id":123456789012345678901234567890,"method":"getblockcount","params":[]}');
+  raw('negative zero id', '{"id":-0,"method":"getblockcount","params":[]}');
+  raw('exponent id', '{"id":1e3,"method":"getblockcount","params":[]}');
+  return out;
+}
