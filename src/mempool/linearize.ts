@@ -141,8 +141,8 @@ export interface RankedChunk {
   readonly chunk: Chunk;
   /** The weight of the run of equal-feerate chunks of its cluster that ends with it. */
   readonly equalFeeratePrefix: number;
-  /** Its highest txid in internal byte order, as hex (compared as uint256's memcmp). */
-  readonly maxTxidKey: string;
+  /** Its highest txid in internal byte order, as hex (compared as uint256's memcmp); made when a tie needs it. */
+  maxTxidKey(): string;
 }
 
 /** A display-order txid as hex of its internal bytes. */
@@ -157,7 +157,8 @@ export function rankChunk(chunks: readonly Chunk[], index: number): RankedChunk 
   const chunk = chunks[index]!;
   let equalFeeratePrefix = chunk.weight;
   for (let i = index - 1; i >= 0 && compareFeerate(chunks[i]!, chunk) === 0; i--) equalFeeratePrefix += chunks[i]!.weight;
-  const maxTxidKey = chunk.ids.map(internalOrderKey).reduce((a, b) => (a >= b ? a : b));
+  let key: string | undefined;
+  const maxTxidKey = (): string => (key ??= chunk.ids.map(internalOrderKey).reduce((a, b) => (a >= b ? a : b)));
   return { chunk, equalFeeratePrefix, maxTxidKey };
 }
 
@@ -171,7 +172,9 @@ export function compareMiningOrder(a: RankedChunk, b: RankedChunk): number {
   const feerate = compareFeerate(b.chunk, a.chunk);
   if (feerate !== 0) return feerate;
   if (a.equalFeeratePrefix !== b.equalFeeratePrefix) return a.equalFeeratePrefix - b.equalFeeratePrefix;
-  return a.maxTxidKey < b.maxTxidKey ? -1 : a.maxTxidKey > b.maxTxidKey ? 1 : 0;
+  const ka = a.maxTxidKey();
+  const kb = b.maxTxidKey();
+  return ka < kb ? -1 : ka > kb ? 1 : 0;
 }
 
 /**

@@ -7,13 +7,16 @@
  */
 import { poolGraph } from './block-selection.js';
 import type { MempoolEntry } from './entry.js';
-import { chunksOf, linearize, type Chunk } from './linearize.js';
+import { chunksOf, linearize, rankChunk, type Chunk, type RankedChunk } from './linearize.js';
 import { chunkIndexUsage, clusterUsage, deltasUsage, entryUsage, RandomizedTxnsCapacity, randomizedTxnsUsage } from './memory-usage.js';
+import { WorstChunkHeap } from './worst-chunk-heap.js';
 
 export interface PoolCluster {
   readonly members: readonly MempoolEntry[];
   /** Chunks in linearization order (feerates never rising). */
   readonly chunks: readonly Chunk[];
+  /** The last chunk, ranked for mining order among clusters. */
+  readonly lastChunk: RankedChunk | undefined;
   readonly usage: number;
 }
 
@@ -35,6 +38,7 @@ export class PoolUsage {
   private readonly randomized = new RandomizedTxnsCapacity();
   private readonly clusterOf = new Map<MempoolEntry, PoolCluster>();
   private readonly clusters = new Set<PoolCluster>();
+  private readonly byWorstChunk = new WorstChunkHeap<PoolCluster>((c) => this.clusters.has(c));
   /** Entries whose cluster must be chunked again. */
   private readonly stale = new Set<MempoolEntry>();
 
@@ -78,8 +82,10 @@ export class PoolUsage {
       const members = connected(entry);
       const graph = poolGraph(members);
       const chunks = chunksOf(graph, linearize(graph, [...graph.keys()]));
-      const cluster: PoolCluster = { members, chunks, usage: clusterUsage(members.length) + chunkIndexUsage(chunks.length) };
+      const lastChunk = chunks.length > 0 ? rankChunk(chunks, chunks.length - 1) : undefined;
+      const cluster: PoolCluster = { members, chunks, lastChunk, usage: clusterUsage(members.length) + chunkIndexUsage(chunks.length) };
       this.clusters.add(cluster);
+      this.byWorstChunk.push(cluster);
       this.clustersUsage += cluster.usage;
       for (const m of members) this.clusterOf.set(m, cluster);
     }
@@ -89,6 +95,12 @@ export class PoolUsage {
   usage(isPooled: (entry: MempoolEntry) => boolean, prioritisations: number): number {
     this.refresh(isPooled);
     return this.entriesUsage + this.clustersUsage + randomizedTxnsUsage(this.randomized.capacity) + deltasUsage(prioritisations);
+  }
+
+  /** The cluster whose last chunk comes last in mining order (it holds the pool's worst chunk). */
+  worstCluster(isPooled: (entry: MempoolEntry) => boolean): PoolCluster | undefined {
+    this.refresh(isPooled);
+    return this.byWorstChunk.top(this.clusters.size);
   }
 
   /** Every cluster, chunked. */

@@ -110,6 +110,11 @@ export class TxMempool {
     return this.memory.allClusters(this.isPooled);
   }
 
+  /** The cluster holding the pool's worst chunk in mining order (Core's GetWorstMainChunk's cluster). */
+  worstCluster(): PoolCluster | undefined {
+    return this.memory.worstCluster(this.isPooled);
+  }
+
   /** The fee delta prioritisetransaction set for a txid (0 when none). */
   deltaOf(txidHex: string): bigint {
     return this.deltas.get(txidHex) ?? 0n;

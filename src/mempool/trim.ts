@@ -4,7 +4,7 @@
  * virtual byte, rounded down) plus -incrementalrelayfee.
  */
 import type { MempoolEntry } from './entry.js';
-import { compareMiningOrder, rankChunk, type Chunk, type RankedChunk } from './linearize.js';
+import { compareMiningOrder, type Chunk } from './linearize.js';
 import type { PoolCluster } from './pool-usage.js';
 import type { TxMempool } from './pool.js';
 import type { RollingMinFee } from './rolling-min-fee.js';
@@ -13,15 +13,18 @@ const WITNESS_SCALE_FACTOR = 4;
 
 /** The last chunk in mining order (Core's GetWorstMainChunk): each cluster's last chunk, the latest by compareMiningOrder. */
 export function worstChunk(clusters: Iterable<PoolCluster>): { chunk: Chunk; entries: MempoolEntry[] } | undefined {
-  let worst: { cluster: PoolCluster; ranked: RankedChunk } | undefined;
+  let worst: PoolCluster | undefined;
   for (const cluster of clusters) {
-    if (cluster.chunks.length === 0) continue;
-    const ranked = rankChunk(cluster.chunks, cluster.chunks.length - 1);
-    if (!worst || compareMiningOrder(ranked, worst.ranked) > 0) worst = { cluster, ranked };
+    if (cluster.lastChunk && (!worst || compareMiningOrder(cluster.lastChunk, worst.lastChunk!) > 0)) worst = cluster;
   }
-  if (!worst) return undefined;
-  const byId = new Map(worst.cluster.members.map((m) => [m.txid, m]));
-  return { chunk: worst.ranked.chunk, entries: worst.ranked.chunk.ids.map((id) => byId.get(id)!) };
+  return worst && lastChunkEntries(worst);
+}
+
+/** A cluster's last chunk with its entries. */
+function lastChunkEntries(cluster: PoolCluster): { chunk: Chunk; entries: MempoolEntry[] } {
+  const chunk = cluster.lastChunk!.chunk;
+  const byId = new Map(cluster.members.map((m) => [m.txid, m]));
+  return { chunk, entries: chunk.ids.map((id) => byId.get(id)!) };
 }
 
 /** CFeeRate(fee, ToFeePerVSize(weight)).GetFeePerK(): sat/kvB rounded down (toward -infinity). */
@@ -43,7 +46,7 @@ export function trimToSize(pool: TxMempool, limitBytes: number, incrementalRelay
   const removed: MempoolEntry[] = [];
   let maxRemovedRate = 0n;
   while (pool.size > 0 && pool.dynamicMemoryUsage() > limitBytes) {
-    const worst = worstChunk(pool.clusters())!;
+    const worst = lastChunkEntries(pool.worstCluster()!);
     const rate = chunkFeeRatePerKvB(worst.chunk) + incrementalRelayFee;
     rolling.trackRemoved(rate);
     if (rate > maxRemovedRate) maxRemovedRate = rate;
