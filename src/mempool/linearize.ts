@@ -81,6 +81,32 @@ function ancestorsWithin(graph: ReadonlyMap<string, GraphTx>, id: string, remain
 }
 
 /**
+ * The members of an ancestor set parents first, each time the highest-feerate member whose
+ * in-set parents are placed (ties: the earlier entry) — the order bitcoind v31.0 gives the
+ * transactions inside a chunk (two parents of a child: the better-paying one first).
+ */
+function topologicalByFeerate(graph: ReadonlyMap<string, GraphTx>, set: ReadonlySet<string>): string[] {
+  const placed = new Set<string>();
+  const out: string[] = [];
+  while (out.length < set.size) {
+    let next: GraphTx | undefined;
+    for (const id of set) {
+      if (placed.has(id)) continue;
+      const tx = graph.get(id)!;
+      if (tx.parents.some((p) => set.has(p) && !placed.has(p))) continue;
+      if (!next) next = tx;
+      else {
+        const cmp = compareFeerate(tx, next);
+        if (cmp > 0 || (cmp === 0 && tx.order < next.order)) next = tx;
+      }
+    }
+    placed.add(next!.id);
+    out.push(next!.id);
+  }
+  return out;
+}
+
+/**
  * A topological order of `ids` that repeatedly takes the remaining ancestor set with the
  * highest feerate (ties: the smaller set, then the earlier entry), parents first.
  */
@@ -105,12 +131,9 @@ export function linearize(graph: ReadonlyMap<string, GraphTx>, ids: readonly str
       const cmp = compareFeerate(candidate, best);
       if (cmp > 0 || (cmp === 0 && (set.size < best.set.size || (set.size === best.set.size && candidate.order < best.order)))) best = candidate;
     }
-    // Parents before children: an ancestor set sorted by its members' ancestor counts.
-    const members = [...best!.set].map((id) => ({ id, depth: ancestorsWithin(graph, id, best!.set).size, order: graph.get(id)!.order }));
-    members.sort((a, b) => a.depth - b.depth || a.order - b.order);
-    for (const m of members) {
-      order.push(m.id);
-      remaining.delete(m.id);
+    for (const id of topologicalByFeerate(graph, best!.set)) {
+      order.push(id);
+      remaining.delete(id);
     }
   }
   return order;
