@@ -9,7 +9,7 @@
  */
 import type { Coin } from '../consensus/index.js';
 import type { OutPoint } from '../primitives/index.js';
-import type { MempoolEntryRecord } from '../storage/index.js';
+import type { MempoolEntryRecord, MempoolStatsRecord } from '../storage/index.js';
 import type { BlockDataPosition } from './block-index-entry.js';
 import type { BlockUndo } from './block-undo.js';
 import type { CoinsDelta, CoinsSource } from './coins-view.js';
@@ -49,6 +49,8 @@ export interface MempoolCommit {
   readonly puts: readonly { txid: Uint8Array; record: MempoolEntryRecord }[];
   readonly deletes: readonly Uint8Array[];
   readonly sequence: number;
+  /** The pool's memory usage and rolling minimum fee state after these changes. */
+  readonly stats?: MempoolStatsRecord;
   /** Prioritisations set (a delta) or forgotten (null), by txid. */
   readonly deltas: readonly { txid: Uint8Array; delta: bigint | null }[];
 }

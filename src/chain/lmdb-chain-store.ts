@@ -172,6 +172,7 @@ export class LmdbChainStore implements ChainStore {
           else w.putMempoolDelta(txid, delta);
         }
         w.putMeta(CHAINSTATE_META.mempoolSequence, BigInt(batch.mempool.sequence));
+        if (batch.mempool.stats) w.putMeta(CHAINSTATE_META.mempoolStats, batch.mempool.stats);
       }
     });
   }

@@ -29,3 +29,10 @@ export function adjustedWeight(weight: number, sigOpCost: number, bytesPerSigop:
 export function virtualSize(weight: number, sigOpCost: number, bytesPerSigop: number): number {
   return Math.ceil(adjustedWeight(weight, sigOpCost, bytesPerSigop) / WITNESS_SCALE_FACTOR);
 }
+
+/** CFeeRate::ToString: BTC per kvB with eight decimals. */
+export function formatFeeRate(satPerKvB: bigint): string {
+  const sign = satPerKvB < 0n ? '-' : '';
+  const abs = satPerKvB < 0n ? -satPerKvB : satPerKvB;
+  return `${sign}${abs / 100_000_000n}.${(abs % 100_000_000n).toString().padStart(8, '0')} BTC/kvB`;
+}

@@ -81,6 +81,32 @@ function ancestorsWithin(graph: ReadonlyMap<string, GraphTx>, id: string, remain
 }
 
 /**
+ * The members of an ancestor set parents first, each time the highest-feerate member whose
+ * in-set parents are placed (ties: the earlier entry) — the order bitcoind v31.0 gives the
+ * transactions inside a chunk (two parents of a child: the better-paying one first).
+ */
+function topologicalByFeerate(graph: ReadonlyMap<string, GraphTx>, set: ReadonlySet<string>): string[] {
+  const placed = new Set<string>();
+  const out: string[] = [];
+  while (out.length < set.size) {
+    let next: GraphTx | undefined;
+    for (const id of set) {
+      if (placed.has(id)) continue;
+      const tx = graph.get(id)!;
+      if (tx.parents.some((p) => set.has(p) && !placed.has(p))) continue;
+      if (!next) next = tx;
+      else {
+        const cmp = compareFeerate(tx, next);
+        if (cmp > 0 || (cmp === 0 && tx.order < next.order)) next = tx;
+      }
+    }
+    placed.add(next!.id);
+    out.push(next!.id);
+  }
+  return out;
+}
+
+/**
  * A topological order of `ids` that repeatedly takes the remaining ancestor set with the
  * highest feerate (ties: the smaller set, then the earlier entry), parents first.
  */
@@ -105,12 +131,9 @@ export function linearize(graph: ReadonlyMap<string, GraphTx>, ids: readonly str
       const cmp = compareFeerate(candidate, best);
       if (cmp > 0 || (cmp === 0 && (set.size < best.set.size || (set.size === best.set.size && candidate.order < best.order)))) best = candidate;
     }
-    // Parents before children: an ancestor set sorted by its members' ancestor counts.
-    const members = [...best!.set].map((id) => ({ id, depth: ancestorsWithin(graph, id, best!.set).size, order: graph.get(id)!.order }));
-    members.sort((a, b) => a.depth - b.depth || a.order - b.order);
-    for (const m of members) {
-      order.push(m.id);
-      remaining.delete(m.id);
+    for (const id of topologicalByFeerate(graph, best!.set)) {
+      order.push(id);
+      remaining.delete(id);
     }
   }
   return order;
@@ -136,22 +159,65 @@ export function chunkGraph(graph: ReadonlyMap<string, GraphTx>): Chunk[][] {
   return clustersOf(graph).map((cluster) => chunksOf(graph, linearize(graph, cluster)));
 }
 
+/** A chunk with what orders it among equal-feerate chunks of other clusters. */
+export interface RankedChunk {
+  readonly chunk: Chunk;
+  /** The weight of the run of equal-feerate chunks of its cluster that ends with it. */
+  readonly equalFeeratePrefix: number;
+  /** Its highest txid in internal byte order, as hex (compared as uint256's memcmp); made when a tie needs it. */
+  maxTxidKey(): string;
+}
+
+/** A display-order txid as hex of its internal bytes. */
+function internalOrderKey(txidHex: string): string {
+  let out = '';
+  for (let i = txidHex.length - 2; i >= 0; i -= 2) out += txidHex.slice(i, i + 2);
+  return out;
+}
+
+/** The `index`th chunk of a cluster's chunks, ranked. */
+export function rankChunk(chunks: readonly Chunk[], index: number): RankedChunk {
+  const chunk = chunks[index]!;
+  let equalFeeratePrefix = chunk.weight;
+  for (let i = index - 1; i >= 0 && compareFeerate(chunks[i]!, chunk) === 0; i--) equalFeeratePrefix += chunks[i]!.weight;
+  let key: string | undefined;
+  const maxTxidKey = (): string => (key ??= chunk.ids.map(internalOrderKey).reduce((a, b) => (a >= b ? a : b)));
+  return { chunk, equalFeeratePrefix, maxTxidKey };
+}
+
 /**
- * Chunks across clusters in mining order: highest feerate first, a cluster's chunks
- * always in their own order (a later chunk never pays more than an earlier one).
+ * Core v31's mining order between chunks of distinct clusters (its txgraph's chunk index,
+ * as bitcoind v31.0 orders it): the higher feerate first; among equal feerates, the
+ * smaller run of equal-feerate chunks in its cluster, then the lower highest txid.
+ * Negative when `a` comes first.
+ */
+export function compareMiningOrder(a: RankedChunk, b: RankedChunk): number {
+  const feerate = compareFeerate(b.chunk, a.chunk);
+  if (feerate !== 0) return feerate;
+  if (a.equalFeeratePrefix !== b.equalFeeratePrefix) return a.equalFeeratePrefix - b.equalFeeratePrefix;
+  const ka = a.maxTxidKey();
+  const kb = b.maxTxidKey();
+  return ka < kb ? -1 : ka > kb ? 1 : 0;
+}
+
+/**
+ * Chunks across clusters in mining order: a cluster's chunks always in their own order (a
+ * later chunk never pays more than an earlier one), the clusters' next chunks merged by
+ * compareMiningOrder.
  */
 export function miningOrder(clusters: readonly Chunk[][]): Chunk[] {
+  const ranked = clusters.map((chunks) => chunks.map((_, i) => rankChunk(chunks, i)));
   const next = clusters.map(() => 0);
   const out: Chunk[] = [];
   for (;;) {
     let best = -1;
-    for (let c = 0; c < clusters.length; c++) {
-      const chunk = clusters[c]![next[c]!];
-      if (!chunk) continue;
-      if (best < 0 || compareFeerate(chunk, clusters[best]![next[best]!]!) > 0) best = c;
+    for (let c = 0; c < ranked.length; c++) {
+      const candidate = ranked[c]![next[c]!];
+      if (!candidate) continue;
+      if (best < 0 || compareMiningOrder(candidate, ranked[best]![next[best]!]!) < 0) best = c;
     }
     if (best < 0) return out;
-    out.push(clusters[best]![next[best]!]!);
+    out.push(ranked[best]![next[best]!]!.chunk);
     next[best]!++;
   }
 }

@@ -8,11 +8,12 @@
 import type { BlockIndexEntry, Chainstate, ChainMempoolSync, MempoolCommit } from '../chain/index.js';
 import { blockScriptFlags, formatMoney } from '../consensus/index.js';
 import { compareBytes, hashToHex, hexToHash, parseTransaction, type ParsedBlock, type Transaction, type TxOut } from '../primitives/index.js';
-import type { MempoolEntryRecord } from '../storage/index.js';
+import type { MempoolEntryRecord, MempoolStatsRecord } from '../storage/index.js';
 import type { MempoolFileContent } from './mempool-file.js';
 import { loadMempoolFile, type ImportMempoolOptions, type MempoolLoadReport } from './mempool-load.js';
 import { dustOutputs } from './standard-tx.js';
 import { selectForBlock, type BlockSelection } from './block-selection.js';
+import { formatFeeRate } from './fee-rate.js';
 import type { MempoolEntry } from './entry.js';
 import type { MempoolPolicyOptions } from './policy-options.js';
 import { TxMempool } from './pool.js';
@@ -24,6 +25,8 @@ import { feeRatePerKvB } from './fee-rate.js';
 import { replacementLogLines } from './replacement-log.js';
 import { consensusScriptChecks, policyScriptChecks } from './script-checks.js';
 import type { MempoolEventListener } from './pool-events.js';
+import { RollingMinFee } from './rolling-min-fee.js';
+import { trimToSize } from './trim.js';
 
 /** Core's MAX_FEE_ESTIMATION_TIP_AGE: with an older tip the node is not current for fee estimation. */
 const MAX_FEE_ESTIMATION_TIP_AGE_SECONDS = 3 * 60 * 60;
@@ -43,6 +46,10 @@ export class NodeMempool implements ChainMempoolSync {
   readonly relayListeners: ((entry: MempoolEntry) => void)[] = [];
   /** Told of additions, removals and block confirmations (the fee estimator). */
   readonly eventListeners: MempoolEventListener[] = [];
+  /** Core's rollingMinimumFeeRate and its bookkeeping. */
+  private readonly rollingMinFee = new RollingMinFee();
+  /** The stats last handed to the table (none yet: the first commit writes them). */
+  private storedStats: MempoolStatsRecord | undefined;
 
   constructor(
     private readonly chain: Chainstate,
@@ -58,7 +65,17 @@ export class NodeMempool implements ChainMempoolSync {
   }
 
   private args(overrides: Partial<AcceptArgs> = {}): AcceptArgs {
-    return { policy: this.policy, now: this.chain.now(), bypassLimits: false, unbroadcast: false, allowReplacement: true, ...overrides };
+    return { policy: this.policy, now: this.chain.now(), bypassLimits: false, unbroadcast: false, allowReplacement: true, mempoolMinFee: () => this.minFee(), ...overrides };
+  }
+
+  /** Core's GetMinFee (sat/kvB): the rolling minimum fee, decayed as of now. Call it inside the chain's queue. */
+  minFee(): bigint {
+    return this.rollingMinFee.minFee({
+      now: this.chain.now(),
+      usage: this.pool.dynamicMemoryUsage(),
+      maxMempoolBytes: this.policy.maxMempoolBytes,
+      incrementalRelayFee: this.policy.incrementalRelayFee,
+    });
   }
 
   /**
@@ -110,8 +127,16 @@ export class NodeMempool implements ChainMempoolSync {
       for (const e of pre.evicted) this.pool.remove(e);
       this.pool.add(pre.entry);
       this.logReplacement(pre.evicted, [pre.entry]);
+      this.removed(pre.evicted);
+      // Core's Finalize: a single acceptance (not a package's) limits the pool at once, and fails if that took it.
+      if (!args.bypassLimits && !args.packageSubmission) {
+        this.limitMempoolSize();
+        if (this.pool.get(pre.entry.txid) !== pre.entry) {
+          this.pool.unannouncedAddition();
+          return refuse('mempool full');
+        }
+      }
       if (this.eventListeners.length > 0) {
-        this.removed(pre.evicted);
         const event = {
           entry: pre.entry,
           limitsBypassed: args.bypassLimits,
@@ -225,7 +250,7 @@ export class NodeMempool implements ChainMempoolSync {
         if (!test.ok) return test;
         if (test.entry.fee > maxFee) return { ok: false as const, maxFeeExceeded: true as const };
       }
-      const result = this.limitedAfter(await this.acceptLocked(tx, args, false));
+      const result = await this.acceptLocked(tx, args, false);
       this.chain.commitMempoolChanges();
       if (result.ok) this.relay(result.entry);
       return result;
@@ -239,34 +264,31 @@ export class NodeMempool implements ChainMempoolSync {
    */
   acceptFromPeer(tx: Transaction): Promise<AcceptResult> {
     return this.chain.exclusive(async () => {
-      const result = this.limitedAfter(await this.acceptLocked(tx, this.args(), false));
-      if (result.ok) {
-        this.chain.commitMempoolChanges();
-        this.relay(result.entry);
-      }
+      const result = await this.acceptLocked(tx, this.args(), false);
+      // A refusal may have changed the pool too (a trim that took the newcomer).
+      if (result.ok || this.pool.dirty) this.chain.commitMempoolChanges();
+      if (result.ok) this.relay(result.entry);
       return result;
     });
   }
 
   /**
-   * Core's LimitMempoolSize after a transaction entered (MemPoolAccept::Finalize): expired
-   * transactions leave (-mempoolexpiry); if that took the new one (a descendant of an
-   * expired one), its acceptance fails as Core's does, "mempool full".
+   * Core's LimitMempoolSize: expired transactions leave (-mempoolexpiry), then the worst
+   * chunks while the pool is over -maxmempool, each raising the rolling minimum fee.
+   * Listeners hear of every removal (Core's EXPIRY and SIZELIMIT reasons).
    */
-  private limitedAfter(result: AcceptResult): AcceptResult {
-    if (!result.ok) return result;
-    this.limitMempoolSize();
-    if (this.pool.get(result.entry.txid) === result.entry) return result;
-    return { ok: false, missingInputs: false, reason: 'mempool full', debug: '' };
-  }
-
-  /** Core's LimitMempoolSize: expiry (size trimming is not built yet). */
   private limitMempoolSize(): void {
     const expired = this.pool.expire(this.chain.now() - this.policy.expirySeconds);
-    if (expired.length === 0) return;
-    // Removed for a reason other than a block: the fee estimator forgets them (Core's EXPIRY).
-    this.removed(expired);
-    this.debugLog?.('mempool', `Expired ${expired.length} transactions from the memory pool`);
+    if (expired.length > 0) {
+      this.removed(expired);
+      this.debugLog?.('mempool', `Expired ${expired.length} transactions from the memory pool`);
+    }
+    const trimmed = trimToSize(this.pool, this.policy.maxMempoolBytes, this.policy.incrementalRelayFee, this.rollingMinFee);
+    if (trimmed.removed.length === 0) return;
+    this.removed(trimmed.removed);
+    if (trimmed.maxRemovedRate > 0n) {
+      this.debugLog?.('mempool', `Removed ${trimmed.removed.length} txn, rolling minimum fee bumped to ${formatFeeRate(trimmed.maxRemovedRate)}`);
+    }
   }
 
   private relay(entry: MempoolEntry): void {
@@ -309,6 +331,8 @@ export class NodeMempool implements ChainMempoolSync {
       if (this.disconnected.length > 0) this.disconnected = this.disconnected.filter((tx) => !confirmed.has(tx.txidHex));
     }
     for (const l of this.eventListeners) l.removedForBlock(confirmedEntries, entry.height);
+    // Core's removeForBlock: the rolling minimum fee may decay from now on.
+    this.rollingMinFee.blockConnected(this.chain.now());
   }
 
   blockDisconnected(block: ParsedBlock): void {
@@ -344,8 +368,25 @@ export class NodeMempool implements ChainMempoolSync {
     });
   }
 
+  /** The pool's table changes with its usage and rolling fee state, when any of them changed. */
   takeChanges(): MempoolCommit | undefined {
-    return this.pool.dirty ? this.pool.takeChanges() : undefined;
+    const rolling = this.rollingMinFee.state;
+    const stats: MempoolStatsRecord = {
+      usage: this.pool.dynamicMemoryUsage(),
+      rollingMinFeeRate: rolling.rate,
+      lastRollingFeeUpdate: rolling.lastUpdate,
+      blockSinceLastRollingFeeBump: rolling.blockSinceBump,
+    };
+    const stored = this.storedStats;
+    const statsChanged =
+      !stored ||
+      stored.usage !== stats.usage ||
+      stored.rollingMinFeeRate !== stats.rollingMinFeeRate ||
+      stored.lastRollingFeeUpdate !== stats.lastRollingFeeUpdate ||
+      stored.blockSinceLastRollingFeeBump !== stats.blockSinceLastRollingFeeBump;
+    if (!this.pool.dirty && !statsChanged) return undefined;
+    this.storedStats = stats;
+    return { ...this.pool.takeChanges(), stats };
   }
 
   // ------------------------------------------------------------ prioritisation
@@ -411,7 +452,7 @@ export class NodeMempool implements ChainMempoolSync {
           {
             now: () => this.chain.now(),
             expirySeconds: this.policy.expirySeconds,
-            accept: async (tx, time) => this.limitedAfter(await this.acceptLocked(tx, this.args({ now: time }), false)).ok,
+            accept: async (tx, time) => (await this.acceptLocked(tx, this.args({ now: time }), false)).ok,
             has: (txid) => this.pool.get(txid) !== undefined,
             prioritise: (txid, delta) => this.prioritiseLocked(txid, delta),
             markUnbroadcast: (txid) => this.pool.markUnbroadcast(this.pool.get(txid)!),
@@ -457,7 +498,7 @@ export class NodeMempool implements ChainMempoolSync {
             expired++;
             continue;
           }
-          const result = this.limitedAfter(await this.acceptLocked(tx, this.args({ now: record.time, unbroadcast: record.unbroadcast }), false));
+          const result = await this.acceptLocked(tx, this.args({ now: record.time, unbroadcast: record.unbroadcast }), false);
           if (result.ok) accepted++;
           else failed++;
         }

@@ -122,7 +122,7 @@ export async function acceptMultiple(host: PackageHost, txs: readonly Transactio
   const packageRate = feeRatePerKvB(totalFee, totalVsize);
   const allWtxids = txs.map((tx) => tx.wtxidHex);
   if (mode.packageFeerates) {
-    const floor = feeRateFailure(policy, totalVsize, totalFee);
+    const floor = feeRateFailure(policy, totalVsize, totalFee, args.mempoolMinFee?.());
     if (floor) return { state: TX_FAILED, results: new Map([[txs[txs.length - 1]!.wtxidHex, invalid(floor)]]) };
   }
   let evicted = new Set<MempoolEntry>();

@@ -7,6 +7,7 @@
 import { hashToHex, hexToHash, type OutPoint } from '../primitives/index.js';
 import type { MempoolEntryRecord } from '../storage/index.js';
 import { outpointId, type MempoolEntry } from './entry.js';
+import { PoolUsage, type PoolCluster } from './pool-usage.js';
 
 /** Changes to mirror into the mempool table. */
 export interface MempoolTableChanges {
@@ -54,6 +55,9 @@ export class TxMempool {
    * the pool too, applied when they enter, cleared when a block confirms them.
    */
   private readonly deltas = new Map<string, bigint>();
+  /** Core's DynamicMemoryUsage, kept as entries come and go, and the clusters it is counted over. */
+  private readonly memory = new PoolUsage();
+  private readonly isPooled = (entry: MempoolEntry): boolean => this.byTxid.get(entry.txid) === entry;
   /** Prioritisations changed since the last takeChanges: the new sum, or null when forgotten. */
   private readonly deltaJournal = new Map<string, bigint | null>();
 
@@ -96,6 +100,21 @@ export class TxMempool {
     return parents;
   }
 
+  /** Core's DynamicMemoryUsage: what getmempoolinfo reports as usage and -maxmempool limits. */
+  dynamicMemoryUsage(): number {
+    return this.memory.usage(this.isPooled, this.deltas.size);
+  }
+
+  /** The pool's clusters, each linearized and chunked. */
+  clusters(): ReadonlySet<PoolCluster> {
+    return this.memory.allClusters(this.isPooled);
+  }
+
+  /** The cluster holding the pool's worst chunk in mining order (Core's GetWorstMainChunk's cluster). */
+  worstCluster(): PoolCluster | undefined {
+    return this.memory.worstCluster(this.isPooled);
+  }
+
   /** The fee delta prioritisetransaction set for a txid (0 when none). */
   deltaOf(txidHex: string): bigint {
     return this.deltas.get(txidHex) ?? 0n;
@@ -118,6 +137,7 @@ export class TxMempool {
     const entry = this.byTxid.get(txidHex);
     if (entry && delta !== 0n) {
       entry.modifiedFee = saturatingAdd(entry.modifiedFee, delta);
+      this.memory.touched(entry);
       this.transactionsUpdated++;
       this.journal.set(entry.txid, entry);
     }
@@ -149,9 +169,18 @@ export class TxMempool {
         entry.children.add(child);
       }
     });
+    this.memory.added(entry);
     this.sequenceNumber++;
     this.transactionsUpdated++;
     this.journal.set(entry.txid, entry);
+  }
+
+  /**
+   * Core takes an addition's sequence number when it announces the transaction: one the
+   * size limit evicted before that (Finalize's "mempool full") never took one.
+   */
+  unannouncedAddition(): void {
+    this.sequenceNumber--;
   }
 
   /** Core's removeUnchecked: one entry, its links dropped both ways. */
@@ -165,6 +194,7 @@ export class TxMempool {
     }
     for (const parent of entry.parents) parent.children.delete(entry);
     for (const child of entry.children) child.parents.delete(entry);
+    this.memory.removed(entry);
     this.sequenceNumber++;
     this.transactionsUpdated++;
     this.journal.set(entry.txid, null);

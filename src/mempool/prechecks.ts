@@ -43,6 +43,8 @@ export interface AcceptArgs {
   readonly unbroadcast: boolean;
   /** False for package test-accepts: a conflict is refused instead of evaluated for replacement. */
   readonly allowReplacement: boolean;
+  /** The pool's GetMinFee (sat/kvB), asked only when the check is reached: asking decays it. */
+  readonly mempoolMinFee?: () => bigint;
   /**
    * One of several transactions checked together (Core's AcceptMultipleTransactions): no
    * TRUC sibling eviction, and replacement and cluster limits are left to the package checks.
@@ -82,9 +84,12 @@ export function refuse(reason: string, debug = '', missingInputs = false): Accep
 
 /**
  * Core's CheckFeeRate: the fee floors a transaction — or a package, on its total size and
- * modified fees — must meet.
+ * modified fees — must meet: the pool's minimum fee (GetMinFee, sat/kvB; asking for it
+ * decays it, so callers ask only here), then -minrelaytxfee.
  */
-export function feeRateFailure(policy: MempoolPolicyOptions, vsize: number, modifiedFee: bigint): AcceptFailure | null {
+export function feeRateFailure(policy: MempoolPolicyOptions, vsize: number, modifiedFee: bigint, mempoolMinFee = 0n): AcceptFailure | null {
+  const rejectFee = feeForSize(mempoolMinFee, vsize);
+  if (rejectFee > 0n && modifiedFee < rejectFee) return refuse('mempool min fee not met', `${modifiedFee} < ${rejectFee}`);
   const minFee = feeForSize(policy.minRelayTxFee, vsize);
   return modifiedFee < minFee ? refuse('min relay fee not met', `${modifiedFee} < ${minFee}`) : null;
 }
@@ -151,7 +156,7 @@ export function preChecks(pool: TxMempool, tx: Transaction, chain: ChainContext,
   if (sigOpCost > MAX_STANDARD_TX_SIGOPS_COST) return refuse('bad-txns-too-many-sigops', `${sigOpCost}`);
   // A package's members are held to the floors on the package feerate instead.
   if (!args.bypassLimits && !args.packageFeerates) {
-    const floor = feeRateFailure(policy, vsize, modifiedFee);
+    const floor = feeRateFailure(policy, vsize, modifiedFee, args.mempoolMinFee?.());
     if (floor) return floor;
   }
 

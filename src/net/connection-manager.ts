@@ -76,7 +76,6 @@ export interface ConnectionManagerOptions {
   readonly blocksOnly: boolean;
   readonly userAgent: string;
   readonly minRelayFee: bigint;
-  readonly incrementalRelayFee: bigint;
   readonly listen: boolean;
   /** Addresses to listen on (host may be '::' or '0.0.0.0'). */
   readonly binds: readonly { host: string; port: number; permissions?: readonly PermissionName[]; optional?: boolean }[];
@@ -167,7 +166,6 @@ export class ConnectionManager {
       blocksOnly: options.blocksOnly,
       userAgent: options.userAgent,
       minRelayFee: options.minRelayFee,
-      incrementalRelayFee: options.incrementalRelayFee,
       log: options.log,
       now: options.now,
       nowMs: options.nowMs,

@@ -11,7 +11,7 @@
 import { randomBytes } from 'node:crypto';
 import { BlockStatus, lastCommonAncestor, type BlockIndexEntry, type Chainstate, type Rejection } from '../chain/index.js';
 import { blockProof, checkProofOfWork, moneyRange, type ChainParams } from '../consensus/index.js';
-import type { NodeMempool } from '../mempool/index.js';
+import { DEFAULT_MEMPOOL_POLICY, type NodeMempool } from '../mempool/index.js';
 import { bytesEqual, DecodeError, hashToHex, parseBlock, serializeBlock, sipHash24, sipKeyFromBytes, type Block, type BlockHeader } from '../primitives/index.js';
 import { MAX_BLOCK_RELAY_ONLY, MAX_OUTBOUND_FULL_RELAY } from './automatic-outbound.js';
 import { findNextBlocksToDownload, MAX_BLOCKS_IN_TRANSIT_PER_PEER } from './block-download.js';
@@ -112,9 +112,8 @@ export interface PeerManagerOptions {
   /** -blocksonly: we neither ask for nor accept transactions (relay permission aside). */
   readonly blocksOnly: boolean;
   readonly userAgent: string;
-  /** -minrelaytxfee and -incrementalrelayfee, satoshis per kvB. */
+  /** -minrelaytxfee, satoshis per kvB. */
   readonly minRelayFee: bigint;
-  readonly incrementalRelayFee: bigint;
   readonly log: NetLog;
   /** The node's clock in seconds (mockable). */
   now(): number;
@@ -174,7 +173,8 @@ export class PeerManager {
   #announcedTip: BlockIndexEntry | undefined;
 
   constructor(private readonly options: PeerManagerOptions) {
-    this.#feeRounder = new FeeFilterRounder(options.incrementalRelayFee);
+    // Core builds its rounder from DEFAULT_MIN_RELAY_TX_FEE, whatever the options say.
+    this.#feeRounder = new FeeFilterRounder(DEFAULT_MEMPOOL_POLICY.minRelayTxFee);
     this.txRelay = new TxRelay({
       mempool: options.mempool,
       log: options.log,
@@ -1345,11 +1345,11 @@ export class PeerManager {
     if (peer.version < FEEFILTER_VERSION || peer.hasPermission('forcerelay') || peer.blockRelayOnly) return;
     if (this.options.blocksOnly && !peer.hasPermission('relay')) return;
     const maxFilter = this.#feeRounder.maxFilter;
-    let currentFilter: bigint;
+    // The mempool's minimum fee (GetMinFee, which decays it as Core's does); -minrelaytxfee is the floor below.
+    let currentFilter = this.options.mempool?.minFee() ?? 0n;
     if (this.chain.isInitialBlockDownload()) {
       currentFilter = 21_000_000n * 100_000_000n;
     } else {
-      currentFilter = this.options.minRelayFee;
       // Leaving IBD: lift the "send me nothing" filter at once.
       if (peer.feeFilterSent === maxFilter) peer.nextFeeFilterAt = 0;
     }

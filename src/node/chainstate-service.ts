@@ -7,7 +7,8 @@
  */
 import { availableParallelism } from 'node:os';
 import { BASIC_FILTER_INDEX_NAME, BlockFilterIndex, Chainstate, type ChainEvents, ChainSystemError, importBlockFile, LmdbChainStore, PoolScriptChecker, ScriptExecutionCache, TxIndex, verifyDb, type PruneMode, type ScriptCaches } from '../chain/index.js';
-import { NodeMempool } from '../mempool/index.js';
+import { DEFAULT_MEMPOOL_POLICY, formatFeeRate, maxMempoolSizeError, NodeMempool } from '../mempool/index.js';
+import { mempoolFeeArgsError } from './mempool-fee-args.js';
 import { hexToHash } from '../primitives/index.js';
 import { SignatureCache } from '../script/index.js';
 import { blockchainBlockMethods, blockchainMethods, blockchainReadMethods, blockFilterMethods, mempoolMethods, miningMethods, TipWaiters, waitMethods, type ChainAccess } from '../rpc/index.js';
@@ -145,8 +146,15 @@ export class ChainstateService implements NodeService {
         import: (file, options) => mempoolFile().import(file, options),
       }),
       ...scanTxOutSetMethods({ chain: config.chain, flush: async () => this.chain?.flushNow(), snapshots: () => this.snapshots, node: access.node! }),
-      // The mempool's rolling minimum fee is zero until it fills up: -minrelaytxfee is the floor.
-      ...feeMethods({ estimator: () => this.fees?.estimator, minFeeRate: () => config.mempoolPolicy.minRelayTxFee }),
+      // Core's floor: the mempool's minimum fee (GetMinFee, which decays it) or -minrelaytxfee.
+      ...feeMethods({
+        estimator: () => this.fees?.estimator,
+        minFeeRate: () => {
+          const minRelay = config.mempoolPolicy.minRelayTxFee;
+          const poolMin = this.mempool?.minFee() ?? 0n;
+          return poolMin > minRelay ? poolMin : minRelay;
+        },
+      }),
     );
   }
 
@@ -155,6 +163,11 @@ export class ChainstateService implements NodeService {
     const config = this.config;
     const params = config.network;
     if (config.prune !== 0 && config.txindex) throw new InitError('Prune mode is incompatible with -txindex.');
+    const mempoolArgsError = mempoolFeeArgsError(config.args) ?? maxMempoolSizeError(config.mempoolPolicy);
+    if (mempoolArgsError) throw new InitError(mempoolArgsError);
+    if (!config.args.isArgSet('minrelaytxfee') && config.mempoolPolicy.minRelayTxFee > DEFAULT_MEMPOOL_POLICY.minRelayTxFee) {
+      ctx.log.info(`Increasing minrelaytxfee to ${formatFeeRate(config.mempoolPolicy.minRelayTxFee)} to match incrementalrelayfee`);
+    }
     const acceptStaleFees = config.args.getBoolArg('acceptstalefeeestimates', false);
     if (acceptStaleFees && config.chain !== 'regtest') throw new InitError(`acceptstalefeeestimates is not supported on ${config.chain} chain.`);
     // Core creates the estimator (reading fee_estimates.dat) before the chainstate loads; -blocksonly has none.

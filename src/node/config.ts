@@ -11,6 +11,7 @@ import { isDirectory, readConfigFiles, type ConfigFileReport } from './config-fi
 import { ChainParamsError, readChainArgs, selectParams, type ChainArgs, type ChainName, type ChainParams } from '../consensus/index.js';
 import { DEFAULT_MEMPOOL_POLICY, type MempoolPolicyOptions } from '../mempool/index.js';
 import { DEFAULT_SIGNATURE_BACKEND, isSignatureBackendChoice, SIGNATURE_BACKEND_CHOICES, type SignatureBackendChoice } from '../script/index.js';
+import { minRelayTxFeeOf } from './mempool-fee-args.js';
 import { parseMoney } from './money.js';
 
 /** A start-up failure: each message printed as `Error: <message>` on stderr, exit code 1. */
@@ -45,7 +46,7 @@ export class NodeConfig {
   }
 
   /** The raw chain options, for processes that must derive the same ChainParams (front-ends). */
-  /** Mempool policy options, Core's defaults where not given (invalid amounts keep the default). */
+  /** Mempool policy options, Core's defaults where not given (the coordinator refuses fee rates that are not amounts at start-up). */
   get mempoolPolicy(): MempoolPolicyOptions {
     const d = DEFAULT_MEMPOOL_POLICY;
     const fee = (name: string, fallback: bigint): bigint => {
@@ -54,10 +55,11 @@ export class NodeConfig {
       return sats ?? fallback;
     };
     const dataCarrier = this.args.getBoolArg('datacarrier', true);
+    const incrementalRelayFee = fee('incrementalrelayfee', d.incrementalRelayFee);
     return {
       maxMempoolBytes: this.args.getIntArg('maxmempool', d.maxMempoolBytes / 1_000_000) * 1_000_000,
-      minRelayTxFee: fee('minrelaytxfee', d.minRelayTxFee),
-      incrementalRelayFee: fee('incrementalrelayfee', d.incrementalRelayFee),
+      minRelayTxFee: minRelayTxFeeOf(this.args, d.minRelayTxFee, incrementalRelayFee),
+      incrementalRelayFee,
       dustRelayFee: fee('dustrelayfee', d.dustRelayFee),
       permitBareMultisig: this.args.getBoolArg('permitbaremultisig', d.permitBareMultisig),
       maxDataCarrierBytes: dataCarrier ? this.args.getIntArg('datacarriersize', d.maxDataCarrierBytes) : 0,

@@ -69,7 +69,6 @@ export class NetService implements NodeService {
       blocksOnly: options.blocksOnly,
       userAgent: facts.subversion,
       minRelayFee: policy.minRelayTxFee,
-      incrementalRelayFee: policy.incrementalRelayFee,
       listen: options.listen,
       binds: options.binds,
       connect: options.connect,

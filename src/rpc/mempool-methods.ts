@@ -5,7 +5,9 @@
  * builders REST's mempool endpoints use.
  */
 import type { SnapshotChainView } from '../chain/index.js';
+import { minFeeAt } from '../mempool/index.js';
 import { hashToHex } from '../primitives/index.js';
+import { CHAINSTATE_META } from '../storage/index.js';
 import { view } from './blockchain-read.js';
 import { RPC_INVALID_ADDRESS_OR_KEY, RPC_INVALID_PARAMETER, RpcError } from './errors.js';
 import { mempoolEntriesByTxidDoc, mempoolEntryDoc } from './mempool-help.js';
@@ -20,7 +22,6 @@ type JsonObject = Record<string, unknown>;
 export function mempoolInfoJson(snapshot: SnapshotChainView): JsonObject {
   let size = 0;
   let bytes = 0;
-  let usage = 0;
   let totalFee = 0n;
   let unbroadcast = 0;
   for (const { entry } of snapshot.reader.mempoolEntries()) {
@@ -28,10 +29,17 @@ export function mempoolInfoJson(snapshot: SnapshotChainView): JsonObject {
     bytes += entry.vsize;
     totalFee += entry.fee;
     if (entry.unbroadcast) unbroadcast++;
-    // Core's DynamicMemoryUsage: the transaction plus its entry and index nodes (estimate).
-    usage += entry.tx.length + 700;
   }
   const policy = snapshot.node.mempoolPolicy;
+  // The coordinator stores Core's DynamicMemoryUsage and the rolling minimum fee with the table.
+  const stats = snapshot.reader.meta(CHAINSTATE_META.mempoolStats);
+  const usage = stats?.usage ?? 0;
+  const rolling = stats
+    ? minFeeAt(
+        { rate: stats.rollingMinFeeRate, lastUpdate: stats.lastRollingFeeUpdate, blockSinceBump: stats.blockSinceLastRollingFeeBump },
+        { now: snapshot.node.now(), usage, maxMempoolBytes: policy.maxMempoolBytes, incrementalRelayFee: policy.incrementalRelayFee },
+      )
+    : 0n;
   return {
     loaded: true,
     size,
@@ -39,8 +47,7 @@ export function mempoolInfoJson(snapshot: SnapshotChainView): JsonObject {
     usage,
     total_fee: amountJson(totalFee),
     maxmempool: policy.maxMempoolBytes,
-    // The rolling minimum fee is zero until the pool fills up: the floor is minrelaytxfee.
-    mempoolminfee: amountJson(policy.minRelayTxFee),
+    mempoolminfee: amountJson(rolling > policy.minRelayTxFee ? rolling : policy.minRelayTxFee),
     minrelaytxfee: amountJson(policy.minRelayTxFee),
     incrementalrelayfee: amountJson(policy.incrementalRelayFee),
     unbroadcastcount: unbroadcast,

@@ -59,6 +59,7 @@
  * | `reindexing`    | u8 0/1                        | a -reindex is in progress (resume it)          |
  * | `bestHeader`    | block hash (32)               | most-work valid header known at the last flush |
  * | `mempoolSequence` | u64 LE                      | the pool's mempool_sequence as of the `mempool` table |
+ * | `mempoolStats`  | MempoolStatsRecord, 25 bytes  | the pool's memory usage and rolling minimum fee state as of the `mempool` table (mempool-stats-meta.ts) |
  * | `mempoolDumpHash` | hash (32)                   | SHA-256 of the mempool.dat this node last wrote (its own dump: not loaded again at start-up) |
  * | `blockFilesSize` | u64 LE                       | sum of `fileinfo` sizes, kept in the same batches (absent in older directories: summed then) |
  *
@@ -80,6 +81,7 @@
  */
 import type { OutPoint } from '../primitives/index.js';
 import { flagMeta, hashMeta, metaField, textMeta, u32Meta, u64Meta } from './meta-codec.js';
+import { mempoolStatsMeta } from './mempool-stats-meta.js';
 
 export const BLOCKS_DIR = 'blocks';
 export const CHAINSTATE_DIR = 'chainstate';
@@ -105,6 +107,7 @@ export const CHAINSTATE_META = {
   reindexing: metaField('reindexing', flagMeta),
   bestHeader: metaField('bestHeader', hashMeta),
   mempoolSequence: metaField('mempoolSequence', u64Meta),
+  mempoolStats: metaField('mempoolStats', mempoolStatsMeta),
   mempoolDumpHash: metaField('mempoolDumpHash', hashMeta),
   blockFilesSize: metaField('blockFilesSize', u64Meta),
 } as const;

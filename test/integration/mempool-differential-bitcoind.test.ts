@@ -63,7 +63,6 @@ async function checkpointAnswers(call: Call): Promise<Record<string, unknown>> {
     out[`estimaterawfee ${params.join(' ')}`] = await call('estimaterawfee', params);
   }
   const info = (await call('getmempoolinfo', [])) as Record<string, unknown>;
-  delete info.usage;
   out.getmempoolinfo = info;
   const pool = (await call('getrawmempool', [true])) as Record<string, Record<string, unknown>>;
   out['pool txids'] = Object.keys(pool).sort();

@@ -28,6 +28,7 @@ import {
   encodeTxIndexEntry,
   flagMeta,
   hashMeta,
+  mempoolStatsMeta,
   readCompressedScript,
   readVarInt,
   readVarInt64,
@@ -402,4 +403,10 @@ test('small records: file info, txindex entry, mempool entry, meta values', () =
   assert.throws(() => textMeta.decode(Uint8Array.of(0xff)), DecodeError);
   assert.throws(() => hashMeta.decode(new Uint8Array(31)), DecodeError);
   assert.throws(() => u32Meta.decode(new Uint8Array(5)), DecodeError);
+  const stats = { usage: 4_945_928, rollingMinFeeRate: 2888.6046143, lastRollingFeeUpdate: 1_760_000_000, blockSinceLastRollingFeeBump: true };
+  assert.deepEqual(mempoolStatsMeta.decode(mempoolStatsMeta.encode(stats)), stats);
+  assert.throws(() => mempoolStatsMeta.decode(new Uint8Array(24)), DecodeError);
+  const badFlag = mempoolStatsMeta.encode(stats);
+  badFlag[24] = 2;
+  assert.throws(() => mempoolStatsMeta.decode(badFlag), DecodeError);
 });
