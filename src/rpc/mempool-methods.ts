@@ -104,10 +104,10 @@ export function mempoolContentsJson(snapshot: SnapshotChainView, verbose: boolea
   const pool = new MempoolView(snapshot);
   if (verbose) {
     const out: JsonObject = {};
-    for (const e of pool.entries.values()) out[e.txid] = mempoolEntryJson(pool, e);
+    for (const e of pool.inMiningOrder()) out[e.txid] = mempoolEntryJson(pool, e);
     return out;
   }
-  const txids = [...pool.entries.keys()];
+  const txids = pool.inMiningOrder().map((e) => e.txid);
   return withSequence ? { txids, mempool_sequence: pool.sequence } : txids;
 }
 

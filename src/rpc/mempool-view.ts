@@ -7,7 +7,7 @@
  * served by any process and REST agree by construction.
  */
 import type { SnapshotChainView } from '../chain/index.js';
-import { chunkGraph, MEMPOOL_HEIGHT, type Chunk, type GraphTx } from '../mempool/index.js';
+import { chunkGraph, MEMPOOL_HEIGHT, miningOrder, type Chunk, type GraphTx } from '../mempool/index.js';
 import { hashToHex, parseTransaction, type OutPoint, type Transaction, type TxOut } from '../primitives/index.js';
 import { CHAINSTATE_META, type MempoolEntryRecord } from '../storage/index.js';
 
@@ -29,6 +29,7 @@ function adjustedWeightOf(tx: Transaction, vsize: number): number {
 
 export class MempoolView {
   readonly entries = new Map<string, ViewedEntry>();
+  private chunkedClusters: Chunk[][] | undefined;
   private chunks: Map<string, Chunk> | undefined;
   private spent: Set<string> | undefined;
 
@@ -71,17 +72,34 @@ export class MempoolView {
     return [...seen.values()];
   }
 
-  /** The chunk each transaction belongs to in its cluster's linearization. */
-  chunkOf(txid: string): Chunk {
-    if (!this.chunks) {
+  /** Every cluster linearized and chunked, once per view. */
+  private clusters(): Chunk[][] {
+    if (!this.chunkedClusters) {
       const graph = new Map<string, GraphTx>();
       for (const e of this.entries.values()) {
         graph.set(e.txid, { id: e.txid, fee: e.record.fee + e.record.feeDelta, weight: adjustedWeightOf(e.tx, e.record.vsize), parents: [...e.parents], order: e.record.sequence });
       }
+      this.chunkedClusters = chunkGraph(graph);
+    }
+    return this.chunkedClusters;
+  }
+
+  /** The chunk each transaction belongs to in its cluster's linearization. */
+  chunkOf(txid: string): Chunk {
+    if (!this.chunks) {
       this.chunks = new Map();
-      for (const cluster of chunkGraph(graph)) for (const chunk of cluster) for (const id of chunk.ids) this.chunks.set(id, chunk);
+      for (const cluster of this.clusters()) for (const chunk of cluster) for (const id of chunk.ids) this.chunks.set(id, chunk);
     }
     return this.chunks.get(txid)!;
+  }
+
+  /**
+   * The entries in mining order (Core's GetSortedScoreWithTopology, which getrawmempool and
+   * REST mempool/contents list by): chunks as blocks would take them, each chunk's
+   * transactions in linearization order.
+   */
+  inMiningOrder(): ViewedEntry[] {
+    return miningOrder(this.clusters()).flatMap((chunk) => chunk.ids.map((id) => this.entries.get(id)!));
   }
 
   /** Whether a pool transaction spends the outpoint (Core's mempool.isSpent). */

@@ -12,7 +12,8 @@
  * At checkpoints both must answer alike: estimatesmartfee (targets 1, 2, 3, 6, 12, 24, 144,
  * both modes), estimaterawfee, getmempoolinfo (usage aside), the set of pool transactions
  * and each one's verbose entry (fees base/modified/ancestor/descendant/chunk, chunkweight,
- * sizes, counts, relatives), and getblocktemplate's transactions in order. Differences are
+ * sizes, counts, relatives), getrawmempool's order (mining order), and getblocktemplate's
+ * transactions in order. Differences are
  * collected and printed; the test asserts there are none.
  */
 import assert from 'node:assert/strict';
@@ -66,6 +67,8 @@ async function checkpointAnswers(call: Call): Promise<Record<string, unknown>> {
   out.getmempoolinfo = info;
   const pool = (await call('getrawmempool', [true])) as Record<string, Record<string, unknown>>;
   out['pool txids'] = Object.keys(pool).sort();
+  // Both list the pool in mining order (Core's GetSortedScoreWithTopology).
+  out['getrawmempool order'] = await call('getrawmempool', []);
   for (const txid of Object.keys(pool).sort()) {
     const entry = pool[txid]!;
     // Relatives as sets: the order of spentby is not part of the comparison.
