@@ -220,6 +220,51 @@ export function mempoolMethods(): RpcMethod[] {
     },
   });
 
+  const getmempoolcluster = defineRpcMethod({
+    name: 'getmempoolcluster',
+    category: 'blockchain',
+    description: 'Returns mempool data for given cluster\n',
+    args: [{ name: 'txid', type: 'hex', description: 'The txid of a transaction in the cluster' }],
+    results: [
+      {
+        type: 'obj',
+        description: '',
+        inner: [
+          { type: 'num', key: 'clusterweight', description: "total sigops-adjusted weight (as defined in BIP 141 and modified by '-bytespersigop')" },
+          { type: 'num', key: 'txcount', description: 'number of transactions' },
+          {
+            type: 'arr',
+            key: 'chunks',
+            description: 'chunks in this cluster (in mining order)',
+            inner: [
+              {
+                type: 'obj',
+                description: '',
+                inner: [
+                  { type: 'num', key: 'chunkfee', description: 'fees of the transactions in this chunk' },
+                  { type: 'num', key: 'chunkweight', description: 'sigops-adjusted weight of all transactions in this chunk' },
+                  { type: 'arr', key: 'txs', description: 'transactions in this chunk in mining order', inner: [{ type: 'str_hex', description: 'transaction id' }] },
+                ],
+              },
+            ],
+          },
+        ],
+      },
+    ],
+    examples: helpExampleCli('getmempoolcluster', 'txid') + helpExampleRpc('getmempoolcluster', 'txid'),
+    readsSnapshot: true,
+    handler: (args, ctx) => {
+      const pool = new MempoolView(view(ctx));
+      const entry = pooled(pool, args.string('txid'), 'txid');
+      const chunks = pool.clusterChunks(entry.txid);
+      return {
+        clusterweight: chunks.reduce((sum, c) => sum + c.weight, 0),
+        txcount: chunks.reduce((sum, c) => sum + c.ids.length, 0),
+        chunks: chunks.map((c) => ({ chunkfee: amountJson(c.fee), chunkweight: c.weight, txs: c.ids })),
+      };
+    },
+  });
+
   const family = (name: string, edge: 'parents' | 'children', description: string, relative: 'ancestor' | 'descendant') =>
     defineRpcMethod({
       name,
@@ -239,6 +284,7 @@ export function mempoolMethods(): RpcMethod[] {
     });
 
   return [
+    getmempoolcluster,
     getmempoolinfo,
     getrawmempool,
     getmempoolentry,

@@ -93,6 +93,11 @@ export class MempoolView {
     return this.chunks.get(txid)!;
   }
 
+  /** The chunks of the cluster holding `txid`, in its linearization's order. */
+  clusterChunks(txid: string): Chunk[] {
+    return this.clusters().find((cluster) => cluster.some((chunk) => chunk.ids.includes(txid)))!;
+  }
+
   /**
    * The entries in mining order (Core's GetSortedScoreWithTopology, which getrawmempool and
    * REST mempool/contents list by): chunks as blocks would take them, each chunk's

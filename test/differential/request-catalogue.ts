@@ -182,6 +182,7 @@ export function catalogue(facts: ChainFacts, helpMethods: readonly string[]): Di
     rpc('getrawtransaction', [tx.txid, 1]);
     rpc('getrawtransaction', [tx.txid, 2]);
     rpc('getmempoolentry', [tx.txid]);
+    rpc('getmempoolcluster', [tx.txid]);
     rpc('getmempoolancestors', [tx.txid]);
     rpc('getmempoolancestors', [tx.txid, true]);
     rpc('getmempooldescendants', [tx.txid, true]);
@@ -204,6 +205,8 @@ export function catalogue(facts: ChainFacts, helpMethods: readonly string[]): Di
   rpc('gettxout', [aTx.txid, -1]);
   rpc('gettxout', [UNKNOWN_HASH, 0]);
   rpc('getmempoolentry', [aTx.txid]);
+  rpc('getmempoolcluster', [aTx.txid]);
+  rpc('getmempoolcluster', ['00']);
   rpc('decoderawtransaction', ['00']);
   rpc('decoderawtransaction', [aTx.hex, true]);
   rpc('decoderawtransaction', [aTx.hex, false]);

@@ -12,7 +12,8 @@
  * At checkpoints both must answer alike: estimatesmartfee (targets 1, 2, 3, 6, 12, 24, 144,
  * both modes), estimaterawfee, getmempoolinfo (usage aside), the set of pool transactions
  * and each one's verbose entry (fees base/modified/ancestor/descendant/chunk, chunkweight,
- * sizes, counts, relatives), getrawmempool's order (mining order), and getblocktemplate's
+ * sizes, counts, relatives), getrawmempool's order (mining order), getmempoolcluster for a quarter of the pool, and
+ * getblocktemplate's
  * transactions in order. Differences are
  * collected and printed; the test asserts there are none.
  */
@@ -74,6 +75,8 @@ async function checkpointAnswers(call: Call): Promise<Record<string, unknown>> {
     // Relatives as sets: the order of spentby is not part of the comparison.
     out[`entry ${txid}`] = { ...entry, spentby: [...(entry.spentby as string[])].sort() };
   }
+  // Whole clusters as v31's getmempoolcluster reports them: chunks and their order.
+  for (const txid of Object.keys(pool).sort().filter((_, i) => i % 4 === 0)) out[`getmempoolcluster ${txid}`] = await call('getmempoolcluster', [txid]);
   const template = (await call('getblocktemplate', [{ rules: ['segwit'] }])) as { transactions: { txid: string; fee: number; sigops: number; weight: number }[] };
   out['getblocktemplate transactions'] = template.transactions.map((t) => [t.txid, t.fee, t.sigops, t.weight]);
   return out;
