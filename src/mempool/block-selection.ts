@@ -1,8 +1,9 @@
 /**
- * Which pool transactions a new block carries (Core v31's BlockAssembler over the
- * cluster mempool): chunks in decreasing feerate order, each taken whole if it fits the
- * remaining weight and sigop budget, a chunk that does not fit skipping the rest of its
- * cluster; selection stops at chunks below -blockmintxfee.
+ * Which pool transactions a new block carries (Core v31's BlockAssembler::addChunks over
+ * the cluster mempool): chunks in Core's mining order, each taken whole if its
+ * sigop-adjusted weight and its sigops fit what is left, a chunk that does not fit
+ * skipping the rest of its cluster; selection stops at the first chunk below
+ * -blockmintxfee.
  */
 import { MAX_BLOCK_SIGOPS_COST, MAX_BLOCK_WEIGHT } from '../consensus/index.js';
 import type { Transaction } from '../primitives/index.js';
@@ -13,6 +14,9 @@ import type { TxMempool } from './pool.js';
 /** Core's DEFAULT_BLOCK_RESERVED_WEIGHT and the sigops it keeps for the coinbase. */
 const RESERVED_WEIGHT = 8000;
 const COINBASE_SIGOPS_RESERVE = 400;
+/** Core's addChunks: near a full block, give up after this many chunks in a row did not fit. */
+const MAX_CONSECUTIVE_FAILURES = 1000;
+const BLOCK_FULL_ENOUGH_WEIGHT_DELTA = 4000;
 
 export interface SelectedTransaction {
   readonly tx: Transaction;
@@ -31,7 +35,7 @@ export interface BlockSelection {
 export function poolGraph(entries: Iterable<MempoolEntry>): Map<string, GraphTx> {
   const graph = new Map<string, GraphTx>();
   for (const e of entries) {
-    graph.set(e.txid, { id: e.txid, fee: e.modifiedFee, weight: e.adjustedWeight, parents: [...e.parents].map((p) => p.txid), order: e.sequence });
+    graph.set(e.txid, { id: e.txid, fee: e.modifiedFee, weight: e.adjustedWeight, parents: [...e.parents].map((p) => p.txid) });
   }
   return graph;
 }
@@ -44,22 +48,26 @@ export function selectForBlock(pool: TxMempool, blockMinTxFee: bigint): BlockSel
   const skipped = new Set<number>();
   let weight = RESERVED_WEIGHT;
   let sigops = COINBASE_SIGOPS_RESERVE;
+  let consecutiveFailures = 0;
   const transactions: SelectedTransaction[] = [];
   for (const chunk of miningOrder(chunkGraph(graph))) {
-    // Below -blockmintxfee (sat/kvB of virtual size = weight / 4): nothing after it pays more.
-    if (chunk.fee * 4000n < blockMinTxFee * BigInt(chunk.weight)) break;
     const cluster = clusterOf.get(chunk.ids[0]!)!;
     if (skipped.has(cluster)) continue;
+    // Core's ToFeePerVSize: the chunk's (sigop-adjusted) weight in virtual bytes, rounded up.
+    if (chunk.fee * 1000n < blockMinTxFee * BigInt(Math.ceil(chunk.weight / 4))) break;
     const members = chunk.ids.map((id) => pool.get(id)!);
-    const chunkWeight = members.reduce((sum, e) => sum + e.tx.weight, 0);
     const chunkSigops = members.reduce((sum, e) => sum + e.sigOpCost, 0);
-    if (weight + chunkWeight >= MAX_BLOCK_WEIGHT || sigops + chunkSigops >= MAX_BLOCK_SIGOPS_COST) {
+    if (weight + chunk.weight >= MAX_BLOCK_WEIGHT || sigops + chunkSigops >= MAX_BLOCK_SIGOPS_COST) {
       skipped.add(cluster);
+      if (++consecutiveFailures > MAX_CONSECUTIVE_FAILURES && weight + BLOCK_FULL_ENOUGH_WEIGHT_DELTA > MAX_BLOCK_WEIGHT) break;
       continue;
     }
-    weight += chunkWeight;
-    sigops += chunkSigops;
-    for (const e of members) transactions.push({ tx: e.tx, fee: e.fee, sigopsCost: e.sigOpCost });
+    consecutiveFailures = 0;
+    for (const e of members) {
+      weight += e.tx.weight;
+      sigops += e.sigOpCost;
+      transactions.push({ tx: e.tx, fee: e.fee, sigopsCost: e.sigOpCost });
+    }
   }
   return { transactions, weight };
 }

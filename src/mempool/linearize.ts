@@ -2,34 +2,30 @@
  * Clusters, linearizations and chunks (the vocabulary of Core v31's cluster mempool):
  * transactions connected by spending are one cluster; a linearization orders a cluster
  * topologically; its chunks are the runs that get mined together, each with a feerate no
- * lower than the next. Here the linearization is greedy by ancestor-set feerate and the
- * chunks come from merging each run with its predecessor while that raises the feerate,
- * which is optimal for the small clusters (chains, parents with children) a regtest pool
- * holds. Pure: works on any graph of fee, weight and in-graph parents.
+ * lower than the next. Linearizations are Core's (optimal, minimal chunks, ties by txid:
+ * spanning-forest.ts), chunks merge a run into its predecessor only while it pays strictly
+ * more (Core's ChunkLinearization), and chunks across clusters go in Core's mining order.
+ * Pure: works on any graph of txid, fee, weight and in-graph parents.
  */
+import { compareFeerate } from './fee-fraction.js';
+import { optimalLinearization } from './spanning-forest.js';
+
+export { compareFeerate } from './fee-fraction.js';
 
 export interface GraphTx {
+  /** The txid in display hex: ties go by it as Core's mempool orders txids. */
   readonly id: string;
   readonly fee: bigint;
   /** Sigop-adjusted weight: what a chunk's feerate is measured against. */
   readonly weight: number;
   /** In-graph parents' ids. */
   readonly parents: readonly string[];
-  /** Entry order, for deterministic ties. */
-  readonly order: number;
 }
 
 export interface Chunk {
   readonly ids: string[];
   fee: bigint;
   weight: number;
-}
-
-/** a's feerate compared with b's: positive when a pays more per weight unit. */
-export function compareFeerate(a: { fee: bigint; weight: number }, b: { fee: bigint; weight: number }): number {
-  const lhs = a.fee * BigInt(b.weight);
-  const rhs = b.fee * BigInt(a.weight);
-  return lhs > rhs ? 1 : lhs < rhs ? -1 : 0;
 }
 
 /** The connected components of the graph (parents and children both connect). */
@@ -65,78 +61,24 @@ export function clustersOf(graph: ReadonlyMap<string, GraphTx>): string[][] {
   return clusters;
 }
 
-/** Ancestors of `id` (itself included) among `remaining`. */
-function ancestorsWithin(graph: ReadonlyMap<string, GraphTx>, id: string, remaining: ReadonlySet<string>): Set<string> {
-  const found = new Set([id]);
-  const todo = [id];
-  while (todo.length > 0) {
-    for (const parent of graph.get(todo.pop()!)!.parents) {
-      if (remaining.has(parent) && !found.has(parent)) {
-        found.add(parent);
-        todo.push(parent);
-      }
-    }
-  }
-  return found;
+/** Txids as Core's uint256 compares them (memcmp of the internal bytes): Core's mempool fallback order. */
+export function compareTxids(a: string, b: string): number {
+  const ka = internalOrderKey(a);
+  const kb = internalOrderKey(b);
+  return ka < kb ? -1 : ka > kb ? 1 : 0;
 }
 
-/**
- * The members of an ancestor set parents first, each time the highest-feerate member whose
- * in-set parents are placed (ties: the earlier entry) — the order bitcoind v31.0 gives the
- * transactions inside a chunk (two parents of a child: the better-paying one first).
- */
-function topologicalByFeerate(graph: ReadonlyMap<string, GraphTx>, set: ReadonlySet<string>): string[] {
-  const placed = new Set<string>();
-  const out: string[] = [];
-  while (out.length < set.size) {
-    let next: GraphTx | undefined;
-    for (const id of set) {
-      if (placed.has(id)) continue;
-      const tx = graph.get(id)!;
-      if (tx.parents.some((p) => set.has(p) && !placed.has(p))) continue;
-      if (!next) next = tx;
-      else {
-        const cmp = compareFeerate(tx, next);
-        if (cmp > 0 || (cmp === 0 && tx.order < next.order)) next = tx;
-      }
-    }
-    placed.add(next!.id);
-    out.push(next!.id);
-  }
-  return out;
-}
-
-/**
- * A topological order of `ids` that repeatedly takes the remaining ancestor set with the
- * highest feerate (ties: the smaller set, then the earlier entry), parents first.
- */
+/** A cluster's linearization (Core's, see spanning-forest.ts): optimal, with minimal chunks, ties by txid. */
 export function linearize(graph: ReadonlyMap<string, GraphTx>, ids: readonly string[]): string[] {
-  const remaining = new Set(ids);
-  const order: string[] = [];
-  while (remaining.size > 0) {
-    let best: { set: Set<string>; fee: bigint; weight: number; order: number } | undefined;
-    for (const id of remaining) {
-      const set = ancestorsWithin(graph, id, remaining);
-      let fee = 0n;
-      let weight = 0;
-      for (const member of set) {
-        fee += graph.get(member)!.fee;
-        weight += graph.get(member)!.weight;
-      }
-      const candidate = { set, fee, weight, order: graph.get(id)!.order };
-      if (!best) {
-        best = candidate;
-        continue;
-      }
-      const cmp = compareFeerate(candidate, best);
-      if (cmp > 0 || (cmp === 0 && (set.size < best.set.size || (set.size === best.set.size && candidate.order < best.order)))) best = candidate;
-    }
-    for (const id of topologicalByFeerate(graph, best!.set)) {
-      order.push(id);
-      remaining.delete(id);
-    }
-  }
-  return order;
+  const position = new Map(ids.map((id, i) => [id, i]));
+  const txs = ids.map((id) => graph.get(id)!);
+  const order = optimalLinearization({
+    fees: txs.map((tx) => tx.fee),
+    weights: txs.map((tx) => tx.weight),
+    parents: txs.map((tx) => tx.parents.flatMap((p) => (position.has(p) ? [position.get(p)!] : []))),
+    fallback: (a, b) => compareTxids(ids[a]!, ids[b]!),
+  });
+  return order.map((i) => ids[i]!);
 }
 
 /** The chunks of a linearization: each run merged into its predecessor while it pays a higher feerate. */

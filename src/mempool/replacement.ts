@@ -47,7 +47,7 @@ export function clusterLimitsExceeded(entry: MempoolEntry, evicted: ReadonlySet<
 function graphOf(entries: Iterable<MempoolEntry>, extra: readonly MempoolEntry[] = []): Map<string, GraphTx> {
   const graph = new Map<string, GraphTx>();
   const add = (e: MempoolEntry) =>
-    graph.set(e.txid, { id: e.txid, fee: e.modifiedFee, weight: e.adjustedWeight, parents: [...e.parents].map((p) => p.txid), order: e.sequence });
+    graph.set(e.txid, { id: e.txid, fee: e.modifiedFee, weight: e.adjustedWeight, parents: [...e.parents].map((p) => p.txid) });
   for (const e of entries) add(e);
   for (const e of extra) add(e);
   for (const [id, tx] of graph) graph.set(id, { ...tx, parents: tx.parents.filter((p) => graph.has(p)) });

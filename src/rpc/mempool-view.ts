@@ -77,7 +77,7 @@ export class MempoolView {
     if (!this.chunkedClusters) {
       const graph = new Map<string, GraphTx>();
       for (const e of this.entries.values()) {
-        graph.set(e.txid, { id: e.txid, fee: e.record.fee + e.record.feeDelta, weight: adjustedWeightOf(e.tx, e.record.vsize), parents: [...e.parents], order: e.record.sequence });
+        graph.set(e.txid, { id: e.txid, fee: e.record.fee + e.record.feeDelta, weight: adjustedWeightOf(e.tx, e.record.vsize), parents: [...e.parents] });
       }
       this.chunkedClusters = chunkGraph(graph);
     }
