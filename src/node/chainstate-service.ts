@@ -9,6 +9,7 @@ import { availableParallelism } from 'node:os';
 import { BASIC_FILTER_INDEX_NAME, BlockFilterIndex, Chainstate, type ChainEvents, ChainSystemError, importBlockFile, LmdbChainStore, PoolScriptChecker, ScriptExecutionCache, TxIndex, verifyDb, type PruneMode, type ScriptCaches } from '../chain/index.js';
 import { DEFAULT_MEMPOOL_POLICY, formatFeeRate, maxMempoolSizeError, NodeMempool } from '../mempool/index.js';
 import { mempoolFeeArgsError } from './mempool-fee-args.js';
+import { policyOptionsError } from './mempool-options.js';
 import { hexToHash } from '../primitives/index.js';
 import { SignatureCache } from '../script/index.js';
 import { blockchainBlockMethods, blockchainMethods, blockchainReadMethods, blockFilterMethods, mempoolMethods, miningMethods, TipWaiters, waitMethods, type ChainAccess } from '../rpc/index.js';
@@ -163,7 +164,7 @@ export class ChainstateService implements NodeService {
     const config = this.config;
     const params = config.network;
     if (config.prune !== 0 && config.txindex) throw new InitError('Prune mode is incompatible with -txindex.');
-    const mempoolArgsError = mempoolFeeArgsError(config.args) ?? maxMempoolSizeError(config.mempoolPolicy);
+    const mempoolArgsError = mempoolFeeArgsError(config.args) ?? policyOptionsError(config.args, config.chain) ?? maxMempoolSizeError(config.mempoolPolicy);
     if (mempoolArgsError) throw new InitError(mempoolArgsError);
     if (!config.args.isArgSet('minrelaytxfee') && config.mempoolPolicy.minRelayTxFee > DEFAULT_MEMPOOL_POLICY.minRelayTxFee) {
       ctx.log.info(`Increasing minrelaytxfee to ${formatFeeRate(config.mempoolPolicy.minRelayTxFee)} to match incrementalrelayfee`);

@@ -9,21 +9,12 @@ import { Args } from './args.js';
 import { ConfigError, parseCommandLine } from './args-parse.js';
 import { isDirectory, readConfigFiles, type ConfigFileReport } from './config-files.js';
 import { ChainParamsError, readChainArgs, selectParams, type ChainArgs, type ChainName, type ChainParams } from '../consensus/index.js';
-import { DEFAULT_MEMPOOL_POLICY, type MempoolPolicyOptions } from '../mempool/index.js';
+import type { MempoolPolicyOptions } from '../mempool/index.js';
 import { DEFAULT_SIGNATURE_BACKEND, isSignatureBackendChoice, SIGNATURE_BACKEND_CHOICES, type SignatureBackendChoice } from '../script/index.js';
-import { minRelayTxFeeOf } from './mempool-fee-args.js';
-import { parseMoney } from './money.js';
+import { InitError } from './init-error.js';
+import { mempoolPolicyOptions } from './mempool-options.js';
 
-/** A start-up failure: each message printed as `Error: <message>` on stderr, exit code 1. */
-export class InitError extends Error {
-  override readonly name = 'InitError';
-  readonly messages: readonly string[];
-  constructor(messages: string | readonly string[]) {
-    const list = typeof messages === 'string' ? [messages] : messages;
-    super(list.join('\n'));
-    this.messages = list;
-  }
-}
+export { InitError } from './init-error.js';
 
 /** Core's default data directory on Linux: $HOME/.bitcoin (/.bitcoin without HOME). */
 export function defaultDataDir(env: NodeJS.ProcessEnv): string {
@@ -45,30 +36,9 @@ export class NodeConfig {
     return this.network.name;
   }
 
-  /** The raw chain options, for processes that must derive the same ChainParams (front-ends). */
-  /** Mempool policy options, Core's defaults where not given (the coordinator refuses fee rates that are not amounts at start-up). */
+  /** Mempool policy options as Core reads them (mempool-options.ts); the coordinator refuses bad ones at start-up. */
   get mempoolPolicy(): MempoolPolicyOptions {
-    const d = DEFAULT_MEMPOOL_POLICY;
-    const fee = (name: string, fallback: bigint): bigint => {
-      const text = this.args.getArg(name);
-      const sats = text === undefined ? undefined : parseMoney(text);
-      return sats ?? fallback;
-    };
-    const dataCarrier = this.args.getBoolArg('datacarrier', true);
-    const incrementalRelayFee = fee('incrementalrelayfee', d.incrementalRelayFee);
-    return {
-      maxMempoolBytes: this.args.getIntArg('maxmempool', d.maxMempoolBytes / 1_000_000) * 1_000_000,
-      minRelayTxFee: minRelayTxFeeOf(this.args, d.minRelayTxFee, incrementalRelayFee),
-      incrementalRelayFee,
-      dustRelayFee: fee('dustrelayfee', d.dustRelayFee),
-      permitBareMultisig: this.args.getBoolArg('permitbaremultisig', d.permitBareMultisig),
-      maxDataCarrierBytes: dataCarrier ? this.args.getIntArg('datacarriersize', d.maxDataCarrierBytes) : 0,
-      limitClusterCount: this.args.getIntArg('limitclustercount', d.limitClusterCount),
-      limitClusterSizeVbytes: this.args.getIntArg('limitclustersize', d.limitClusterSizeVbytes / 1000) * 1000,
-      bytesPerSigop: this.args.getIntArg('bytespersigop', d.bytesPerSigop),
-      requireStandard: !this.args.getBoolArg('acceptnonstdtxn', !d.requireStandard),
-      expirySeconds: this.args.getIntArg('mempoolexpiry', d.expirySeconds / 3600) * 3600,
-    };
+    return mempoolPolicyOptions(this.args);
   }
 
   /** -persistmempool: reload the mempool table at start-up (Core's mempool.dat). */

@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { CookieRpc, isUnreachable } from '../../native-bench/cookie-rpc.js';
-import { freePort, tempDir, waitFor } from './daemon-harness.js';
+import { freePort, runProgramToExit, tempDir, waitFor } from './daemon-harness.js';
 
 export class BitcoindProcess {
   private constructor(
@@ -62,5 +62,16 @@ export class BitcoindProcess {
       await exited;
     }
     if (this.ownsDir) rmSync(this.datadir, { recursive: true, force: true });
+  }
+}
+
+/** Runs bitcoind to completion (for start-up errors) in a temporary data directory: exit code and stderr. */
+export async function runBitcoindToExit(executable: string, args: readonly string[], timeoutMs = 30_000): Promise<{ code: number | null; stderr: string }> {
+  const dir = tempDir();
+  try {
+    const { code, stderr } = await runProgramToExit(executable, [`-datadir=${dir}`, `-rpcport=${await freePort()}`, '-printtoconsole=0', '-connect=0', '-listen=0', ...args], timeoutMs);
+    return { code, stderr };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 }

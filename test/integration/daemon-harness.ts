@@ -401,21 +401,26 @@ export const MESSAGE_START: Readonly<Record<HarnessChain, Uint8Array>> = {
   signet: Uint8Array.of(0x0a, 0x03, 0xcf, 0x40),
 };
 
-/** Runs tsbtcd to completion (for start-up errors): exit code, stdout, stderr. */
-export function runToExit(args: readonly string[], timeoutMs = 15_000): Promise<{ code: number | null; stdout: string; stderr: string }> {
+/** Runs a program to completion (for start-up errors): exit code, stdout, stderr. */
+export function runProgramToExit(executable: string, args: readonly string[], timeoutMs: number): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const proc = spawn(TSBTCD, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const proc = spawn(executable, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     proc.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
     proc.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     const timer = setTimeout(() => {
       proc.kill('SIGKILL');
-      reject(new Error(`tsbtcd ${args.join(' ')} did not exit`));
+      reject(new Error(`${executable} ${args.join(' ')} did not exit`));
     }, timeoutMs);
     proc.on('exit', (code) => {
       clearTimeout(timer);
       resolve({ code, stdout, stderr });
     });
   });
+}
+
+/** Runs tsbtcd to completion (for start-up errors): exit code, stdout, stderr. */
+export function runToExit(args: readonly string[], timeoutMs = 15_000): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return runProgramToExit(TSBTCD, args, timeoutMs);
 }

@@ -8,12 +8,12 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { fromHex, hashToHex, parseBlock, toHex, type Transaction } from '../../src/primitives/index.js';
+import { hashToHex, type Transaction } from '../../src/primitives/index.js';
 import { seededRandom, TestWallet, type WalletCoin } from '../support/wallet.js';
-import { cleanupsAfterTests, NODE_STARTERS, skipUnless, startTsbtcd, type NodeUnderTest } from './node-under-test.js';
+import { cleanupsAfterTests, skipUnless } from './node-under-test.js';
+import { referenceStarter, startPairedNodes } from './paired-nodes.js';
 
 const cleanups = cleanupsAfterTests();
-const bitcoindStarter = NODE_STARTERS.find(([name]) => name === 'bitcoind')![1];
 
 /** The weight of a p2tr key-path spend of `inputs` coins to `outputs` p2tr outputs. */
 function p2trWeight(inputs: number, outputs: number): number {
@@ -25,35 +25,14 @@ interface Sent {
   readonly accepted: boolean;
 }
 
-test('every pool entry has bitcoind chunkweight and chunk fee, and getblocktemplate picks bitcoind order', { skip: skipUnless(bitcoindStarter), timeout: 600_000 }, async () => {
-  const reference = await bitcoindStarter!({});
-  cleanups.push(() => reference.stop());
-  const node = await startTsbtcd();
-  cleanups.push(() => node.stop());
-  const nodes: NodeUnderTest[] = [reference, node];
+test('every pool entry has bitcoind chunkweight and chunk fee, and getblocktemplate picks bitcoind order', { skip: skipUnless(referenceStarter), timeout: 600_000 }, async () => {
+  const pair = await startPairedNodes();
+  cleanups.push(() => pair.stop());
+  const { reference } = pair;
   const wallet = new TestWallet(11);
   const random = seededRandom(2026);
-
-  /** bitcoind mines; tsbtcd takes the same blocks. */
-  const mine = async (n: number): Promise<void> => {
-    for (const hash of await reference.call<string[]>('generatetoaddress', [n, wallet.address('p2tr-key')])) {
-      const hex = await reference.call<string>('getblock', [hash, 0]);
-      assert.equal(await node.call('submitblock', [hex]), null);
-      wallet.processBlock(parseBlock(fromHex(hex)), (await reference.call<{ height: number }>('getblockheader', [hash])).height);
-    }
-  };
-  const send = async (tx: Transaction): Promise<Sent> => {
-    const outcomes = await Promise.all(
-      nodes.map((n) =>
-        n.call<string>('sendrawtransaction', [toHex(tx.toBytes())]).then(
-          () => 'accepted',
-          (err: Error) => err.message.replace(/^sendrawtransaction: /, ''),
-        ),
-      ),
-    );
-    assert.equal(outcomes[1], outcomes[0], `tx ${tx.txid}`);
-    return { txid: tx.txidHex, accepted: outcomes[0] === 'accepted' };
-  };
+  const mine = (n: number) => pair.mine(wallet, n);
+  const send = async (tx: Transaction): Promise<Sent> => ({ txid: tx.txidHex, accepted: (await pair.send(tx)) === 'accepted' });
   /** A spend at `rate` sat per weight unit / 4 (sat/vB), exactly when the weight is a multiple of 4. */
   const pay = (inputs: WalletCoin[], outputs: number, rate: number): Transaction => {
     const fee = BigInt(Math.ceil((rate * p2trWeight(inputs.length, outputs)) / 4));
@@ -127,7 +106,7 @@ test('every pool entry has bitcoind chunkweight and chunk fee, and getblocktempl
   const accepted = sent.filter((s) => s.accepted).length;
   assert.ok(accepted >= 1500, `${accepted} of ${sent.length} accepted`);
 
-  const [want, got] = await Promise.all(nodes.map((n) => n.call<Record<string, any>>('getrawmempool', [true])));
+  const [want, got] = await pair.both<Record<string, any>>('getrawmempool', [true]);
   assert.equal(Object.keys(got!).length, Object.keys(want!).length);
   const mismatches: string[] = [];
   for (const [txid, entry] of Object.entries(want!)) {
@@ -137,10 +116,10 @@ test('every pool entry has bitcoind chunkweight and chunk fee, and getblocktempl
   }
   assert.deepEqual(mismatches.slice(0, 10), [], `${mismatches.length} of ${Object.keys(want!).length} entries differ`);
 
-  const [wantInfo, gotInfo] = await Promise.all(nodes.map((n) => n.call<{ optimal: boolean }>('getmempoolinfo')));
+  const [wantInfo, gotInfo] = await pair.both<{ optimal: boolean }>('getmempoolinfo');
   assert.equal(gotInfo!.optimal, wantInfo!.optimal);
 
-  const [wantTemplate, gotTemplate] = await Promise.all(nodes.map((n) => n.call<{ transactions: { txid: string }[] }>('getblocktemplate', [{ rules: ['segwit'] }])));
+  const [wantTemplate, gotTemplate] = await pair.both<{ transactions: { txid: string }[] }>('getblocktemplate', [{ rules: ['segwit'] }]);
   const mined = gotTemplate!.transactions.map((t) => t.txid);
   const expected = wantTemplate!.transactions.map((t) => t.txid);
   const at = mined.findIndex((txid, i) => txid !== expected[i]);
