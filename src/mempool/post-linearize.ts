@@ -17,7 +17,7 @@ interface Group {
 }
 
 /** Each transaction's closure along `edges` (parents: ancestors; children: descendants), itself included. */
-function closures(edges: readonly (readonly number[])[]): Set<number>[] {
+export function closures(edges: readonly (readonly number[])[]): Set<number>[] {
   return edges.map((_, t) => {
     const seen = new Set([t]);
     const todo = [t];
@@ -33,11 +33,10 @@ function closures(edges: readonly (readonly number[])[]): Set<number>[] {
   });
 }
 
-export function postLinearize(order: readonly number[], fees: readonly bigint[], weights: readonly number[], parents: readonly (readonly number[])[]): number[] {
-  const children: number[][] = parents.map(() => []);
-  parents.forEach((ps, c) => ps.forEach((p) => children[p]!.push(c)));
-  const ancestors = closures(parents);
-  const descendants = closures(children);
+/** `ancestors`: each transaction's ancestors, itself included (closures of the parents). */
+export function postLinearize(order: readonly number[], fees: readonly bigint[], weights: readonly number[], ancestors: readonly Set<number>[]): number[] {
+  const descendants: Set<number>[] = ancestors.map(() => new Set());
+  ancestors.forEach((as, t) => as.forEach((a) => descendants[a]!.add(t)));
   let current = [...order];
   for (const backward of [true, false]) {
     const groups: Group[] = [];

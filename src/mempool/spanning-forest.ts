@@ -16,7 +16,7 @@
  * harder than a pool's real ones (getmempoolinfo's `optimal` stays true).
  */
 import { compareFeerate, type FeeFraction } from './fee-fraction.js';
-import { postLinearize } from './post-linearize.js';
+import { closures, postLinearize } from './post-linearize.js';
 
 /** A cluster with positions 0..n-1: each transaction's fee, weight and in-cluster parents. */
 export interface ClusterGraph {
@@ -301,25 +301,15 @@ class SpanningForest {
   }
 }
 
-/** A topological order: fewer ancestors first (Core's AppendTopo), then position. */
-function topologicalOrder(parents: readonly (readonly number[])[]): number[] {
-  const depth = new Map<number, number>();
-  const ancestorCount = (t: number): number => {
-    const seen = new Set([t]);
-    const todo = [t];
-    while (todo.length > 0) for (const p of parents[todo.pop()!]!) if (!seen.has(p)) seen.add(p), todo.push(p);
-    return seen.size;
-  };
-  parents.forEach((_, t) => depth.set(t, ancestorCount(t)));
-  return parents.map((_, t) => t).sort((a, b) => depth.get(a)! - depth.get(b)! || a - b);
-}
-
 /** The optimal linearization of a connected cluster with minimal chunks, in Core's order (post-linearized, as txgraph does). */
 export function optimalLinearization(graph: ClusterGraph): number[] {
   if (graph.fees.length === 1) return [0];
+  const ancestors = closures(graph.parents);
+  // Core's AppendTopo: fewer ancestors first, then position.
+  const topological = ancestors.map((_, t) => t).sort((a, b) => ancestors[a]!.size - ancestors[b]!.size || a - b);
   const forest = new SpanningForest(graph);
-  forest.loadTopological(topologicalOrder(graph.parents));
+  forest.loadTopological(topological);
   forest.optimize();
   forest.minimize();
-  return postLinearize(forest.linearization(), graph.fees, graph.weights, graph.parents);
+  return postLinearize(forest.linearization(), graph.fees, graph.weights, ancestors);
 }

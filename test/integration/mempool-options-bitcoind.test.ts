@@ -86,8 +86,8 @@ const OP_CHECKSIG = 0xac;
 const OP_CHECKMULTISIG = 0xae;
 const OP_1 = 0x51;
 
-test('-datacarriersize, -permitbaremultisig, -dustrelayfee, -minrelaytxfee and -bytespersigop decide acceptance as in bitcoind', { skip, timeout: 300_000 }, async () => {
-  const pair = await startPairedNodes(['-datacarriersize=22', '-permitbaremultisig=0', '-dustrelayfee=0.0001', '-minrelaytxfee=0.00002', '-bytespersigop=200']);
+test('-datacarriersize, -permitbaremultisig, -dustrelayfee, -minrelaytxfee and -bytespersigop decide acceptance, and -blockmintxfee the template, as in bitcoind', { skip, timeout: 300_000 }, async () => {
+  const pair = await startPairedNodes(['-datacarriersize=22', '-permitbaremultisig=0', '-dustrelayfee=0.0001', '-minrelaytxfee=0.00002', '-bytespersigop=200', '-blockmintxfee=0.00003']);
   cleanups.push(() => pair.stop());
   const wallet = new TestWallet(23);
   await pair.mine(wallet, 110);
@@ -122,4 +122,8 @@ test('-datacarriersize, -permitbaremultisig, -dustrelayfee, -minrelaytxfee and -
     Object.entries(pool).map(([txid, e]) => [txid, e.vsize, e.weight, e.chunkweight, e.fees]);
   const [want, got] = await pair.both('getrawmempool', [true]);
   assert.deepEqual(sizes(got).sort(), sizes(want).sort());
+  // The 2 sat/vB transaction stays out of a template that asks 3.
+  const [wantTemplate, gotTemplate] = await pair.both<{ transactions: { txid: string }[] }>('getblocktemplate', [{ rules: ['segwit'] }]);
+  assert.deepEqual(gotTemplate.transactions.map((t) => t.txid), wantTemplate.transactions.map((t) => t.txid));
+  assert.equal(wantTemplate.transactions.length, 1);
 });
