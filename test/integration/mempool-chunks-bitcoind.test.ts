@@ -2,7 +2,8 @@
  * Chunks as the reference bitcoind v31.0 reports them: tsbtcd and bitcoind share one
  * chain (bitcoind mines, tsbtcd takes its blocks) and receive the same ~2,000 pool
  * transactions in the same order — chains, diamonds, children paying for parents, fans of
- * many children of one parent, and clusters joined by a spend of two, with fees that are exact multiples of the weight so equal feerates tie exactly.
+ * many children of one parent, clusters joined by a spend of two and small random
+ * clusters, with fees that are exact multiples of the weight so equal feerates tie exactly.
  * Every pool entry's chunkweight, chunk fee and modified fee, getmempoolinfo's `optimal`
  * and getblocktemplate's transaction order must be bitcoind's.
  */
@@ -61,6 +62,23 @@ test('every pool entry has bitcoind chunkweight and chunk fee, and getblocktempl
   const sent: Sent[] = [];
   const tips: WalletCoin[] = [];
   const take = (): WalletCoin => coins.pop()!;
+  /** Sends a spend of `inputs` to `outputs` outputs at `rate` sat/vB; returns its outputs. */
+  const build = async (inputs: WalletCoin[], outputs: number, r: number): Promise<WalletCoin[]> => {
+    const tx = pay(inputs, outputs, r);
+    sent.push(await send(tx));
+    return outputsOf(tx);
+  };
+  // A cluster (found by random search) where mining by ancestor-set feerate, merging a
+  // later run while it pays more, gives one chunk and an optimal linearization two.
+  const o0 = await build([take()], 2, 5);
+  const o1 = await build([o0.pop()!], 1, 1);
+  const o2 = await build([o0.pop()!, o1.pop()!], 2, 5);
+  const o3 = await build([o2.pop()!], 1, 13);
+  const o4 = await build([o3.pop()!], 1, 5);
+  const o5 = await build([o4.pop()!], 1, 5);
+  const o6 = await build([o2.pop()!], 1, 2);
+  const o7 = await build([o6.pop()!], 1, 34);
+  await build([o7.pop()!, o5.pop()!], 2, 13);
   while (coins.length > 2 && sent.length < 2000) {
     const shape = random();
     if (shape < 0.35) {
@@ -98,6 +116,20 @@ test('every pool entry has bitcoind chunkweight and chunk fee, and getblocktempl
       sent.push(await send(join));
       const out = outputsOf(join)[0];
       if (out) tips.push(out);
+    } else if (shape < 0.9) {
+      // A small random cluster: each transaction spends one output of one or two earlier
+      // ones (where ancestor-set greedy mining and Core's linearization part ways).
+      const unspent: WalletCoin[][] = [[take()]];
+      const size = 3 + Math.floor(random() * 5);
+      for (let i = 0; i < size; i++) {
+        const withOutputs = unspent.filter((outs) => outs.length > 0);
+        if (withOutputs.length === 0) break;
+        const parents = new Set([withOutputs[Math.floor(random() * withOutputs.length)]!]);
+        if (random() < 0.4) parents.add(withOutputs[Math.floor(random() * withOutputs.length)]!);
+        const tx = pay([...parents].map((outs) => outs.pop()!), 1 + Math.floor(random() * 2), rate());
+        sent.push(await send(tx));
+        unspent.push(outputsOf(tx));
+      }
     } else {
       // A single at a common rate: exact ties.
       sent.push(await send(pay([take()], 1, random() < 0.5 ? 2 : 3)));
