@@ -2,8 +2,8 @@
  * Chunks as the reference bitcoind v31.0 reports them: tsbtcd and bitcoind share one
  * chain (bitcoind mines, tsbtcd takes its blocks) and receive the same ~2,000 pool
  * transactions in the same order — chains, diamonds, children paying for parents, fans of
- * many children of one parent, clusters joined by a spend of two and small random
- * clusters, with fees that are exact multiples of the weight so equal feerates tie exactly.
+ * many children of one parent, clusters joined by a spend of two, small random clusters
+ * and prioritisetransaction deltas, with fees that are exact multiples of the weight so equal feerates tie exactly.
  * Every pool entry's chunkweight, chunk fee and modified fee, getmempoolinfo's `optimal`
  * and getblocktemplate's transaction order must be bitcoind's.
  */
@@ -133,6 +133,11 @@ test('every pool entry has bitcoind chunkweight and chunk fee, and getblocktempl
     } else {
       // A single at a common rate: exact ties.
       sent.push(await send(pay([take()], 1, random() < 0.5 ? 2 : 3)));
+    }
+    const last = sent[sent.length - 1]!;
+    if (last.accepted && random() < 0.04) {
+      const delta = [1000, -300, 5000, 111][Math.floor(random() * 4)]!;
+      await pair.both('prioritisetransaction', [last.txid, 0, delta]);
     }
   }
   const accepted = sent.filter((s) => s.accepted).length;
