@@ -13,7 +13,7 @@ import { isChildWithParents } from './package-form.js';
 import type { MempoolPolicyOptions } from './policy-options.js';
 import type { TxMempool } from './pool.js';
 import type { PrecheckedTx } from './prechecks.js';
-import { evictedBy, improvesFeerateDiagram, paysForRbfFailure, tooManyReplacements } from './replacement.js';
+import { clusterTooLarge, evictedBy, improvesFeerateDiagram, paysForRbfFailure, tooManyReplacements } from './replacement.js';
 
 /** Core's PackageValidationState when invalid: PCKG_POLICY (the package as such) or PCKG_TX (a member failed). */
 export interface PackageState {
@@ -40,13 +40,13 @@ export function packageClustersWithinLimits(entries: readonly MempoolEntry[], ev
   for (const start of entries) {
     if (seen.has(start)) continue;
     let count = 0;
-    let vsize = 0;
+    let weight = 0;
     const todo = [start];
     seen.add(start);
     while (todo.length > 0) {
       const e = todo.pop()!;
       count++;
-      vsize += e.vsize;
+      weight += e.adjustedWeight;
       for (const next of [...e.parents, ...e.children, ...(packageChildren.get(e) ?? [])]) {
         if (!evicted.has(next) && !seen.has(next)) {
           seen.add(next);
@@ -54,7 +54,7 @@ export function packageClustersWithinLimits(entries: readonly MempoolEntry[], ev
         }
       }
     }
-    if (count > policy.limitClusterCount || vsize > policy.limitClusterSizeVbytes) return false;
+    if (clusterTooLarge(count, weight, policy)) return false;
   }
   return true;
 }

@@ -36,12 +36,23 @@ function connected(starts: Iterable<MempoolEntry>, excluded: ReadonlySet<Mempool
   return seen;
 }
 
+/**
+ * Core's txgraph oversize test for a cluster of `count` transactions weighing `weight`
+ * (sigop-adjusted): more than -limitclustercount only counts when clusters merge (a lone
+ * transaction always fits the count), and the size limit is -limitclustersize in weight
+ * units held unsigned (a negative setting wraps to no limit).
+ */
+export function clusterTooLarge(count: number, weight: number, policy: MempoolPolicyOptions): boolean {
+  const sizeLimit = BigInt.asUintN(64, BigInt(policy.limitClusterSizeVbytes) * 4n);
+  return (count > 1 && count > policy.limitClusterCount) || BigInt(weight) > sizeLimit;
+}
+
 /** Whether adding `entry` (after evicting `evicted`) makes its cluster too large. */
 export function clusterLimitsExceeded(entry: MempoolEntry, evicted: ReadonlySet<MempoolEntry>, policy: MempoolPolicyOptions): boolean {
   const cluster = connected(entry.parents, evicted);
-  let vsize = entry.vsize;
-  for (const member of cluster) vsize += member.vsize;
-  return cluster.size + 1 > policy.limitClusterCount || vsize > policy.limitClusterSizeVbytes;
+  let weight = entry.adjustedWeight;
+  for (const member of cluster) weight += member.adjustedWeight;
+  return clusterTooLarge(cluster.size + 1, weight, policy);
 }
 
 function graphOf(entries: Iterable<MempoolEntry>, extra: readonly MempoolEntry[] = []): Map<string, GraphTx> {

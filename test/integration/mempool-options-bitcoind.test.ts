@@ -4,13 +4,14 @@
  * (including the odd ones Core takes as they are: negative or oversized unsigned
  * values, -incrementalrelayfee raising -minrelaytxfee, the ignored pre-cluster limits)
  * give bitcoind's getmempoolinfo (but for `usage`) and getnetworkinfo fees; and the
- * options change acceptance as they do in bitcoind.
+ * options change acceptance as they do in bitcoind, the cluster limits at their edges
+ * included.
  */
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { test } from 'node:test';
 import { referenceBitcoind } from '../../native-bench/reference-bitcoind.js';
-import { fromHex } from '../../src/primitives/index.js';
+import { fromHex, hashToHex } from '../../src/primitives/index.js';
 import { TestWallet } from '../support/wallet.js';
 import { runBitcoindToExit } from './bitcoind-process.js';
 import { runToExit, tempDir } from './daemon-harness.js';
@@ -126,4 +127,24 @@ test('-datacarriersize, -permitbaremultisig, -dustrelayfee, -minrelaytxfee and -
   const [wantTemplate, gotTemplate] = await pair.both<{ transactions: { txid: string }[] }>('getblocktemplate', [{ rules: ['segwit'] }]);
   assert.deepEqual(gotTemplate.transactions.map((t) => t.txid), wantTemplate.transactions.map((t) => t.txid));
   assert.equal(wantTemplate.transactions.length, 1);
+});
+
+test('-limitclustercount and -limitclustersize at their edges (0, 1, negative) decide on a parent and its child as bitcoind does', { skip, timeout: 300_000 }, async () => {
+  for (const args of [['-limitclustercount=0'], ['-limitclustercount=1'], ['-limitclustersize=0'], ['-limitclustersize=-5']]) {
+    const pair = await startPairedNodes(args);
+    try {
+      const wallet = new TestWallet(9);
+      await pair.mine(wallet, 102);
+      const coin = wallet.spendable(103).find((c) => c.coinbase)!;
+      const parent = wallet.spend([coin], [{ value: coin.value - 1000n, to: 'p2tr-key' }]);
+      await pair.send(parent);
+      const out = wallet.spendable(Number.MAX_SAFE_INTEGER).find((c) => hashToHex(c.outpoint.txid) === parent.txidHex)!;
+      // send asserts that both nodes answer alike.
+      await pair.send(wallet.spend([out], [{ value: out.value - 1000n, to: 'p2tr-key' }]));
+      const [want, got] = await pair.both<string[]>('getrawmempool');
+      assert.deepEqual(got.sort(), want.sort(), args.join(' '));
+    } finally {
+      await pair.stop();
+    }
+  }
 });
