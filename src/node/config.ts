@@ -11,10 +11,18 @@ import { isDirectory, readConfigFiles, type ConfigFileReport } from './config-fi
 import { ChainParamsError, readChainArgs, selectParams, type ChainArgs, type ChainName, type ChainParams } from '../consensus/index.js';
 import type { MempoolPolicyOptions } from '../mempool/index.js';
 import { DEFAULT_SIGNATURE_BACKEND, isSignatureBackendChoice, SIGNATURE_BACKEND_CHOICES, type SignatureBackendChoice } from '../script/index.js';
-import { InitError } from './init-error.js';
 import { mempoolPolicyOptions } from './mempool-options.js';
 
-export { InitError } from './init-error.js';
+/** A start-up failure: each message printed as `Error: <message>` on stderr, exit code 1. */
+export class InitError extends Error {
+  override readonly name = 'InitError';
+  readonly messages: readonly string[];
+  constructor(messages: string | readonly string[]) {
+    const list = typeof messages === 'string' ? [messages] : messages;
+    super(list.join('\n'));
+    this.messages = list;
+  }
+}
 
 /** Core's default data directory on Linux: $HOME/.bitcoin (/.bitcoin without HOME). */
 export function defaultDataDir(env: NodeJS.ProcessEnv): string {
