@@ -91,6 +91,9 @@ test('handshake, ping and getheaders with bitcoind v31.0 over a raw socket, ever
     }, 60_000);
     const { descriptor } = await rpc.call<{ descriptor: string }>('getdescriptorinfo', ['raw(51)']);
     await rpc.call('generatetodescriptor', [BLOCKS, descriptor]);
+    // The height bitcoind announces in its version follows the tip through the validation
+    // interface queue, which runs behind the RPC: wait for it before connecting.
+    await rpc.call('syncwithvalidationinterfacequeue');
 
     const socket = net.connect(p2pPort, '127.0.0.1');
     await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
