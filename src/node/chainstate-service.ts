@@ -10,6 +10,7 @@ import { BASIC_FILTER_INDEX_NAME, BlockFilterIndex, Chainstate, type ChainEvents
 import { DEFAULT_MEMPOOL_POLICY, formatFeeRate, maxMempoolSizeError, NodeMempool } from '../mempool/index.js';
 import { mempoolFeeArgsError } from './mempool-fee-args.js';
 import { policyOptionsError } from './mempool-options.js';
+import { MAX_FUTURE_BLOCK_TIME } from '../consensus/index.js';
 import { hexToHash } from '../primitives/index.js';
 import { SignatureCache } from '../script/index.js';
 import { blockchainBlockMethods, blockchainMethods, blockchainReadMethods, blockFilterMethods, mempoolMethods, miningMethods, TipWaiters, waitMethods, type ChainAccess } from '../rpc/index.js';
@@ -233,8 +234,18 @@ export class ChainstateService implements NodeService {
       )),
     );
     ctx.initMessage('Verifying blocks…');
+    // Core's VerifyLoadedChainstate refuses a tip more than two hours ahead of the clock
+    // (a wrong system date), once the coins database holds anything (past genesis).
+    const loadedTip = chain.tip;
+    if (loadedTip && loadedTip.height > 0 && loadedTip.time > ctx.clock.now() + MAX_FUTURE_BLOCK_TIME) {
+      throw new InitError(
+        "The block database contains a block which appears to be from the future. This may be due to your computer's date and time being set incorrectly. " +
+          "Only rebuild the block database if you are sure that your computer's date and time are correct.\nPlease restart with -reindex or -reindex-chainstate to recover.",
+        true,
+      );
+    }
     const verified = await chain.exclusive(() => verifyDb(chain, config.checkLevel, config.checkBlocks, (m) => ctx.log.info(m)));
-    if (verified === 'corrupted') throw new InitError('Corrupted block database detected.\nPlease restart with -reindex or -reindex-chainstate to recover.');
+    if (verified === 'corrupted') throw new InitError('Corrupted block database detected.\nPlease restart with -reindex or -reindex-chainstate to recover.', true);
     const tip = chain.tip!;
     ctx.log.info(`Loaded best chain: hashBestChain=${tip.hashHex} height=${tip.height}`);
     await this.loadMempool(chain, ctx);

@@ -17,10 +17,22 @@ import { mempoolPolicyOptions } from './mempool-options.js';
 export class InitError extends Error {
   override readonly name = 'InitError';
   readonly messages: readonly string[];
-  constructor(messages: string | readonly string[]) {
+  constructor(
+    messages: string | readonly string[],
+    /**
+     * Core asked it as a question (ThreadSafeQuestion: "rebuild the databases?"), which a
+     * daemon answers by printing the message bare — no "Error: " — and logging it as info.
+     */
+    readonly question = false,
+  ) {
     const list = typeof messages === 'string' ? [messages] : messages;
     super(list.join('\n'));
     this.messages = list;
+  }
+
+  /** The stderr lines Core prints for it. */
+  get printed(): string {
+    return this.messages.map((m) => `${this.question ? '' : 'Error: '}${m}\n`).join('');
   }
 }
 

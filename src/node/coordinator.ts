@@ -70,9 +70,10 @@ export class Coordinator {
     } catch (err) {
       if (!(err instanceof InitError)) throw err;
       for (const m of err.messages) {
-        this.log.error(m);
-        process.stderr.write(`Error: ${m}\n`);
+        if (err.question) this.log.info(m);
+        else this.log.error(m);
       }
+      process.stderr.write(err.printed);
       code = 1;
     }
     await this.shutDown();

@@ -25,7 +25,7 @@ function productVersion(): string {
 }
 
 function printInitError(err: InitError): void {
-  for (const m of err.messages) process.stderr.write(`Error: ${m}\n`);
+  process.stderr.write(err.printed);
 }
 
 /** Options checked once logging is up, in Core's AppInitParameterInteraction order. */
