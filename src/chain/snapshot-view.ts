@@ -134,6 +134,8 @@ export interface NodeView {
   /** -prune: 0 off, 1 manual, else the automatic target in bytes. */
   readonly pruneTarget: number;
   readonly mempoolPolicy: MempoolPolicyOptions;
+  /** The -dbcache split getchainstates reports (coins database, coins cache). */
+  readonly coinsCacheBytes: { readonly db: number; readonly tip: number };
 }
 
 /** -txindex as readers see it. */

@@ -71,6 +71,7 @@ function setUpLocalCalls(settings: FrontendSettings): void {
       deprecatedRpc: settings.deprecatedRpc,
       pruneTarget: settings.pruneTarget,
       mempoolPolicy: settings.mempoolPolicy,
+      coinsCacheBytes: settings.coinsCacheBytes,
     });
   const open = (openSnapshots = (): ChainSnapshotSource | undefined =>
     (snapshots ??= ChainSnapshotSource.openReadOnly(settings.netDir, params, node, settings.txindex, settings.blockfilterindex ?? false)));

@@ -52,6 +52,8 @@ export interface FrontendSettings {
   /** -prune: 0 off, 1 manual, else the automatic target in bytes. */
   readonly pruneTarget: number;
   readonly mempoolPolicy: MempoolPolicyOptions;
+  /** The -dbcache split getchainstates reports. */
+  readonly coinsCacheBytes: { readonly db: number; readonly tip: number };
 }
 
 export interface TipEvent {

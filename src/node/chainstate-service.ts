@@ -228,6 +228,7 @@ export class ChainstateService implements NodeService {
           deprecatedRpc: config.args.getArgs('deprecatedrpc'),
           pruneTarget: config.pruneTarget,
           mempoolPolicy: config.mempoolPolicy,
+          coinsCacheBytes: config.coinsCacheBytes,
         }),
         () => this.txindex,
         () => this.blockfilter?.view,

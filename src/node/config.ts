@@ -195,6 +195,17 @@ export class NodeConfig {
   get dbcache(): number {
     return this.args.getIntArg('dbcache', 450);
   }
+  /**
+   * Core's CalculateCacheSizes split of -dbcache as getchainstates reports it: the block
+   * tree takes an eighth (at most 2 MiB), the coins database half the rest (at most 8
+   * MiB), the coins cache what remains.
+   */
+  get coinsCacheBytes(): { db: number; tip: number } {
+    let total = Math.max(0, this.dbcache) * 1024 * 1024;
+    total -= Math.min(Math.floor(total / 8), 2 * 1024 * 1024);
+    const db = Math.min(Math.floor(total / 2), 8 * 1024 * 1024);
+    return { db, tip: total - db };
+  }
   /** -maxsigcachesize in bytes for each of the signature and script-execution caches: half the MiB given (default 32), as Core splits it. */
   get sigCacheBytesEach(): number {
     const mib = Math.max(0, this.args.getIntArg('maxsigcachesize', 32));

@@ -196,6 +196,7 @@ export class Coordinator {
         deprecatedRpc: this.config.args.getArgs('deprecatedrpc'),
         pruneTarget: this.config.pruneTarget,
         mempoolPolicy: this.config.mempoolPolicy,
+        coinsCacheBytes: this.config.coinsCacheBytes,
         chain: this.config.chain,
         chainArgs: this.config.chainArgs,
       }),

@@ -710,7 +710,76 @@ export function blockchainBlockMethods(deprecatedRpc: (name: string) => boolean)
     },
   });
 
+  const getchainstates = defineRpcMethod({
+    name: 'getchainstates',
+    category: 'blockchain',
+    description: 'Return information about chainstates.\n',
+    args: [],
+    results: [
+      {
+        type: 'obj',
+        description: '',
+        inner: [
+          { type: 'num', key: 'headers', description: 'the number of headers seen so far' },
+          {
+            type: 'arr',
+            key: 'chainstates',
+            description: 'list of the chainstates ordered by work, with the most-work (active) chainstate last',
+            inner: [
+              {
+                type: 'obj',
+                description: '',
+                inner: [
+                  { type: 'num', key: 'blocks', description: 'number of blocks in this chainstate' },
+                  { type: 'str_hex', key: 'bestblockhash', description: 'blockhash of the tip' },
+                  { type: 'str_hex', key: 'bits', description: 'nBits: compact representation of the block difficulty target' },
+                  { type: 'str_hex', key: 'target', description: 'The difficulty target' },
+                  { type: 'num', key: 'difficulty', description: 'difficulty of the tip' },
+                  { type: 'num', key: 'verificationprogress', description: 'progress towards the network tip' },
+                  { type: 'str_hex', key: 'snapshot_blockhash', optional: true, description: 'the base block of the snapshot this chainstate is based on, if any' },
+                  { type: 'num', key: 'coins_db_cache_bytes', description: 'size of the coinsdb cache' },
+                  { type: 'num', key: 'coins_tip_cache_bytes', description: 'size of the coinstip cache' },
+                  {
+                    type: 'bool',
+                    key: 'validated',
+                    description:
+                      'whether the chainstate is fully validated. True if all blocks in the chainstate were validated, false if the chain is based on a snapshot and the snapshot has not yet been validated.',
+                  },
+                ],
+              },
+            ],
+          },
+        ],
+      },
+    ],
+    examples: helpExampleCli('getchainstates', '') + helpExampleRpc('getchainstates', ''),
+    readsSnapshot: true,
+    handler: (_args, ctx) => {
+      // One chainstate: tsbtcd has no assumeutxo snapshots, so it is always fully validated.
+      const snapshot = view(ctx);
+      const tip = snapshot.tip();
+      const cache = snapshot.node.coinsCacheBytes;
+      return {
+        headers: snapshot.bestHeader().height,
+        chainstates: [
+          {
+            blocks: tip.height,
+            bestblockhash: tip.hashHex,
+            bits: tip.bits.toString(16).padStart(8, '0'),
+            target: uint256Hex(deriveTarget(tip.bits, snapshot.params.powLimit) ?? 0n),
+            difficulty: doubleJson(getDifficulty(tip.bits)),
+            verificationprogress: doubleJson(verificationProgress(snapshot, tip)),
+            coins_db_cache_bytes: cache.db,
+            coins_tip_cache_bytes: cache.tip,
+            validated: true,
+          },
+        ],
+      };
+    },
+  });
+
   return [
+    getchainstates,
     getblockchaininfo,
     getblockheader,
     getblock,

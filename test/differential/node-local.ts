@@ -15,6 +15,8 @@ export const NODE_LOCAL_FIELDS: readonly NodeLocalField[] = [
   { group: 'rest chaininfo', path: 'size_on_disk', reason: 'as getblockchaininfo' },
   { group: 'getmempoolinfo', path: 'usage', reason: "the process's memory accounting of its pool structures" },
   { group: 'rest mempool', path: 'usage', reason: 'as getmempoolinfo' },
+  { group: 'getchainstates', path: 'chainstates.*.coins_db_cache_bytes', reason: "the node's -dbcache split (bitcoind v31's default -dbcache depends on the machine's memory)" },
+  { group: 'getchainstates', path: 'chainstates.*.coins_tip_cache_bytes', reason: 'as coins_db_cache_bytes' },
   { group: 'gettxoutsetinfo', path: 'disk_size', reason: 'size of the chainstate database on disk' },
   { group: 'uptime', path: '', reason: 'seconds since the process started' },
   { group: 'getrpcinfo', path: 'active_commands.*.duration', reason: 'microseconds the call has run' },

@@ -63,6 +63,7 @@ export const COMPARED_METHODS_WITHOUT_ARGS = [
   'logging',
   'getnettotals',
   'getaddrmaninfo',
+  'getchainstates',
 ];
 
 export function catalogue(facts: ChainFacts, helpMethods: readonly string[]): DiffRequest[] {
