@@ -97,6 +97,15 @@ function verificationProgress(snapshot: SnapshotChainView, tip: ViewEntry): numb
   return guessVerificationProgress(snapshot.params.chainTxData, tip, snapshot.bestHeader().height, snapshot.params.targetSpacing, snapshot.node.now());
 }
 
+/** A tip's difficulty fields as getblockchaininfo and getchainstates print them. */
+function difficultyFields(snapshot: SnapshotChainView, tip: ViewEntry): { bits: string; target: string; difficulty: unknown } {
+  return {
+    bits: tip.bits.toString(16).padStart(8, '0'),
+    target: uint256Hex(deriveTarget(tip.bits, snapshot.params.powLimit) ?? 0n),
+    difficulty: doubleJson(getDifficulty(tip.bits)),
+  };
+}
+
 /** getblockchaininfo's object (also REST chaininfo.json), from one snapshot. */
 export function blockchainInfo(snapshot: SnapshotChainView): Record<string, unknown> {
   const tip = snapshot.tip();
@@ -107,9 +116,7 @@ export function blockchainInfo(snapshot: SnapshotChainView): Record<string, unkn
     blocks: tip.height,
     headers: snapshot.bestHeader().height,
     bestblockhash: tip.hashHex,
-    bits: tip.bits.toString(16).padStart(8, '0'),
-    target: uint256Hex(deriveTarget(tip.bits, params.powLimit) ?? 0n),
-    difficulty: doubleJson(getDifficulty(tip.bits)),
+    ...difficultyFields(snapshot, tip),
     time: tip.time,
     mediantime: tip.medianTimePast(),
     verificationprogress: doubleJson(verificationProgress(snapshot, tip)),
@@ -765,9 +772,7 @@ export function blockchainBlockMethods(deprecatedRpc: (name: string) => boolean)
           {
             blocks: tip.height,
             bestblockhash: tip.hashHex,
-            bits: tip.bits.toString(16).padStart(8, '0'),
-            target: uint256Hex(deriveTarget(tip.bits, snapshot.params.powLimit) ?? 0n),
-            difficulty: doubleJson(getDifficulty(tip.bits)),
+            ...difficultyFields(snapshot, tip),
             verificationprogress: doubleJson(verificationProgress(snapshot, tip)),
             coins_db_cache_bytes: cache.db,
             coins_tip_cache_bytes: cache.tip,
