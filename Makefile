@@ -72,7 +72,8 @@ vectors: build
 # Every RPC method and REST endpoint both serve, in every argument form and format, sent to
 # the reference bitcoind (BITCOIND, default ../shared/bin/bitcoind) and to tsbtcd over the same
 # rich regtest chain; prints "N identical, M different" and every difference (DETAIL=n: the
-# first n). Fails while anything differs.
+# first n). Fails while anything differs; `make test` runs the same catalogue and fails only on
+# differences not listed in test/differential/known-differences.ts.
 differential: build
 	$(NODE) dist/test/differential/rpc-rest.js
 

@@ -10,6 +10,7 @@ import * as http from 'node:http';
 import { join } from 'node:path';
 import { BitcoindProcess } from '../integration/bitcoind-process.js';
 import { Daemon, tempDir } from '../integration/daemon-harness.js';
+import { knownDifference } from './known-differences.js';
 import { maskNodeLocal } from './node-local.js';
 import { catalogue, type ChainFacts, type DiffRequest } from './request-catalogue.js';
 import { buildRichChain, replayRichChain } from './rich-chain.js';
@@ -200,7 +201,8 @@ export async function runDifferential(bitcoind: string, sample = 1, log: (line: 
 
 /** The report as lines: the totals, differences by group, and the first few in full. */
 export function reportLines(report: DifferentialReport, detail = 30): string[] {
-  const lines = [`${report.requests} requests: ${report.identical} identical, ${report.differences.length} different`];
+  const known = report.differences.filter((d) => knownDifference(d.request.label));
+  const lines = [`${report.requests} requests: ${report.identical} identical, ${report.differences.length} different (${known.length} known, listed in known-differences.ts)`];
   const byGroup = new Map<string, number>();
   for (const d of report.differences) byGroup.set(d.request.group, (byGroup.get(d.request.group) ?? 0) + 1);
   for (const [group, n] of [...byGroup].sort((a, b) => b[1] - a[1])) lines.push(`  ${n} × ${group}`);
