@@ -36,7 +36,7 @@ export interface AppDeps {
   readonly state: FrontendState;
   readonly rest: RestRouter;
   /** Synchronous for calls answered from this process's snapshot; a promise for the rest. */
-  call(method: string, params: RpcParams, wallet: string | undefined, user: string): CallOutcome | Promise<CallOutcome>;
+  call(method: string, params: RpcParams, wallet: string | undefined, user: string, spelled?: readonly (number | string)[]): CallOutcome | Promise<CallOutcome>;
   log(level: 'debug' | 'info' | 'warning', category: string | null, msg: string): void;
   /** Whether -debug=<category> is on, so per-request debug lines are only built when logged. */
   logsDebug(category: string): boolean;
@@ -108,7 +108,7 @@ export function createApp(uws: UwsModule, deps: AppDeps): TemplatedApp {
   const newContext = (user: string, wallet: string | undefined): JsonRpcContext => ({
     user,
     whitelist,
-    execute: (method, params) => deps.call(method, params, wallet, user),
+    execute: (method, params, spelled) => deps.call(method, params, wallet, user, spelled),
     log: logInfo,
   });
   /** Calls on `/` need no per-request context: one per user, made on first use. */

@@ -94,22 +94,22 @@ let nextRunningId = 1;
  * so getrpcinfo there lists it as Core's lists every running command; a synchronous one
  * ends before any other request could ask.
  */
-function callLocally(server: RpcServer, method: string, params: RpcParams, wallet: string | undefined, user: string): CallOutcome | Promise<CallOutcome> {
-  const outcome = server.dispatch({ method, params, wallet, user });
+function callLocally(server: RpcServer, method: string, params: RpcParams, wallet: string | undefined, user: string, spelled?: readonly (number | string)[]): CallOutcome | Promise<CallOutcome> {
+  const outcome = server.dispatch({ method, params, wallet, user, spelled });
   if (!(outcome instanceof Promise)) return serialized(outcome);
   const id = nextRunningId++;
   channel.send({ t: 'running', id, method });
   return outcome.then(serialized).finally(() => channel.send({ t: 'finished', id }));
 }
 
-function call(method: string, params: RpcParams, wallet: string | undefined, user: string): CallOutcome | Promise<CallOutcome> {
+function call(method: string, params: RpcParams, wallet: string | undefined, user: string, spelled?: readonly (number | string)[]): CallOutcome | Promise<CallOutcome> {
   // Warm-up is answered here: Core checks it before even looking the method up.
   if (state.warmup !== null) return { error: { code: -28, message: state.warmup } };
-  if (localServer?.registry.get(method)) return callLocally(localServer, method, params, wallet, user);
+  if (localServer?.registry.get(method)) return callLocally(localServer, method, params, wallet, user, spelled);
   const id = nextId++;
   return new Promise((resolve) => {
     pending.set(id, resolve);
-    channel.send({ t: 'call', id, method, params, wallet: wallet ?? null, user });
+    channel.send({ t: 'call', id, method, params, wallet: wallet ?? null, user, ...(spelled ? { spelled } : {}) });
   });
 }
 

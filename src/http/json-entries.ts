@@ -118,6 +118,30 @@ export function numericIdTexts(text: string): (RawJsonNumber | undefined)[] {
   return Array.isArray(doc) ? doc.map(idOf) : [idOf(doc)];
 }
 
+/**
+ * Top-level params (positions of an array, names of an object) holding a number that is
+ * integral but spelled with a fraction or an exponent (1.0, 1e3), for each request object
+ * of the body (one, or each element of a batch): Core's getInt reads the text and answers
+ * "JSON integer out of range" for them, where a JS number cannot tell 1.0 from 1.
+ */
+export function integralSpelledParams(text: string): (readonly (number | string)[] | undefined)[] {
+  const doc = new Parser(text, true).parseDocument() as unknown;
+  const spelled = (v: unknown) => v instanceof RawJsonNumber && /[.eE]/.test(v.text) && Number.isInteger(Number(v.text));
+  const of = (request: unknown) => {
+    if (request === null || typeof request !== 'object' || Array.isArray(request)) return undefined;
+    const params = (request as Record<string, unknown>)['params'];
+    if (Array.isArray(params)) return params.flatMap((v, i) => (spelled(v) ? [i] : []));
+    if (params !== null && typeof params === 'object') return Object.entries(params).flatMap(([k, v]) => (spelled(v) ? [k] : []));
+    return undefined;
+  };
+  return Array.isArray(doc) ? doc.map(of) : [of(doc)];
+}
+
+/** Whether a body may hold a number spelled with a fraction or exponent (outside strings). */
+export function mayHoldSpelledNumbers(text: string): boolean {
+  return /[[,:]\s*-?\d+(?:\.\d*)?[.eE]/.test(text);
+}
+
 /** An object's members in order (repeats included when it came from parseJsonKeepingEntries). */
 export function objectEntries(obj: object): Entries {
   return (obj as WithEntries)[ENTRIES] ?? (Object.entries(obj) as Entries);

@@ -17,7 +17,7 @@ import {
   type RpcParams,
 } from '../rpc/index.js';
 import type { Whitelist } from './auth.js';
-import { numericIdTexts, objectEntries, parseJsonKeepingEntries } from './json-entries.js';
+import { integralSpelledParams, mayHoldSpelledNumbers, numericIdTexts, objectEntries, parseJsonKeepingEntries } from './json-entries.js';
 import { emptyReply, jsonReply, type Reply } from './reply.js';
 
 /** A call's outcome: the result already serialized as JSON text, or an error. */
@@ -27,7 +27,8 @@ export interface JsonRpcContext {
   readonly user: string;
   readonly whitelist: Whitelist;
   /** Synchronous for calls answered from a snapshot; a promise for the rest. */
-  execute(method: string, params: RpcParams): CallOutcome | Promise<CallOutcome>;
+  /** `spelled`: params holding integral numbers written as 1.0 or 1e3 (see integralSpelledParams). */
+  execute(method: string, params: RpcParams, spelled?: readonly (number | string)[]): CallOutcome | Promise<CallOutcome>;
   log(message: string): void;
 }
 
@@ -59,6 +60,8 @@ function isObject(v: unknown): v is Record<string, Json> {
 
 /** Number ids as the body spelled them, by request object (see numericIdTexts). */
 const numberIdText = new WeakMap<object, Json>();
+/** Params holding integral numbers spelled 1.0 or 1e3, by request object (see integralSpelledParams). */
+const spelledParams = new WeakMap<object, readonly (number | string)[]>();
 
 /** JSONRPCRequest::parse: updates `state` as far as it gets, then throws on the first problem. */
 function parseRequest(value: Json, state: RequestState): ParsedRequest {
@@ -132,6 +135,13 @@ export function handleJsonRpc(body: Uint8Array, ctx: JsonRpcContext): Reply | Pr
   }
 
   const requests = Array.isArray(value) ? value : [value];
+  if (mayHoldSpelledNumbers(text)) {
+    const spelled = integralSpelledParams(text);
+    requests.forEach((r, i) => {
+      const list = spelled[i];
+      if (isObject(r) && list && list.length > 0) spelledParams.set(r, list);
+    });
+  }
   if (requests.some((r) => isObject(r) && typeof r['id'] === 'number')) {
     const texts = numericIdTexts(text);
     requests.forEach((r, i) => {
@@ -173,7 +183,7 @@ function single(value: Json, state: RequestState, ctx: JsonRpcContext): Reply | 
     ctx.log(`RPC User ${ctx.user} not allowed to call method ${req.method}`);
     return emptyReply(403);
   }
-  const outcome = ctx.execute(req.method, req.params);
+  const outcome = ctx.execute(req.method, req.params, isObject(value) ? spelledParams.get(value) : undefined);
   if (outcome instanceof Promise) return outcome.then((settled) => singleReply(state, settled));
   return singleReply(state, outcome);
 }
@@ -206,7 +216,7 @@ async function batch(items: Json[], state: RequestState, ctx: JsonRpcContext): P
     let outcome: CallOutcome;
     try {
       const req = parseRequest(item, state);
-      outcome = await ctx.execute(req.method, req.params);
+      outcome = await ctx.execute(req.method, req.params, isObject(item) ? spelledParams.get(item) : undefined);
     } catch (err) {
       if (!(err instanceof RequestError)) throw err;
       outcome = { error: err.error };

@@ -90,6 +90,8 @@ export type ToCoordinator =
       readonly params: RpcParams;
       readonly wallet: string | null;
       readonly user: string;
+      /** Params holding integral numbers spelled 1.0 or 1e3 (Core's getInt refuses them). */
+      readonly spelled?: readonly (number | string)[];
     }
   | { readonly t: 'log'; readonly level: LogLevelName; readonly category: string | null; readonly msg: string }
   /** A call this front-end answers itself is still running after its first turn (a long poll): getrpcinfo lists it. */

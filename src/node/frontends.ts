@@ -190,7 +190,7 @@ export class FrontendPool {
       case 'call':
         this.inflight++;
         void this.opts.server
-          .execute({ method: msg.method, params: msg.params, user: msg.user, wallet: msg.wallet ?? undefined })
+          .execute({ method: msg.method, params: msg.params, user: msg.user, wallet: msg.wallet ?? undefined, spelled: msg.spelled })
           .then((outcome) => {
             if ('error' in outcome) return fe.channel.send({ t: 'reply', id: msg.id, error: outcome.error });
             let json: string;

@@ -11,12 +11,19 @@ export class RpcArgs {
     private readonly specs: readonly RpcArgSpec[],
     /** Positional values after named-parameter mapping (trailing omitted ones absent). */
     readonly raw: readonly Json[],
+    /** Positions whose integral number was spelled 1.0 or 1e3: not an integer to Core. */
+    private readonly spelled?: ReadonlySet<number>,
   ) {}
 
   private indexOf(name: string): number {
     const i = this.specs.findIndex((s) => s.name === name || s.name.split('|').includes(name));
     if (i < 0) throw new Error(`RPC argument ${name} is not declared`);
     return i;
+  }
+
+  /** Whether the number at this position was an integral one spelled 1.0 or 1e3. */
+  spelledAt(position: number): boolean {
+    return this.spelled?.has(position) === true;
   }
 
   /** True when the caller passed a non-null value. */
@@ -61,10 +68,14 @@ export class RpcArgs {
     return this.present(name, this.optNumber(name));
   }
 
-  /** An integer within the safe range; Core says "JSON integer out of range" otherwise. */
+  /**
+   * An integer within the safe range, written as one; Core says "JSON integer out of
+   * range" otherwise (its getInt parses the number's text, so 1.0 and 1e3 fail too).
+   */
   optInt(name: string): number | undefined {
     const n = this.optNumber(name);
-    if (n !== undefined && !Number.isSafeInteger(n)) throw new RpcError(RPC_MISC_ERROR, 'JSON integer out of range');
+    const spelled = n !== undefined && this.spelled?.has(this.indexOf(name)) === true;
+    if (n !== undefined && (!Number.isSafeInteger(n) || spelled)) throw new RpcError(RPC_MISC_ERROR, 'JSON integer out of range');
     return n;
   }
   int(name: string): number {

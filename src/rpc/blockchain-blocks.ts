@@ -34,15 +34,19 @@ import { MEMPOOL_HEIGHT } from '../mempool/index.js';
 /** Deployment state caches are per block, so one per process serves every snapshot. */
 const versionBits = new VersionBitsCache();
 
-/** Core's ParseVerbosity: an integer, or a boolean where allowed (true = 1). */
-function parseVerbosity(value: Json | undefined, fallback: number, allowBool: boolean): number {
+/**
+ * Core's ParseVerbosity: an integer (getInt<int>: written as one, within int32), or a
+ * boolean where allowed (true = 1). `spelled`: the number was written 1.0 or 1e3.
+ */
+function parseVerbosity(value: Json | undefined, fallback: number, allowBool: boolean, spelled: boolean): number {
   if (value === undefined || value === null) return fallback;
   if (typeof value === 'boolean') {
     if (!allowBool) throw new RpcError(RPC_TYPE_ERROR, 'Verbosity was boolean but only integer allowed');
     return value ? 1 : 0;
   }
   if (typeof value !== 'number') throw new RpcError(RPC_TYPE_ERROR, `JSON value of type ${value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value === 'object' ? 'object' : typeof value} is not of expected type number`);
-  return Math.trunc(value);
+  if (spelled || !Number.isInteger(value) || value < -0x80000000 || value > 0x7fffffff) throw new RpcError(RPC_MISC_ERROR, 'JSON integer out of range');
+  return value;
 }
 
 /** The header fields every block-describing result shares (getblockheader, getblock, REST headers and block). */
@@ -272,7 +276,7 @@ export function blockchainBlockMethods(deprecatedRpc: (name: string) => boolean)
     handler: (args, ctx) => {
       const snapshot = view(ctx);
       const entry = lookupViewBlock(snapshot, args.string('blockhash'), 'blockhash');
-      const verbosity = parseVerbosity(args.raw[1], 1, true);
+      const verbosity = parseVerbosity(args.raw[1], 1, true, args.spelledAt(1));
       const bytes = readBlockBytesOrThrow(snapshot, entry);
       if (verbosity <= 0) return toHex(bytes);
       const block = snapshot.readBlock(entry);
@@ -617,7 +621,7 @@ export function blockchainBlockMethods(deprecatedRpc: (name: string) => boolean)
       if (bytesEqual(txid, snapshot.params.genesis.header.merkleRoot)) {
         throw new RpcError(RPC_INVALID_ADDRESS_OR_KEY, 'The genesis block coinbase is not considered an ordinary transaction and cannot be retrieved');
       }
-      const verbosity = parseVerbosity(args.raw[1], 0, true);
+      const verbosity = parseVerbosity(args.raw[1], 0, true, args.spelledAt(1));
       let given: ViewEntry | undefined;
       if (args.has('blockhash')) {
         given = snapshot.entry(parseHash(args.string('blockhash'), 'parameter 3'));

@@ -5,6 +5,7 @@
  * getrpcinfo.
  */
 import { RpcArgs } from './args.js';
+import type { RpcArgSpec } from './spec.js';
 import { RPC_IN_WARMUP, RPC_METHOD_NOT_FOUND, RPC_MISC_ERROR, RpcError, toRpcErrorObject, type RpcErrorObject } from './errors.js';
 import type { SnapshotChainView } from '../chain/index.js';
 import { prepareArgs, type RpcParams } from './params.js';
@@ -15,6 +16,11 @@ export interface RpcCall {
   readonly params: RpcParams;
   readonly user: string;
   readonly wallet: string | undefined;
+  /**
+   * Params (positions, or names when passed by name) holding an integral number the
+   * request spelled with a fraction or exponent (1.0, 1e3): integer arguments refuse them.
+   */
+  readonly spelled?: readonly (number | string)[];
 }
 
 export type RpcOutcome = { readonly result: unknown } | { readonly error: RpcErrorObject };
@@ -28,6 +34,20 @@ interface ActiveCommand {
 /** Where snapshot-reading methods get their view of the chain. */
 export interface SnapshotSource {
   withSnapshot<T>(fn: (view: SnapshotChainView) => T): T;
+}
+
+/** The argument positions of `spelled` (names resolved through the spec's names and aliases). */
+function spelledPositions(specs: readonly RpcArgSpec[], spelled: readonly (number | string)[] | undefined): ReadonlySet<number> | undefined {
+  if (!spelled || spelled.length === 0) return undefined;
+  const positions = new Set<number>();
+  for (const p of spelled) {
+    if (typeof p === 'number') positions.add(p);
+    else {
+      const i = specs.findIndex((s) => s.name.split('|').includes(p));
+      if (i >= 0) positions.add(i);
+    }
+  }
+  return positions;
 }
 
 function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
@@ -105,7 +125,7 @@ export class RpcServer {
       if (!method) throw new RpcError(RPC_METHOD_NOT_FOUND, 'Method not found');
       if (this.options.tracksActiveCommands) untrack = this.trackCommand(call.method);
       const positional = prepareArgs(method.args, call.params, () => this.registry.fullHelp(method.name));
-      const args = new RpcArgs(method.args, positional);
+      const args = new RpcArgs(method.args, positional, spelledPositions(method.args, call.spelled));
       let result: unknown;
       if (method.readsSnapshot) {
         const source = this.snapshots;

@@ -1,7 +1,8 @@
 /**
  * Requests whose answers must be bitcoind v31.0's byte for byte, sent to both on a fresh
- * regtest chain: createmultisig in every form and error, and JSON-RPC ids that are numbers
- * spelled in ways a JS number would respell (Core echoes the text as sent).
+ * regtest chain: createmultisig in every form and error, JSON-RPC ids that are numbers
+ * spelled in ways a JS number would respell (Core echoes the text as sent), and integer
+ * params spelled 1.0 or 1e3 (Core's getInt reads the text: out of range).
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -10,6 +11,7 @@ import { rpcCall as call, withBareNodes } from '../differential/compare-nodes.js
 import type { DiffRequest } from '../differential/request-catalogue.js';
 
 const reference = referenceBitcoind();
+const GENESIS = '0f9188f13cb7b2c71f2a335e3a4fc328bf5beb436012afca590b1a11466e2206';
 const K1 = '0279be667ef9dcbbac55a06295ce870b07029bfcdb2dce28d959f2815b16f81798';
 const K2 = '02c6047f9441ed7d6d3045406e95c07cd85c778e4b8cef3ca7abac09b95c709ee5';
 const UNCOMPRESSED = '0479be667ef9dcbbac55a06295ce870b07029bfcdb2dce28d959f2815b16f81798483ada7726a3c4655da4fbfc0e1108a8fd17b448a68554199c47d08ffb10d4b8';
@@ -45,6 +47,16 @@ const REQUESTS: DiffRequest[] = [
   body('id 2^100', '{"id":1267650600228229401496703205376,"method":"getblockcount","params":[]}'),
   body('batch ids', '[{"id":0.10,"method":"getblockcount"},{"id":"x","method":"getblockcount"},{"id":7.0,"method":"nosuch"}]'),
   body('named params with a number id', '{"id":2.50,"method":"getblockhash","params":{"height":0}}'),
+  body('an integer param spelled 0.0', '{"id":1,"method":"getblockhash","params":[0.0]}'),
+  body('an integer param spelled 0e0, by name', '{"id":1,"method":"getblockhash","params":{"height":0e0}}'),
+  body('verbosity 1.0', `{"id":1,"method":"getblock","params":["${GENESIS}",1.0]}`),
+  body('verbosity 1.5', `{"id":1,"method":"getblock","params":["${GENESIS}",1.5]}`),
+  body('verbosity past int32', `{"id":1,"method":"getblock","params":["${GENESIS}",2147483648]}`),
+  body('verbosity -1', `{"id":1,"method":"getblock","params":["${GENESIS}",-1]}`),
+  body('verbosity 0e0 by name', `{"id":1,"method":"getblock","params":{"blockhash":"${GENESIS}","verbosity":0e0}}`),
+  body('a batch with a spelled integer and a plain one', '[{"id":1,"method":"getblockhash","params":[0.0]},{"id":2,"method":"getblockhash","params":[0]}]'),
+  body('-0 is an integer', '{"id":1,"method":"getblockhash","params":[-0]}'),
+  body('a spelled integer inside a string is left alone', '{"id":1,"method":"getblockhash","params":["1.0"]}'),
 ];
 
 test('createmultisig, number ids and the argument table are answered byte for byte as bitcoind v31 answers them', { skip: 'path' in reference ? false : reference.missing }, async () => {
