@@ -242,3 +242,32 @@ test('without -blockfilterindex, scanblocks start answers as bitcoind v31 does',
     assert.deepEqual(different, [], different.join('\n'));
   });
 });
+
+test('on pruned nodes, getdescriptoractivity of a pruned block answers as bitcoind v31 does', { skip, timeout: 300_000 }, async () => {
+  await withBareNodes(
+    (reference as { path: string }).path,
+    async (send, each) => {
+      const core = async (method: string, params: unknown[]) => resultOf(await each.bitcoind(call(method, params)));
+      // 64 KiB block files (-fastprune): the first ones hold only blocks below the 288 kept.
+      const hashes = (await core('generatetoaddress', [700, FOREIGN])) as string[];
+      for (const hash of hashes) assert.equal(resultOf(await each.tsbtcd(call('submitblock', [await core('getblock', [hash, 0])]))), null);
+      const different: string[] = [];
+      const results = await compare(send, [call('pruneblockchain', [400])], different);
+      assert.ok(results[0] > 0, `pruned up to ${results[0]}`);
+      await compare(
+        send,
+        [
+          call('getdescriptoractivity', [[hashes[0]], [`addr(${FOREIGN})`]]),
+          call('getdescriptoractivity', [[hashes[699], hashes[0]], [`addr(${FOREIGN})`], false]),
+          call('getdescriptoractivity', [[hashes[699]], [`addr(${FOREIGN})`], false]),
+          call('scanblocks', ['start', [`addr(${FOREIGN})`]]),
+        ],
+        different,
+      );
+      assert.deepEqual(different, [], different.join('\n'));
+      const pruned = await each.bitcoind(call('getdescriptoractivity', [[hashes[0]], [`addr(${FOREIGN})`]]));
+      assert.match(String(pruned.body), /"code":-1,"message":"Block not available \(pruned data\)"/);
+    },
+    ['-prune=1', '-fastprune'],
+  );
+});
