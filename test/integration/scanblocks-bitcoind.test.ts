@@ -31,6 +31,17 @@ interface Built {
   readonly tr: string;
 }
 
+/** Both block filter indexes catch up in the background: waits until they reach `height`. */
+async function indexesSynced(each: SendToEach, height: number): Promise<void> {
+  for (const node of [each.tsbtcd, each.bitcoind]) {
+    for (let i = 0; i < 300; i++) {
+      const info = resultOf(await node(call('getindexinfo', [])));
+      if (info['basic block filter index']?.synced && info['basic block filter index'].best_block_height === height) break;
+      await sleep(100);
+    }
+  }
+}
+
 async function buildChain(each: SendToEach): Promise<Built> {
   const wallet = new TestWallet(31);
   const core = async (method: string, params: unknown[]) => resultOf(await each.bitcoind(call(method, params)));
@@ -63,14 +74,7 @@ async function buildChain(each: SendToEach): Promise<Built> {
   const tip = (await core('getblockcount', [])) as number;
   const hashes: string[] = [];
   for (let h = 0; h <= tip; h++) hashes.push((await core('getblockhash', [h])) as string);
-  // Both indexes catch up in the background.
-  for (const node of [each.tsbtcd, each.bitcoind]) {
-    for (let i = 0; i < 300; i++) {
-      const info = resultOf(await node(call('getindexinfo', [])));
-      if (info['basic block filter index']?.synced && info['basic block filter index'].best_block_height === tip) break;
-      await sleep(100);
-    }
-  }
+  await indexesSynced(each, tip);
   return { hashes, wpkh: `raw(${toHex(wallet.scriptPubKey('p2wpkh'))})`, tr: `addr(${wallet.address('p2tr-key')})` };
 }
 
@@ -243,7 +247,7 @@ test('without -blockfilterindex, scanblocks start answers as bitcoind v31 does',
   });
 });
 
-test('on pruned nodes, getdescriptoractivity of a pruned block answers as bitcoind v31 does', { skip, timeout: 300_000 }, async () => {
+test('on pruned nodes, getdescriptoractivity and scanblocks filter_false_positives of a pruned block answer as bitcoind v31 does', { skip, timeout: 300_000 }, async () => {
   await withBareNodes(
     (reference as { path: string }).path,
     async (send, each) => {
@@ -251,6 +255,7 @@ test('on pruned nodes, getdescriptoractivity of a pruned block answers as bitcoi
       // 64 KiB block files (-fastprune): the first ones hold only blocks below the 288 kept.
       const hashes = (await core('generatetoaddress', [700, FOREIGN])) as string[];
       for (const hash of hashes) assert.equal(resultOf(await each.tsbtcd(call('submitblock', [await core('getblock', [hash, 0])]))), null);
+      await indexesSynced(each, 700);
       const different: string[] = [];
       const results = await compare(send, [call('pruneblockchain', [400])], different);
       assert.ok(results[0] > 0, `pruned up to ${results[0]}`);
@@ -261,13 +266,18 @@ test('on pruned nodes, getdescriptoractivity of a pruned block answers as bitcoi
           call('getdescriptoractivity', [[hashes[699], hashes[0]], [`addr(${FOREIGN})`], false]),
           call('getdescriptoractivity', [[hashes[699]], [`addr(${FOREIGN})`], false]),
           call('scanblocks', ['start', [`addr(${FOREIGN})`]]),
+          call('scanblocks', ['start', [`addr(${FOREIGN})`], 690]),
+          call('scanblocks', ['start', [`addr(${FOREIGN})`], 690, 699, 'basic', { filter_false_positives: true }]),
+          call('scanblocks', ['start', [`addr(${FOREIGN})`], 0, 699, 'basic', { filter_false_positives: true }]),
         ],
         different,
       );
       assert.deepEqual(different, [], different.join('\n'));
       const pruned = await each.bitcoind(call('getdescriptoractivity', [[hashes[0]], [`addr(${FOREIGN})`]]));
       assert.match(String(pruned.body), /"code":-1,"message":"Block not available \(pruned data\)"/);
+      const rechecked = await each.bitcoind(call('scanblocks', ['start', [`addr(${FOREIGN})`], 0, 699, 'basic', { filter_false_positives: true }]));
+      assert.match(String(rechecked.body), /"code":-1,"message":"Block not available \(pruned data\)"/);
     },
-    ['-prune=1', '-fastprune'],
+    ['-prune=1', '-fastprune', '-blockfilterindex=1'],
   );
 });
