@@ -10,7 +10,7 @@ import type { us_listen_socket } from '@trufflesuite/uws-js-unofficial';
 import { IpcChannel, type BindAddress, type FrontendSettings, type NodeState, type ToCoordinator, type ToFrontend } from '../ipc/index.js';
 import { ChainSnapshotSource, type NodeView } from '../chain/index.js';
 import { readChainArgs, selectParams } from '../consensus/index.js';
-import { blockchainBlockMethods, blockchainReadMethods, blockFilterMethods, mempoolMethods, RPC_MISC_ERROR, RpcError, RpcRegistry, RpcServer, TipWaiters, waitMethods, writeJson, type RpcOutcome, type RpcParams } from '../rpc/index.js';
+import { blockchainBlockMethods, blockchainReadMethods, blockFilterMethods, descriptorActivityMethods, mempoolMethods, RPC_MISC_ERROR, RpcError, RpcRegistry, RpcServer, TipWaiters, waitMethods, writeJson, type RpcOutcome, type RpcParams } from '../rpc/index.js';
 import { pureRpcMethods } from '../rpc/index.js';
 import { createApp, type FrontendState } from './app.js';
 import type { CallOutcome } from './jsonrpc.js';
@@ -56,7 +56,7 @@ let nodeView: NodeView | undefined;
 function setUpLocalCalls(settings: FrontendSettings): void {
   if (settings.netDir === '') return;
   const registry = new RpcRegistry();
-  registry.register(...blockchainReadMethods(), ...blockchainBlockMethods((name) => settings.deprecatedRpc.includes(name)), ...blockFilterMethods(), ...mempoolMethods(), ...waitMethods(() => tipWaiters));
+  registry.register(...blockchainReadMethods(), ...blockchainBlockMethods((name) => settings.deprecatedRpc.includes(name)), ...blockFilterMethods(), ...descriptorActivityMethods(), ...mempoolMethods(), ...waitMethods(() => tipWaiters));
   registry.register(...pureRpcMethods(settings.chain));
   // getrpcinfo runs on the coordinator: it cannot list this process's commands.
   localServer = new RpcServer(registry, { tracksActiveCommands: false });

@@ -13,8 +13,8 @@ import { policyOptionsError } from './mempool-options.js';
 import { MAX_FUTURE_BLOCK_TIME } from '../consensus/index.js';
 import { hexToHash } from '../primitives/index.js';
 import { SignatureCache } from '../script/index.js';
-import { blockchainBlockMethods, blockchainMethods, blockchainReadMethods, blockFilterMethods, mempoolMethods, miningMethods, TipWaiters, waitMethods, type ChainAccess } from '../rpc/index.js';
-import { feeMethods, mempoolPersistMethods, mempoolSubmitMethods, prioritisationMethods, scanTxOutSetMethods, type SnapshotSource } from '../rpc/index.js';
+import { blockchainBlockMethods, blockchainMethods, blockchainReadMethods, blockFilterMethods, descriptorActivityMethods, mempoolMethods, miningMethods, TipWaiters, waitMethods, type ChainAccess } from '../rpc/index.js';
+import { feeMethods, mempoolPersistMethods, mempoolSubmitMethods, prioritisationMethods, scanBlocksMethods, scanTxOutSetMethods, type SnapshotSource } from '../rpc/index.js';
 import { ScriptCheckPool } from '../../workers/index.js';
 import type { NodeConfig } from './config.js';
 import { InitError } from './config.js';
@@ -129,7 +129,7 @@ export class ChainstateService implements NodeService {
       mempool: () => this.mempool,
       node: nodeFacts(config, () => (this.ctx?.shutdownRequested ?? false) || (this.chain?.interrupted ?? false), peerCount),
     };
-    this.rpcMethods = [...blockchainReadMethods(), ...blockchainBlockMethods(access.node!.deprecatedRpc), ...blockFilterMethods(), ...mempoolMethods(), ...blockchainMethods(access), ...miningMethods(access), ...waitMethods(() => this.tipWaiters)];
+    this.rpcMethods = [...blockchainReadMethods(), ...blockchainBlockMethods(access.node!.deprecatedRpc), ...blockFilterMethods(), ...descriptorActivityMethods(), ...mempoolMethods(), ...blockchainMethods(access), ...miningMethods(access), ...waitMethods(() => this.tipWaiters)];
     const mempool = (): NodeMempool => {
       if (!this.mempool) throw new ChainSystemError('mempool is not loaded');
       return this.mempool;
@@ -148,6 +148,7 @@ export class ChainstateService implements NodeService {
         import: (file, options) => mempoolFile().import(file, options),
       }),
       ...scanTxOutSetMethods({ chain: config.chain, flush: async () => this.chain?.flushNow(), snapshots: () => this.snapshots, node: access.node! }),
+      ...scanBlocksMethods({ chain: config.chain, snapshots: () => this.snapshots, node: access.node! }),
       // Core's floor: the mempool's minimum fee (GetMinFee, which decays it) or -minrelaytxfee.
       ...feeMethods({
         estimator: () => this.fees?.estimator,

@@ -9,6 +9,7 @@ import { blockScriptFlags, deploymentInfo, getDifficulty, guessVerificationProgr
 import { bytesEqual, parseTransaction, toHex, type Transaction } from '../primitives/index.js';
 import { ALL_FLAG_NAMES, VerifyFlags } from '../script/index.js';
 import { blockHeaderDoc, deploymentDoc, getblockResultDocs } from './blockchain-help.js';
+import { readBlockBytesOrThrow } from './block-checked.js';
 import { view, lookupViewBlock } from './blockchain-read.js';
 import { RPC_INTERNAL_ERROR, RPC_INVALID_ADDRESS_OR_KEY, RPC_INVALID_PARAMETER, RPC_MISC_ERROR, RPC_TYPE_ERROR, RpcError } from './errors.js';
 import {
@@ -63,16 +64,6 @@ export function headerFields(snapshot: SnapshotChainView, entry: ViewEntry): Hea
     ...(next ? { nextHash: next.hash } : {}),
     powLimit: snapshot.params.powLimit,
   };
-}
-
-/** Core's GetRawBlockOrThrow / GetBlockChecked texts. */
-function readBlockBytesOrThrow(snapshot: SnapshotChainView, entry: ViewEntry): Uint8Array {
-  try {
-    return snapshot.readBlockBytes(entry);
-  } catch (err) {
-    if (err instanceof BlockDataUnavailable) throw new RpcError(RPC_MISC_ERROR, err.message);
-    throw err;
-  }
 }
 
 /** Core's ParseHashOrHeight. */

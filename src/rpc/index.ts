@@ -43,6 +43,8 @@ export * from './network-methods.js';
 export * from './txoutproof.js';
 export * from './scan-descriptors.js';
 export * from './scantxoutset.js';
+export * from './scanblocks.js';
+export * from './descriptor-activity.js';
 export * from './wallet-stubs.js';
 export * from './pure-methods.js';
 export * from './peer-network.js';

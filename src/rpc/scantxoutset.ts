@@ -16,6 +16,7 @@ import type { ChainName } from '../script/index.js';
 import { RPC_CLIENT_NOT_CONNECTED, RPC_INVALID_PARAMETER, RPC_MISC_ERROR, RpcError } from './errors.js';
 import type { NodeFacts } from './node-facts.js';
 import { defineRpcMethod } from './registry.js';
+import { SCAN_ACTION_ARG, SCAN_OBJECTS_ARG, SCAN_RESULT_ABORT, SCAN_RESULT_STATUS_NONE, runScanAction, yieldToEventLoop } from './scan-args.js';
 import { scanObjectPositions, type ScanNeedle } from './scan-descriptors.js';
 import type { SnapshotSource } from './server.js';
 import { helpExampleCli, helpExampleRpc, type RpcMethod } from './spec.js';
@@ -37,8 +38,6 @@ class ScanState {
   progress = 0;
   shouldAbort = false;
 }
-
-const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 interface ScanResult {
   success: boolean;
@@ -142,37 +141,7 @@ export function scanTxOutSetMethods(deps: ScanTxOutSetDeps): RpcMethod[] {
       'unhardened or hardened child keys.\n' +
       'In the latter case, a range needs to be specified by below if different from 1000.\n' +
       'For more information on output descriptors, see the documentation in the doc/descriptors.md file.\n',
-    args: [
-      {
-        name: 'action',
-        type: 'str',
-        description:
-          'The action to execute\n' +
-          '"start" for starting a scan\n' +
-          '"abort" for aborting the current scan (returns true when abort was successful)\n' +
-          '"status" for progress report (in %) of the current scan',
-      },
-      {
-        name: 'scanobjects',
-        type: 'arr',
-        optional: true,
-        description: 'Array of scan objects. Required for "start" action\nEvery scan object is either a string descriptor or an object:',
-        onelineDescription: '[scanobjects,...]',
-        inner: [
-          { name: 'descriptor', type: 'str', optional: true, description: 'An output descriptor' },
-          {
-            name: '',
-            type: 'obj',
-            optional: true,
-            description: 'An object with output descriptor and metadata',
-            inner: [
-              { name: 'desc', type: 'str', description: 'An output descriptor' },
-              { name: 'range', type: 'range', default: 1000, description: 'The range of HD chain indexes to explore (either end or [begin,end])' },
-            ],
-          },
-        ],
-      },
-    ],
+    args: [SCAN_ACTION_ARG, SCAN_OBJECTS_ARG],
     results: [
       {
         type: 'obj',
@@ -208,18 +177,14 @@ export function scanTxOutSetMethods(deps: ScanTxOutSetDeps): RpcMethod[] {
           { type: 'str_amount', key: 'total_amount', description: 'The total amount of all found unspent outputs in BTC' },
         ],
       },
-      {
-        type: 'bool',
-        cond: "when action=='abort'",
-        description: 'True if scan will be aborted (not necessarily before this RPC returns), or false if there is no scan to abort',
-      },
+      SCAN_RESULT_ABORT,
       {
         type: 'obj',
         cond: "when action=='status' and a scan is currently in progress",
         description: '',
         inner: [{ type: 'num', key: 'progress', description: 'Approximate percent complete' }],
       },
-      { type: 'none', cond: "when action=='status' and no scan is in progress - possibly already completed", description: '' },
+      SCAN_RESULT_STATUS_NONE,
     ],
     examples:
       helpExampleCli('scantxoutset', 'start \'["raw(76a91411b366edfc0a8b66feebae5c2e25a7b6a5d1cf3188ac)#fm24fxxy"]\'') +
@@ -228,23 +193,7 @@ export function scanTxOutSetMethods(deps: ScanTxOutSetDeps): RpcMethod[] {
       helpExampleRpc('scantxoutset', '"start", ["raw(76a91411b366edfc0a8b66feebae5c2e25a7b6a5d1cf3188ac)#fm24fxxy"]') +
       helpExampleRpc('scantxoutset', '"status"') +
       helpExampleRpc('scantxoutset', '"abort"'),
-    handler: async (args) => {
-      const action = args.string('action');
-      if (action === 'status') return state.inProgress ? { progress: state.progress } : null;
-      if (action === 'abort') {
-        if (!state.inProgress) return false;
-        state.shouldAbort = true;
-        return true;
-      }
-      if (action !== 'start') throw new RpcError(RPC_INVALID_PARAMETER, `Invalid action '${action}'`);
-      if (state.inProgress) throw new RpcError(RPC_INVALID_PARAMETER, 'Scan already in progress, use action "abort" or "status"');
-      state.inProgress = true;
-      try {
-        return await start(args.raw[1], args.raw.length >= 2);
-      } finally {
-        state.inProgress = false;
-      }
-    },
+    handler: (args) => runScanAction(args.string('action'), state, () => ({ progress: state.progress }), () => start(args.raw[1], args.raw.length >= 2)),
   });
 
   return [scantxoutset];

@@ -77,11 +77,11 @@ export interface SendToEach {
 
 /**
  * Starts the reference bitcoind and tsbtcd on fresh regtest datadirs, without wallet or
- * connections, runs `body` with a sender to both, and stops both however it ends.
+ * connections (and with `args`), runs `body` with a sender to both, and stops both however it ends.
  */
-export async function withBareNodes<T>(bitcoind: string, body: (send: SendToBoth, each: SendToEach) => Promise<T>): Promise<T> {
-  const core = await BitcoindProcess.start(bitcoind, ['-connect=0', '-disablewallet']);
-  const ts = await Daemon.start({ args: ['-disablewallet'] });
+export async function withBareNodes<T>(bitcoind: string, body: (send: SendToBoth, each: SendToEach) => Promise<T>, args: readonly string[] = []): Promise<T> {
+  const core = await BitcoindProcess.start(bitcoind, ['-connect=0', '-disablewallet', ...args]);
+  const ts = await Daemon.start({ args: ['-disablewallet', ...args] });
   try {
     const coreCookie = readFileSync(join(core.datadir, 'regtest', '.cookie'), 'utf8').trim();
     const tsCookie = readFileSync(join(ts.datadir, 'regtest', '.cookie'), 'utf8').trim();

@@ -241,6 +241,28 @@ export function catalogue(facts: ChainFacts, helpMethods: readonly string[]): Di
   rpc('scantxoutset', ['abort']);
   rpc('scantxoutset', ['start', [`addr(${facts.chain.addresses.bech32})`]]);
 
+  // Block filters and descriptor activity.
+  const descriptors = facts.chain.descriptors;
+  const recent = facts.hashes.slice(-12);
+  rpc('scanblocks', ['start', descriptors]);
+  rpc('scanblocks', ['start', descriptors, 0, facts.height, 'basic', { filter_false_positives: true }]);
+  rpc('scanblocks', { action: 'start', scanobjects: [`addr(${facts.chain.addresses.bech32})`], start_height: facts.height - 20, filter_false_positives: true }, 'named');
+  rpc('scanblocks', ['start', descriptors, facts.height + 1]);
+  rpc('scanblocks', ['start', descriptors, 5, 4]);
+  rpc('scanblocks', ['start', descriptors, 0, 0, 'nosuchfilter']);
+  rpc('scanblocks', ['start']);
+  rpc('scanblocks', ['status']);
+  rpc('scanblocks', ['abort']);
+  rpc('scanblocks', ['nosuchaction']);
+  rpc('getdescriptoractivity', [recent, descriptors]);
+  rpc('getdescriptoractivity', [[...recent].reverse(), descriptors, false]);
+  rpc('getdescriptoractivity', { blockhashes: [facts.hashes[facts.height]], scanobjects: descriptors, include_mempool: true }, 'named');
+  rpc('getdescriptoractivity', [[], descriptors]);
+  rpc('getdescriptoractivity', [[UNKNOWN_HASH], descriptors]);
+  rpc('getdescriptoractivity', [[ZERO_HASH.slice(2)], descriptors]);
+  if (facts.staleHashes.length > 0) rpc('getdescriptoractivity', [[facts.staleHashes[0]], descriptors]);
+  rpc('getdescriptoractivity', [recent]);
+
   // Scripts, descriptors and addresses.
   for (const script of [...facts.scripts, ...facts.chain.bareScripts, '6a04deadbeef', '', 'ac', '00']) rpc('decodescript', [script]);
   for (const desc of facts.chain.descriptors) {

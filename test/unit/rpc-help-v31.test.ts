@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import { test } from 'node:test';
-import { DEFAULT_NODE_FACTS, networkMethods, nodeMethods, pureRpcMethods, scanTxOutSetMethods, walletStubMethods } from '../../src/rpc/index.js';
+import { DEFAULT_NODE_FACTS, descriptorActivityMethods, networkMethods, nodeMethods, pureRpcMethods, scanBlocksMethods, scanTxOutSetMethods, walletStubMethods } from '../../src/rpc/index.js';
 import { caller } from './rpc-call-helper.js';
 
 const fixtures = JSON.parse(fs.readFileSync(new URL('../../../test/unit/fixtures/core-v31-help.json', import.meta.url), 'utf8')) as Record<string, string>;
@@ -17,11 +17,13 @@ const rpc = caller(
   ...networkMethods(net, DEFAULT_NODE_FACTS),
   ...nodeMethods(),
   ...scanTxOutSetMethods({ chain: 'regtest', flush: async () => {}, snapshots: () => undefined, node: DEFAULT_NODE_FACTS }),
+  ...scanBlocksMethods({ chain: 'regtest', snapshots: () => undefined, node: DEFAULT_NODE_FACTS }),
+  ...descriptorActivityMethods(),
   ...walletStubMethods({ walletDir: () => '/nonexistent' }),
 );
 
 test('help <command> equals Core v31.0’s text', () => {
-  assert.equal(Object.keys(fixtures).length, 12);
+  assert.equal(Object.keys(fixtures).length, 14);
   for (const [name, text] of Object.entries(fixtures)) {
     assert.equal(rpc.registry.help(name), text, name);
   }
