@@ -68,6 +68,7 @@ async function verifyRequests(each: SendToEach): Promise<DiffRequest[]> {
   const uncompressedAddress = p2pkhAddress(UNCOMPRESSED);
   const signature = resultOf<string>(await each.bitcoind(call('signmessagewithprivkey', [wif, 'hello'])));
   const uncompressedSignature = resultOf<string>(await each.bitcoind(call('signmessagewithprivkey', [uncompressedWif, 'hello'])));
+  assert.equal(resultOf(await each.bitcoind(call('verifymessage', [address, signature, 'hello']))), true);
   const bytes = Buffer.from(signature, 'base64');
   const withHeader = (header: number) => Buffer.concat([Buffer.of(header), bytes.subarray(1)]).toString('base64');
   const requests: DiffRequest[] = [
