@@ -5,10 +5,13 @@
  * input wins outright), and ProduceSignature rebuilds the scriptSig and witness from what
  * was pooled, signing nothing itself.
  *
- * Not reproduced: Core's miniscript satisfier for witness scripts that are neither
- * multisig, pubkey nor pubkeyhash (here their witness is only the witness script), and
- * taproot data (Core's extractor has no spent outputs, so no taproot signature verifies
- * and, as here, a taproot input leaves with an empty witness).
+ * Not reproduced: Core's miniscript satisfier for witness scripts that are neither multisig,
+ * pubkey nor pubkeyhash. Where the pooled signatures do not satisfy such a script (as for
+ * and_v(v:pk(A),pk(B)), whose second signature is only read once the first verifies), Core
+ * leaves the witness script alone on the stack, as here; where they would (a thresh of keys
+ * signed in separate variants), Core writes the satisfaction and tsbtcd the bare script.
+ * Taproot needs nothing: Core's extractor has no spent outputs, so no taproot signature
+ * verifies and an incomplete taproot input leaves with an empty witness, as here.
  */
 import { bytesEqual, hash160, ripemd160, toHex, type Transaction, type TxOut } from '../primitives/index.js';
 import { NULL_SIGNATURE_CHECKER, SigVersion, TransactionSignatureChecker, type SignatureChecker } from './checker.js';

@@ -24,7 +24,7 @@ import {
 import { rpcCall as call, withBareNodes, type Answer, type SendToEach } from '../differential/compare-nodes.js';
 import type { DiffRequest } from '../differential/request-catalogue.js';
 import { derEncode, secretFromSeed } from '../support/spends.js';
-import { TestWallet } from '../support/wallet.js';
+import { TestWallet, type WalletCoin } from '../support/wallet.js';
 
 const reference = referenceBitcoind();
 
@@ -129,6 +129,57 @@ const EMPTY = new Uint8Array(0);
 const body = (label: string, text: string): DiffRequest => ({ label, group: 'json-rpc', method: 'POST', path: '/', body: text, auth: true });
 const scriptOf = (...items: Uint8Array[]) => Uint8Array.from(items.flatMap((item) => (item.length === 0 ? [OP.OP_0] : [...pushData(item)])));
 
+/**
+ * Outputs of the other script types combining reads (P2SH-P2WSH and P2SH-P2WPKH, P2PK, bare
+ * multisig, P2WSH pk and a P2WSH and_v of two keys), sent to both nodes, and variants of one
+ * spend of them: signed by A (and C), by B, unsigned, and with only the first input.
+ */
+async function otherScriptVariants(each: SendToEach, wallet: TestWallet, coin: WalletCoin, multisig: Uint8Array) {
+  const [A, B, C] = PUBKEYS as [Uint8Array, Uint8Array, Uint8Array];
+  const [a, b, c] = SECRETS as [Uint8Array, Uint8Array, Uint8Array];
+  const nestedMultisig = payToWitnessScriptHashOf(multisig);
+  const nestedKeyhash = Uint8Array.of(OP.OP_0, 20, ...hash160(C));
+  const bareMultisig = Uint8Array.of(OP.OP_1, ...pushData(A), ...pushData(B), OP.OP_2, OP.OP_CHECKMULTISIG);
+  const pkScript = Uint8Array.of(...pushData(A), OP.OP_CHECKSIG);
+  const andScript = Uint8Array.of(...pushData(A), OP.OP_CHECKSIGVERIFY, ...pushData(B), OP.OP_CHECKSIG);
+  const scripts = [
+    payToScriptHashOf(nestedMultisig),
+    payToScriptHashOf(nestedKeyhash),
+    pkScript,
+    bareMultisig,
+    payToWitnessScriptHashOf(pkScript),
+    payToWitnessScriptHashOf(andScript),
+  ];
+  const value = 10_000_000n;
+  const funding = wallet.spend([coin], [...scripts.map((to) => ({ value, to })), { value: coin.value - 60_010_000n, to: 'p2wpkh' as const }]);
+  await sendToBoth(each, funding);
+  const outs: TxOut[] = [{ value: 59_000_000n, scriptPubKey: payToPubkeyHashScript(hash160(A)) }];
+  const inputs = scripts.map((_, vout): TxIn => ({ prevout: { txid: funding.txid, vout }, scriptSig: EMPTY, sequence: 0xfffffffd, witness: [] }));
+  const unsigned = new Transaction({ version: 2, inputs, outputs: outs, locktime: 0 });
+  const v0 = (i: number, script: Uint8Array, secret: Uint8Array) => derSig(witnessV0SignatureHash(script, unsigned, i, SIGHASH_ALL, value), secret);
+  const legacy = (i: number, script: Uint8Array, secret: Uint8Array) => derSig(legacySignatureHash(script, unsigned, i, SIGHASH_ALL), secret);
+  const build = (parts: { scriptSig?: Uint8Array; witness?: Uint8Array[] }[], count = parts.length) =>
+    toHex(new Transaction({ version: 2, inputs: inputs.slice(0, count).map((input, i) => ({ ...input, ...parts[i] })), outputs: outs, locktime: 0 }).toBytes());
+  const pushNested = pushData(nestedMultisig);
+  const byA = [
+    { scriptSig: pushNested, witness: [EMPTY, v0(0, multisig, a), EMPTY, multisig] },
+    { scriptSig: pushData(nestedKeyhash), witness: [v0(1, payToPubkeyHashScript(hash160(C)), c), C] },
+    { scriptSig: pushData(legacy(2, pkScript, a)) },
+    { scriptSig: scriptOf(EMPTY, legacy(3, bareMultisig, a)) },
+    { witness: [v0(4, pkScript, a), pkScript] },
+    { witness: [EMPTY, v0(5, andScript, a), andScript] },
+  ];
+  const byB = [
+    { scriptSig: pushNested, witness: [EMPTY, v0(0, multisig, b), multisig] },
+    { scriptSig: pushData(nestedKeyhash) },
+    {},
+    { scriptSig: scriptOf(EMPTY, legacy(3, bareMultisig, b)) },
+    { witness: [EMPTY, pkScript] },
+    { witness: [v0(5, andScript, b), EMPTY, andScript] },
+  ];
+  return { byA: build(byA), byB: build(byB), bare: build([]), shorter: build(byB, 1) };
+}
+
 test(
   'verifymessage, signmessagewithprivkey, gettxspendingprevout and combinerawtransaction answer byte for byte as bitcoind v31',
   { skip: 'path' in reference ? false : reference.missing, timeout: 600_000 },
@@ -136,7 +187,7 @@ test(
     await withBareNodes((reference as { path: string }).path, async (send, each) => {
       const wallet = new TestWallet(77);
       await mineToBoth(each, wallet, 110);
-      const [coinA] = wallet.spendable(111);
+      const [coinA, coinB] = wallet.spendable(111);
       const multisig = Uint8Array.of(OP.OP_2, ...pushData(PUBKEYS[0]!), ...pushData(PUBKEYS[1]!), OP.OP_2, OP.OP_CHECKMULTISIG);
       const funding = wallet.spend(
         [coinA!],
@@ -183,6 +234,7 @@ test(
       const taprootBare = toHex(new Transaction({ ...taprootSpend, inputs: taprootSpend.inputs.map((i) => ({ ...i, witness: [] })) }).toBytes());
       const missing = toHex(new Transaction({ version: 2, inputs: [{ ...inputs[0]!, prevout: { txid: new Uint8Array(32).fill(7), vout: 0 } }], outputs: outs, locktime: 0 }).toBytes());
       const txidOf = (tx: Transaction) => tx.txidHex;
+      const more = await otherScriptVariants(each, wallet, coinB!, multisig);
 
       const REQUESTS: DiffRequest[] = [
         ...messageRequests(),
@@ -237,6 +289,13 @@ test(
         call('combinerawtransaction', [[taprootHex]]),
         call('combinerawtransaction', [[taprootBare, taprootHex]]),
         call('combinerawtransaction', { txs: [signedByB, signedByA] }),
+        call('combinerawtransaction', [[more.byA, more.byB]]),
+        call('combinerawtransaction', [[more.byB, more.byA]]),
+        call('combinerawtransaction', [[more.bare, more.byB]]),
+        call('combinerawtransaction', [[more.byB]]),
+        call('combinerawtransaction', [[more.bare]]),
+        call('combinerawtransaction', [[more.byA, more.shorter]]),
+        call('combinerawtransaction', [[more.shorter, more.byA, more.byB]]),
         call('combinerawtransaction', [[missing]]),
         call('combinerawtransaction', [[signedByA, missing]]),
         call('combinerawtransaction', [[]]),
