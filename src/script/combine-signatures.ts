@@ -5,19 +5,17 @@
  * input wins outright), and ProduceSignature rebuilds the scriptSig and witness from what
  * was pooled, signing nothing itself.
  *
- * Not reproduced: Core's miniscript satisfier for witness scripts that are neither multisig,
- * pubkey nor pubkeyhash. Where the pooled signatures do not satisfy such a script (as for
- * and_v(v:pk(A),pk(B)), whose second signature is only read once the first verifies), Core
- * leaves the witness script alone on the stack, as here; where they would (a thresh of keys
- * signed in separate variants), Core writes the satisfaction and tsbtcd the bare script.
- * Taproot needs nothing: Core's extractor has no spent outputs, so no taproot signature
- * verifies and an incomplete taproot input leaves with an empty witness, as here.
+ * Witness scripts that are not multisig, pubkey or pubkeyhash are satisfied as Core does,
+ * as miniscript from the pooled signatures (no hash preimages are ever known). Taproot
+ * needs nothing: Core's extractor has no spent outputs, so no taproot signature verifies
+ * and an incomplete taproot input leaves with an empty witness, as here.
  */
 import { bytesEqual, hash160, ripemd160, toHex, type Transaction, type TxOut } from '../primitives/index.js';
 import { NULL_SIGNATURE_CHECKER, SigVersion, TransactionSignatureChecker, type SignatureChecker } from './checker.js';
 import { ScriptError } from './errors.js';
 import { STANDARD_SCRIPT_VERIFY_FLAGS, VerifyFlags } from './flags.js';
 import { evalScript } from './interpreter.js';
+import { miniscriptFromScript, satisfy, type KeyInferrer, type SatisfierContext } from './miniscript/index.js';
 import { OP } from './opcodes.js';
 import { pushData } from './parse.js';
 import { solve } from './standard.js';
@@ -191,10 +189,54 @@ function pushAll(values: readonly Uint8Array[]): Uint8Array {
   return out;
 }
 
+/** The input being combined: miniscript's timelocks are checked against it. */
+export interface SpendingInput {
+  readonly tx: Transaction;
+  readonly inputIndex: number;
+  readonly amount: bigint;
+}
+
+/**
+ * Core's WshSatisfier over the pooled signatures: the witness stack of a non-malleable
+ * satisfaction of `witnessScript` as miniscript, or null. A pkh key is known only by a
+ * pooled signature's key; without one the script does not decode.
+ */
+function satisfyMiniscript(data: SignatureData, witnessScript: Uint8Array, spending: SpendingInput): readonly Uint8Array[] | null {
+  const keys: Uint8Array[] = [];
+  const index = (key: Uint8Array) => keys.push(key) - 1;
+  const inferrer: KeyInferrer = {
+    ctx: 'p2wsh',
+    fromPKBytes: (bytes) => (isValidPubkeyEncoding(bytes) ? index(bytes) : null),
+    fromPKHBytes: (hash) => {
+      const pair = data.signatures.get(toHex(hash));
+      return pair ? index(pair.pubkey) : null;
+    },
+    keyIdentity: (key) => toHex(keys[key]!),
+  };
+  const node = miniscriptFromScript(witnessScript, inferrer);
+  if (!node) return null;
+  const checker = new TransactionSignatureChecker(spending.tx, spending.inputIndex, spending.amount);
+  const ctx: SatisfierContext = {
+    sign: (key) => data.signatures.get(keyId(keys[key]!))?.sig ?? null,
+    pkBytes: (key) => keys[key]!,
+    checkOlder: (value) => checker.checkSequence(value),
+    checkAfter: (value) => checker.checkLockTime(value),
+  };
+  return satisfy(node, ctx).stack;
+}
+
+/** CPubKey::IsValid: the length its first byte announces. */
+function isValidPubkeyEncoding(bytes: Uint8Array): boolean {
+  const header = bytes[0];
+  if (header === 2 || header === 3) return bytes.length === 33;
+  if (header === 4 || header === 6 || header === 7) return bytes.length === 65;
+  return false;
+}
+
 const payToPubkeyHashScript = (hash: Uint8Array) => Uint8Array.of(OP.OP_DUP, OP.OP_HASH160, 20, ...hash, OP.OP_EQUALVERIFY, OP.OP_CHECKSIG);
 
 /** Core's ProduceSignature with nothing to sign with: the input's scriptSig and witness. */
-export function produceSignature(data: SignatureData, scriptPubKey: Uint8Array): { scriptSig: Uint8Array; witness: readonly Uint8Array[] } {
+export function produceSignature(data: SignatureData, scriptPubKey: Uint8Array, spending: SpendingInput): { scriptSig: Uint8Array; witness: readonly Uint8Array[] } {
   if (data.complete) return { scriptSig: data.scriptSig, witness: data.witness };
   let { solved, type, result } = signStep(data, scriptPubKey);
   let p2sh = false;
@@ -219,7 +261,9 @@ export function produceSignature(data: SignatureData, scriptPubKey: Uint8Array):
     data.witnessScript = witnessScript;
     const inner = signStep(data, witnessScript);
     solved = inner.solved && inner.type !== 'scripthash' && inner.type !== 'witness_v0_scripthash' && inner.type !== 'witness_v0_keyhash';
-    witness = [...inner.result, witnessScript];
+    let stack: readonly Uint8Array[] = inner.result;
+    if (!solved && stack.length === 0) stack = satisfyMiniscript(data, witnessScript, spending) ?? [];
+    witness = [...stack, witnessScript];
     isWitness = true;
     result = [];
   } else if (type === 'witness_v1_taproot' && !p2sh) {

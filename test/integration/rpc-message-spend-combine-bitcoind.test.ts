@@ -131,7 +131,8 @@ const scriptOf = (...items: Uint8Array[]) => Uint8Array.from(items.flatMap((item
 
 /**
  * Outputs of the other script types combining reads (P2SH-P2WSH and P2SH-P2WPKH, P2PK, bare
- * multisig, P2WSH pk and a P2WSH and_v of two keys), sent to both nodes, and variants of one
+ * multisig, P2WSH pk, and miniscript P2WSH: and_v, thresh and or_d with older of two keys), sent
+ * to both nodes, and variants of one
  * spend of them: signed by A (and C), by B, unsigned, and with only the first input.
  */
 async function otherScriptVariants(each: SendToEach, wallet: TestWallet, coin: WalletCoin, multisig: Uint8Array) {
@@ -142,6 +143,9 @@ async function otherScriptVariants(each: SendToEach, wallet: TestWallet, coin: W
   const bareMultisig = Uint8Array.of(OP.OP_1, ...pushData(A), ...pushData(B), OP.OP_2, OP.OP_CHECKMULTISIG);
   const pkScript = Uint8Array.of(...pushData(A), OP.OP_CHECKSIG);
   const andScript = Uint8Array.of(...pushData(A), OP.OP_CHECKSIGVERIFY, ...pushData(B), OP.OP_CHECKSIG);
+  // thresh(2,pk(A),s:pk(B)) and or_d(pk(A),and_v(v:pk(B),older(10))).
+  const threshScript = Uint8Array.of(...pushData(A), OP.OP_CHECKSIG, OP.OP_SWAP, ...pushData(B), OP.OP_CHECKSIG, OP.OP_ADD, OP.OP_2, OP.OP_EQUAL);
+  const olderScript = Uint8Array.of(...pushData(A), OP.OP_CHECKSIG, OP.OP_IFDUP, OP.OP_NOTIF, ...pushData(B), OP.OP_CHECKSIGVERIFY, OP.OP_10, OP.OP_CHECKSEQUENCEVERIFY, OP.OP_ENDIF);
   const scripts = [
     payToScriptHashOf(nestedMultisig),
     payToScriptHashOf(nestedKeyhash),
@@ -149,11 +153,13 @@ async function otherScriptVariants(each: SendToEach, wallet: TestWallet, coin: W
     bareMultisig,
     payToWitnessScriptHashOf(pkScript),
     payToWitnessScriptHashOf(andScript),
+    payToWitnessScriptHashOf(threshScript),
+    payToWitnessScriptHashOf(olderScript),
   ];
   const value = 10_000_000n;
-  const funding = wallet.spend([coin], [...scripts.map((to) => ({ value, to })), { value: coin.value - 60_010_000n, to: 'p2wpkh' as const }]);
+  const funding = wallet.spend([coin], [...scripts.map((to) => ({ value, to })), { value: coin.value - 80_010_000n, to: 'p2wpkh' as const }]);
   await sendToBoth(each, funding);
-  const outs: TxOut[] = [{ value: 59_000_000n, scriptPubKey: payToPubkeyHashScript(hash160(A)) }];
+  const outs: TxOut[] = [{ value: 79_000_000n, scriptPubKey: payToPubkeyHashScript(hash160(A)) }];
   const inputs = scripts.map((_, vout): TxIn => ({ prevout: { txid: funding.txid, vout }, scriptSig: EMPTY, sequence: 0xfffffffd, witness: [] }));
   const unsigned = new Transaction({ version: 2, inputs, outputs: outs, locktime: 0 });
   const v0 = (i: number, script: Uint8Array, secret: Uint8Array) => derSig(witnessV0SignatureHash(script, unsigned, i, SIGHASH_ALL, value), secret);
@@ -168,6 +174,8 @@ async function otherScriptVariants(each: SendToEach, wallet: TestWallet, coin: W
     { scriptSig: scriptOf(EMPTY, legacy(3, bareMultisig, a)) },
     { witness: [v0(4, pkScript, a), pkScript] },
     { witness: [EMPTY, v0(5, andScript, a), andScript] },
+    { witness: [EMPTY, v0(6, threshScript, a), threshScript] },
+    { witness: [v0(7, olderScript, a), olderScript] },
   ];
   const byB = [
     { scriptSig: pushNested, witness: [EMPTY, v0(0, multisig, b), multisig] },
@@ -176,6 +184,8 @@ async function otherScriptVariants(each: SendToEach, wallet: TestWallet, coin: W
     { scriptSig: scriptOf(EMPTY, legacy(3, bareMultisig, b)) },
     { witness: [EMPTY, pkScript] },
     { witness: [v0(5, andScript, b), EMPTY, andScript] },
+    { witness: [v0(6, threshScript, b), EMPTY, threshScript] },
+    { witness: [v0(7, olderScript, b), EMPTY, olderScript] },
   ];
   return { byA: build(byA), byB: build(byB), bare: build([]), shorter: build(byB, 1) };
 }
