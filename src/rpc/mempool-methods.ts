@@ -1,6 +1,7 @@
 /**
  * The read-only mempool calls (Core's rpc/mempool.cpp): getmempoolinfo, getrawmempool,
- * getmempoolentry, getmempoolancestors and getmempooldescendants, answered from the
+ * getmempoolentry, getmempoolancestors and getmempooldescendants (with gettxspendingprevout
+ * and combinerawtransaction, which read the same pool), answered from the
  * mempool table of the call's snapshot (front-ends and the coordinator alike), with the
  * builders REST's mempool endpoints use.
  */
@@ -14,6 +15,8 @@ import { mempoolEntriesByTxidDoc, mempoolEntryDoc } from './mempool-help.js';
 import { MempoolView, type ViewedEntry } from './mempool-view.js';
 import { defineRpcMethod } from './registry.js';
 import { helpExampleCli, helpExampleRpc, type RpcMethod } from './spec.js';
+import { txSpendingPrevoutMethods } from './spending-prevout.js';
+import { combineRawTransactionMethods } from './combine-rawtransaction.js';
 import { amountJson, parseHash } from './values.js';
 
 type JsonObject = Record<string, unknown>;
@@ -290,5 +293,7 @@ export function mempoolMethods(): RpcMethod[] {
     getmempoolentry,
     family('getmempoolancestors', 'parents', 'If txid is in the mempool, returns all in-mempool ancestors.\n', 'ancestor'),
     family('getmempooldescendants', 'children', 'If txid is in the mempool, returns all in-mempool descendants.\n', 'descendant'),
+    ...txSpendingPrevoutMethods(),
+    ...combineRawTransactionMethods(),
   ];
 }

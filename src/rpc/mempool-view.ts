@@ -31,7 +31,7 @@ export class MempoolView {
   readonly entries = new Map<string, ViewedEntry>();
   private chunkedClusters: Chunk[][] | undefined;
   private chunks: Map<string, Chunk> | undefined;
-  private spent: Set<string> | undefined;
+  private spenders: Map<string, ViewedEntry> | undefined;
 
   constructor(private readonly snapshot: SnapshotChainView) {
     for (const { txid, entry } of snapshot.reader.mempoolEntries()) {
@@ -109,12 +109,17 @@ export class MempoolView {
 
   /** Whether a pool transaction spends the outpoint (Core's mempool.isSpent). */
   isSpent(outpoint: OutPoint): boolean {
+    return this.spender(outpoint) !== undefined;
+  }
+
+  /** The pool transaction spending the outpoint (Core's mempool.GetConflictTx). */
+  spender(outpoint: OutPoint): ViewedEntry | undefined {
     const key = (txid: string, vout: number) => `${txid}:${vout}`;
-    if (!this.spent) {
-      this.spent = new Set();
-      for (const e of this.entries.values()) for (const input of e.tx.inputs) this.spent.add(key(hashToHex(input.prevout.txid), input.prevout.vout));
+    if (!this.spenders) {
+      this.spenders = new Map();
+      for (const e of this.entries.values()) for (const input of e.tx.inputs) this.spenders.set(key(hashToHex(input.prevout.txid), input.prevout.vout), e);
     }
-    return this.spent.has(key(hashToHex(outpoint.txid), outpoint.vout));
+    return this.spenders.get(key(hashToHex(outpoint.txid), outpoint.vout));
   }
 
   /** A pool transaction's output (null: the transaction is pooled, the output does not exist), undefined when not pooled. */

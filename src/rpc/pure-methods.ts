@@ -5,6 +5,7 @@
  * same answer wherever it lands.
  */
 import type { ChainName } from '../script/index.js';
+import { messageMethods } from './message-methods.js';
 import { multisigMethods } from './multisig-methods.js';
 import { rawTransactionMethods } from './rawtransaction-methods.js';
 import type { RpcMethod } from './spec.js';
@@ -12,5 +13,5 @@ import { txOutProofMethods } from './txoutproof.js';
 import { utilMethods } from './util-methods.js';
 
 export function pureRpcMethods(chain: ChainName): RpcMethod[] {
-  return [...utilMethods(chain), ...multisigMethods(chain), ...rawTransactionMethods(chain), ...txOutProofMethods()];
+  return [...utilMethods(chain), ...multisigMethods(chain), ...messageMethods(chain), ...rawTransactionMethods(chain), ...txOutProofMethods()];
 }

@@ -7,7 +7,7 @@
 import { MAX_MONEY } from '../consensus/index.js';
 import { fromHex, isHex } from '../primitives/index.js';
 import { RPC_INVALID_PARAMETER, RPC_MISC_ERROR, RPC_TYPE_ERROR, RpcError } from './errors.js';
-import { typeMismatchMessage, type Json, type JsonObject, type JsonTypeName } from './json.js';
+import { jsonTypeName, typeMismatchMessage, type Json, type JsonObject, type JsonTypeName } from './json.js';
 
 /** UniValue::checkType: -3 "JSON value of type <got> is not of expected type <want>". */
 export function checkJsonType(value: Json | undefined, want: JsonTypeName): void {
@@ -34,6 +34,12 @@ export function isJsonObject(value: Json | undefined): value is JsonObject {
 export function getStr(value: Json | undefined): string {
   checkJsonType(value, 'string');
   return value as string;
+}
+
+/** UniValue::get_bool. */
+export function getBool(value: Json | undefined): boolean {
+  checkJsonType(value, 'bool');
+  return value as boolean;
 }
 
 /** UniValue::get_obj. */
@@ -169,4 +175,22 @@ export function parseHexV(value: Json | undefined, name: string): Uint8Array {
   const text = typeof value === 'string' ? value : '';
   if (text.length === 0 || !isHex(text)) throw new RpcError(RPC_INVALID_PARAMETER, `${name} must be hexadecimal string (not '${text}')`);
   return fromHex(text);
+}
+
+/**
+ * Core's RPCTypeCheckObj: each expected key, in std::map (sorted) order, must be present
+ * ("Missing <key>", unless nulls are allowed) with the expected type; with `strict`, any
+ * other key is -3 "Unexpected key <key>".
+ */
+export function rpcTypeCheckObj(object: JsonObject, expected: Readonly<Record<string, JsonTypeName>>, allowNull: boolean, strict: boolean): void {
+  for (const key of Object.keys(expected).sort()) {
+    const value = Object.hasOwn(object, key) ? object[key] : null;
+    if (!allowNull && value === null) throw new RpcError(RPC_TYPE_ERROR, `Missing ${key}`);
+    const want = expected[key]!;
+    if (value !== null && jsonTypeName(value) !== want) {
+      throw new RpcError(RPC_TYPE_ERROR, `JSON value of type ${jsonTypeName(value)} for field ${key} is not of expected type ${want}`);
+    }
+  }
+  if (!strict) return;
+  for (const key of Object.keys(object)) if (!Object.hasOwn(expected, key)) throw new RpcError(RPC_TYPE_ERROR, `Unexpected key ${key}`);
 }

@@ -4,6 +4,9 @@
  * defaults, wrong types, missing and unknown things), every REST endpoint in every format,
  * and protocol variants (JSON-RPC 1.0/1.1/2.0, batches, odd ids). Pure: facts in, requests out.
  */
+import { fromHex, hash160, hashToHex, parseTransaction } from '../../src/primitives/index.js';
+import { decodeSecret, encodeAddress, payToPubkeyHashScript } from '../../src/script/index.js';
+import { getPublicKey } from '@noble/secp256k1';
 import type { RichChain } from './rich-chain.js';
 
 export interface DiffRequest {
@@ -190,6 +193,12 @@ export function catalogue(facts: ChainFacts, helpMethods: readonly string[]): Di
     rpc('decoderawtransaction', [tx.hex]);
     rpc('testmempoolaccept', [[tx.hex]]);
     rpc('sendrawtransaction', [tx.hex]);
+    rpc('combinerawtransaction', [[tx.hex]]);
+    rpc('combinerawtransaction', [[tx.hex, tx.hex]]);
+    for (const input of parseTransaction(fromHex(tx.hex)).inputs) {
+      rpc('gettxspendingprevout', [[{ txid: hashToHex(input.prevout.txid), vout: input.prevout.vout }], { return_spending_tx: true }]);
+    }
+    rpc('gettxspendingprevout', [Array.from({ length: tx.outputs }, (_, vout) => ({ txid: tx.txid, vout }))]);
     for (let vout = 0; vout < tx.outputs; vout++) {
       rpc('gettxout', [tx.txid, vout]);
       rpc('gettxout', [tx.txid, vout, false]);
@@ -283,6 +292,26 @@ export function catalogue(facts: ChainFacts, helpMethods: readonly string[]): Di
   rpc('createrawtransaction', [[{ txid: aTx.txid, vout: 0 }], [{ [facts.chain.addresses.bech32!]: 0.1 }]]);
   rpc('createrawtransaction', [[{ txid: aTx.txid, vout: 0, sequence: 5 }], [{ data: 'deadbeef' }], 10, false, 3]);
   rpc('createrawtransaction', [[], {}]);
+  messageRequests(rpc);
+
+  // Spends the pool knows of, and partially signed transactions it helps complete.
+  const spentOutpoints = facts.confirmed.slice(0, 20).map((t) => ({ txid: t.txid, vout: 0 }));
+  rpc('gettxspendingprevout', [spentOutpoints]);
+  rpc('gettxspendingprevout', [spentOutpoints, { return_spending_tx: true }]);
+  rpc('gettxspendingprevout', { outputs: spentOutpoints.slice(0, 3), return_spending_tx: true }, 'named');
+  rpc('gettxspendingprevout', [spentOutpoints, { mempool_only: false }]);
+  rpc('gettxspendingprevout', [[]]);
+  rpc('gettxspendingprevout', [[{ txid: '00', vout: 0 }]]);
+  rpc('gettxspendingprevout', [[{ txid: aTx.txid, vout: -1 }]]);
+  rpc('gettxspendingprevout', [[{ txid: aTx.txid }]]);
+  rpc('gettxspendingprevout', [[{ txid: aTx.txid, vout: 0, x: 1 }]]);
+  rpc('gettxspendingprevout', [[5]]);
+  rpc('gettxspendingprevout', [[{ txid: aTx.txid, vout: 0 }], { foo: true }]);
+  rpc('combinerawtransaction', [[aTx.hex]]);
+  rpc('combinerawtransaction', [facts.pool.slice(0, 3).map((t) => t.hex)]);
+  rpc('combinerawtransaction', [[]]);
+  rpc('combinerawtransaction', [['zz']]);
+  rpc('combinerawtransaction', [[aTx.hex, 5]]);
   rpc('createrawtransaction', [[{ txid: aTx.txid }], [{ data: '00' }]]);
 
   // Fees and mining.
@@ -320,4 +349,23 @@ export function catalogue(facts: ChainFacts, helpMethods: readonly string[]): Di
   raw('negative zero id', '{"id":-0,"method":"getblockcount","params":[]}');
   raw('exponent id', '{"id":1e3,"method":"getblockcount","params":[]}');
   return out;
+}
+
+/** A regtest key bitcoind signed "hello" with (the signature is the input, not an expected answer). */
+const MESSAGE_WIF = 'cVpF924EspNh8KjYsfhgY96mmxvT6DgdWiTYMtMjuM74hJaU5psW';
+const MESSAGE_SIGNATURE = 'IKC+Ijl/SSZ+8GIt8RfXjZa/tzuYFEzIzAyxpvUf48D8AjUYXGAZKz3JfJVta+NUzDlZdMmJIa5rLtdE0ChWEfs=';
+
+function messageRequests(rpc: (method: string, params: unknown, form?: string) => void): void {
+  const secret = decodeSecret(MESSAGE_WIF, 'regtest')!;
+  const address = encodeAddress(payToPubkeyHashScript(hash160(getPublicKey(secret.secret, secret.compressed))), 'regtest')!;
+  for (const message of ['hello', '', 'ünïcødé', 'x'.repeat(300)]) rpc('signmessagewithprivkey', [MESSAGE_WIF, message]);
+  rpc('signmessagewithprivkey', { privkey: MESSAGE_WIF, message: 'named' }, 'named');
+  rpc('signmessagewithprivkey', ['notakey', 'hello']);
+  rpc('verifymessage', [address, MESSAGE_SIGNATURE, 'hello']);
+  rpc('verifymessage', [address, MESSAGE_SIGNATURE, 'other']);
+  rpc('verifymessage', { address, signature: MESSAGE_SIGNATURE, message: 'hello' }, 'named');
+  for (const signature of ['', 'AAAA', 'AB==', 'not base64']) rpc('verifymessage', [address, signature, 'hello']);
+  for (const other of ['bcrt1qw508d6qejxtdg4y5r3zarvary0c5xw7kygt080', '2MzQwSSnBHWHqSAqtTVQ6v47XtaisrJa1Vc', 'notanaddress']) {
+    rpc('verifymessage', [other, MESSAGE_SIGNATURE, 'hello']);
+  }
 }

@@ -10,3 +10,4 @@ export { miniscriptFromString, type KeyReader } from './parse-text.js';
 export { miniscriptFromScript, type KeyInferrer } from './decode-script.js';
 export { mst, has, typeLetters, type Type } from './type.js';
 export { maxScriptSize } from './limits.js';
+export { satisfy, type Availability, type SatisfierContext } from './satisfy.js';
