@@ -92,5 +92,5 @@ test('help lists the wallet commands of a v31 wallet build (v30’s list without
   // syncwithvalidationinterfacequeue is hidden, as in Core.
   assert.ok(!listing.includes('syncwithvalidationinterfacequeue'));
   assert.ok(listing.includes('== Network ==\ngetconnectioncount\ngetnetworkinfo\n'));
-  assert.ok(listing.includes('== Util ==\ncreatemultisig nrequired ["key",...] ( "address_type" )\nderiveaddresses "descriptor" ( range )\ngetdescriptorinfo "descriptor"\nvalidateaddress "address"\n'));
+  assert.ok(listing.includes('== Util ==\ncreatemultisig nrequired ["key",...] ( "address_type" )\nderiveaddresses "descriptor" ( range )\ngetdescriptorinfo "descriptor"\nsignmessagewithprivkey "privkey" "message"\nvalidateaddress "address"\nverifymessage "address" "signature" "message"\n'));
 });
