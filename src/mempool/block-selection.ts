@@ -40,13 +40,21 @@ export function poolGraph(entries: Iterable<MempoolEntry>): Map<string, GraphTx>
   return graph;
 }
 
-export function selectForBlock(pool: TxMempool, blockMinTxFee: bigint): BlockSelection {
+/** -blockmaxweight and -blockreservedweight after Core's ClampOptions. */
+export interface BlockWeightLimits {
+  readonly maxWeight: number;
+  readonly reservedWeight: number;
+}
+
+export const DEFAULT_BLOCK_WEIGHT_LIMITS: BlockWeightLimits = { maxWeight: MAX_BLOCK_WEIGHT, reservedWeight: RESERVED_WEIGHT };
+
+export function selectForBlock(pool: TxMempool, blockMinTxFee: bigint, limits: BlockWeightLimits = DEFAULT_BLOCK_WEIGHT_LIMITS): BlockSelection {
   const graph = poolGraph(pool.entries());
   const clusterIds = clustersOf(graph);
   const clusterOf = new Map<string, number>();
   clusterIds.forEach((ids, i) => ids.forEach((id) => clusterOf.set(id, i)));
   const skipped = new Set<number>();
-  let weight = RESERVED_WEIGHT;
+  let weight = limits.reservedWeight;
   let sigops = COINBASE_SIGOPS_RESERVE;
   let consecutiveFailures = 0;
   const transactions: SelectedTransaction[] = [];
@@ -57,9 +65,9 @@ export function selectForBlock(pool: TxMempool, blockMinTxFee: bigint): BlockSel
     if (chunk.fee * 1000n < blockMinTxFee * BigInt(Math.ceil(chunk.weight / 4))) break;
     const members = chunk.ids.map((id) => pool.get(id)!);
     const chunkSigops = members.reduce((sum, e) => sum + e.sigOpCost, 0);
-    if (weight + chunk.weight >= MAX_BLOCK_WEIGHT || sigops + chunkSigops >= MAX_BLOCK_SIGOPS_COST) {
+    if (weight + chunk.weight >= limits.maxWeight || sigops + chunkSigops >= MAX_BLOCK_SIGOPS_COST) {
       skipped.add(cluster);
-      if (++consecutiveFailures > MAX_CONSECUTIVE_FAILURES && weight + BLOCK_FULL_ENOUGH_WEIGHT_DELTA > MAX_BLOCK_WEIGHT) break;
+      if (++consecutiveFailures > MAX_CONSECUTIVE_FAILURES && weight + BLOCK_FULL_ENOUGH_WEIGHT_DELTA > limits.maxWeight) break;
       continue;
     }
     consecutiveFailures = 0;

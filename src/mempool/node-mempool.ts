@@ -12,7 +12,7 @@ import type { MempoolEntryRecord, MempoolStatsRecord } from '../storage/index.js
 import type { MempoolFileContent } from './mempool-file.js';
 import { loadMempoolFile, type ImportMempoolOptions, type MempoolLoadReport } from './mempool-load.js';
 import { dustOutputs } from './standard-tx.js';
-import { selectForBlock, type BlockSelection } from './block-selection.js';
+import { selectForBlock, type BlockSelection, type BlockWeightLimits } from './block-selection.js';
 import { formatFeeRate } from './fee-rate.js';
 import type { MempoolEntry } from './entry.js';
 import type { MempoolPolicyOptions } from './policy-options.js';
@@ -296,8 +296,8 @@ export class NodeMempool implements ChainMempoolSync {
   }
 
   /** Block template selection from the pool as it is now; call it inside the chain's queue. */
-  selectForBlockLocked(blockMinTxFee: bigint): BlockSelection {
-    return selectForBlock(this.pool, blockMinTxFee);
+  selectForBlockLocked(blockMinTxFee: bigint, limits?: BlockWeightLimits): BlockSelection {
+    return selectForBlock(this.pool, blockMinTxFee, limits);
   }
 
   // ------------------------------------------------------------ chain sync (ChainMempoolSync)

@@ -6,7 +6,7 @@
  * transactions selected besides the coinbase.
  */
 
-/** Core's DEFAULT_BLOCK_RESERVED_WEIGHT (-blockreservedweight is not an option here). */
+/** Core's DEFAULT_BLOCK_RESERVED_WEIGHT: what a template built without a mempool reports. */
 export const DEFAULT_BLOCK_RESERVED_WEIGHT = 8000;
 
 export interface AssemblyStats {

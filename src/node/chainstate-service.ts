@@ -10,6 +10,7 @@ import { BASIC_FILTER_INDEX_NAME, BlockFilterIndex, Chainstate, type ChainEvents
 import { DEFAULT_MEMPOOL_POLICY, formatFeeRate, maxMempoolSizeError, NodeMempool } from '../mempool/index.js';
 import { mempoolFeeArgsError } from './mempool-fee-args.js';
 import { policyOptionsError } from './mempool-options.js';
+import { blockWeightOptionsError } from './block-weight-options.js';
 import { MAX_FUTURE_BLOCK_TIME } from '../consensus/index.js';
 import { hexToHash } from '../primitives/index.js';
 import { SignatureCache } from '../script/index.js';
@@ -166,7 +167,9 @@ export class ChainstateService implements NodeService {
     const config = this.config;
     const params = config.network;
     if (config.prune !== 0 && config.txindex) throw new InitError('Prune mode is incompatible with -txindex.');
-    const mempoolArgsError = mempoolFeeArgsError(config.args) ?? policyOptionsError(config.args, config.chain) ?? maxMempoolSizeError(config.mempoolPolicy);
+    // Core checks the block weights first (AppInitParameterInteraction), then the mempool's options.
+    const mempoolArgsError =
+      blockWeightOptionsError(config.args) ?? mempoolFeeArgsError(config.args) ?? policyOptionsError(config.args, config.chain) ?? maxMempoolSizeError(config.mempoolPolicy);
     if (mempoolArgsError) throw new InitError(mempoolArgsError);
     if (!config.args.isArgSet('minrelaytxfee') && config.mempoolPolicy.minRelayTxFee > DEFAULT_MEMPOOL_POLICY.minRelayTxFee) {
       ctx.log.info(`Increasing minrelaytxfee to ${formatFeeRate(config.mempoolPolicy.minRelayTxFee)} to match incrementalrelayfee`);

@@ -6,11 +6,13 @@
 import type { NodeFacts } from '../rpc/index.js';
 import type { NodeConfig } from './config.js';
 import { PRODUCT_NAME } from './coordinator.js';
+import { blockWeightOptions } from './block-weight-options.js';
 import { blockMinTxFeeOption } from './mempool-options.js';
 
 export function nodeFacts(config: NodeConfig, shuttingDown: () => boolean, peerCount: () => number = () => 0): NodeFacts {
   const deprecated = new Set(config.args.getArgs('deprecatedrpc'));
   const blockMinTxFee = blockMinTxFeeOption(config.args);
+  const blockWeights = blockWeightOptions(config.args);
   return {
     productName: PRODUCT_NAME,
     deprecatedRpc: (name) => deprecated.has(name),
@@ -18,5 +20,6 @@ export function nodeFacts(config: NodeConfig, shuttingDown: () => boolean, peerC
     peerCount,
     shuttingDown,
     blockMinTxFee,
+    blockWeights,
   };
 }

@@ -110,8 +110,8 @@ function checkGenerateCount(nblocks: number): void {
 export function mempoolSelector(access: ChainAccess): SelectTransactions | undefined {
   const mempool = access.mempool?.();
   if (!mempool) return undefined;
-  const minFee = (access.node ?? DEFAULT_NODE_FACTS).blockMinTxFee;
-  return () => mempool.selectForBlockLocked(minFee);
+  const facts = access.node ?? DEFAULT_NODE_FACTS;
+  return () => mempool.selectForBlockLocked(facts.blockMinTxFee, facts.blockWeights);
 }
 
 async function generate(access: ChainAccess, script: Uint8Array, nblocks: number, maxTries: number): Promise<string[]> {

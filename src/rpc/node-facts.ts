@@ -3,6 +3,7 @@
  * name (Core's CLIENT_NAME in messages), -deprecatedrpc, the node's warnings, peers,
  * whether shutdown has begun (Core's IsRPCRunning), and the block-assembly options.
  */
+import { DEFAULT_BLOCK_WEIGHT_LIMITS, type BlockWeightLimits } from '../mempool/index.js';
 import type { RpcResultSpec } from './spec.js';
 
 /** Core's DEFAULT_BLOCK_MIN_TX_FEE (v30+): 1 sat/kvB. */
@@ -21,6 +22,8 @@ export interface NodeFacts {
   shuttingDown(): boolean;
   /** -blockmintxfee in satoshis per kvB. */
   readonly blockMinTxFee: bigint;
+  /** -blockmaxweight and -blockreservedweight, clamped as Core's BlockAssembler does. */
+  readonly blockWeights: BlockWeightLimits;
 }
 
 /** A node without P2P, warnings or options: what the RPCs assume when nothing is supplied. */
@@ -31,6 +34,7 @@ export const DEFAULT_NODE_FACTS: NodeFacts = {
   peerCount: () => 0,
   shuttingDown: () => false,
   blockMinTxFee: DEFAULT_BLOCK_MIN_TX_FEE,
+  blockWeights: DEFAULT_BLOCK_WEIGHT_LIMITS,
 };
 
 /** How getblockchaininfo, getmininginfo and getnetworkinfo describe the warningsJson field. */

@@ -3,11 +3,12 @@
  * free RPC and P2P ports (P2P bound to 127.0.0.1), Core's regtest consistency checks off,
  * RPC through the cookie. stop() ends it and removes the directory.
  */
+import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { CookieRpc, isUnreachable } from '../../native-bench/cookie-rpc.js';
-import { freePort, runProgramToExit, tempDir, waitFor } from './daemon-harness.js';
+import { freePort, runProgramToExit, runToExit, tempDir, waitFor } from './daemon-harness.js';
 
 export class BitcoindProcess {
   private constructor(
@@ -73,5 +74,24 @@ export async function runBitcoindToExit(executable: string, args: readonly strin
     return { code, stderr };
   } finally {
     rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Starts tsbtcd and the reference bitcoind with each set of bad options and asserts both
+ * refuse to start the same way: exit code 1 from bitcoind, and tsbtcd's code and stderr
+ * equal to bitcoind's.
+ */
+export async function assertSameStartupRefusals(bitcoind: string, argSets: readonly (readonly string[])[]): Promise<void> {
+  for (const args of argSets) {
+    const want = await runBitcoindToExit(bitcoind, args);
+    const dir = tempDir();
+    try {
+      const got = await runToExit([`-datadir=${dir}`, '-printtoconsole=0', '-connect=0', '-listen=0', ...args]);
+      assert.equal(want.code, 1, args.join(' '));
+      assert.deepEqual({ code: got.code, stderr: got.stderr }, want, args.join(' '));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   }
 }

@@ -8,13 +8,11 @@
  * included.
  */
 import assert from 'node:assert/strict';
-import { rmSync } from 'node:fs';
 import { test } from 'node:test';
 import { referenceBitcoind } from '../../native-bench/reference-bitcoind.js';
 import { fromHex, hashToHex } from '../../src/primitives/index.js';
 import { TestWallet } from '../support/wallet.js';
-import { runBitcoindToExit } from './bitcoind-process.js';
-import { runToExit, tempDir } from './daemon-harness.js';
+import { assertSameStartupRefusals } from './bitcoind-process.js';
 import { cleanupsAfterTests, skipUnless } from './node-under-test.js';
 import { referenceStarter, startPairedNodes } from './paired-nodes.js';
 
@@ -39,17 +37,7 @@ const INVALID: readonly string[][] = [
 ];
 
 test('bad policy options stop start-up with bitcoind exit code and message', { skip, timeout: 300_000 }, async () => {
-  for (const args of INVALID) {
-    const want = await runBitcoindToExit((reference as { path: string }).path, args);
-    const dir = tempDir();
-    try {
-      const got = await runToExit([`-datadir=${dir}`, '-printtoconsole=0', '-connect=0', '-listen=0', ...args]);
-      assert.equal(want.code, 1, args.join(' '));
-      assert.deepEqual({ code: got.code, stderr: got.stderr }, want, args.join(' '));
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  }
+  await assertSameStartupRefusals((reference as { path: string }).path, INVALID);
 });
 
 const ACCEPTED: readonly string[][] = [
