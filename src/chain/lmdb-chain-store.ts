@@ -16,7 +16,6 @@ import {
   type ChainstateEnv,
   type ChainstateReader,
   type ChainstateWriter,
-  type MempoolEntryRecord,
 } from '../storage/index.js';
 import { join } from 'node:path';
 import type { BlockDataPosition } from './block-index-entry.js';

@@ -104,35 +104,32 @@ export function parseJsonKeepingEntries(text: string): Json {
   return new Parser(text).parseDocument();
 }
 
-/**
- * The `id` of a request object, or of each element of a batch, spelled as the body spells
- * it when it is a number: Core echoes number ids verbatim (1.50, -0, 1e3, 2^100).
- */
-export function numericIdTexts(text: string): (RawJsonNumber | undefined)[] {
-  const doc = new Parser(text, true).parseDocument() as unknown;
-  const idOf = (v: unknown) => {
-    if (v === null || typeof v !== 'object' || Array.isArray(v)) return undefined;
-    const id = (v as Record<string, unknown>)['id'];
-    return id instanceof RawJsonNumber ? id : undefined;
-  };
-  return Array.isArray(doc) ? doc.map(idOf) : [idOf(doc)];
+/** What a request object's numbers look like as the body spells them. */
+export interface RequestNumberSpellings {
+  /** The `id` as written when it is a number: Core echoes number ids verbatim (1.50, -0, 1e3, 2^100). */
+  readonly id?: RawJsonNumber;
+  /**
+   * Top-level params (positions of an array, names of an object) holding a number that is
+   * integral but spelled with a fraction or an exponent (1.0, 1e3): Core's getInt reads
+   * the text and answers "JSON integer out of range" for them, where a JS number cannot
+   * tell 1.0 from 1.
+   */
+  readonly spelledParams: readonly (number | string)[];
 }
 
-/**
- * Top-level params (positions of an array, names of an object) holding a number that is
- * integral but spelled with a fraction or an exponent (1.0, 1e3), for each request object
- * of the body (one, or each element of a batch): Core's getInt reads the text and answers
- * "JSON integer out of range" for them, where a JS number cannot tell 1.0 from 1.
- */
-export function integralSpelledParams(text: string): (readonly (number | string)[] | undefined)[] {
+/** The number spellings of each request object of the body (one, or each element of a batch), in one parse. */
+export function requestNumberSpellings(text: string): (RequestNumberSpellings | undefined)[] {
   const doc = new Parser(text, true).parseDocument() as unknown;
   const spelled = (v: unknown) => v instanceof RawJsonNumber && /[.eE]/.test(v.text) && Number.isInteger(Number(v.text));
-  const of = (request: unknown) => {
+  const of = (request: unknown): RequestNumberSpellings | undefined => {
     if (request === null || typeof request !== 'object' || Array.isArray(request)) return undefined;
-    const params = (request as Record<string, unknown>)['params'];
-    if (Array.isArray(params)) return params.flatMap((v, i) => (spelled(v) ? [i] : []));
-    if (params !== null && typeof params === 'object') return Object.entries(params).flatMap(([k, v]) => (spelled(v) ? [k] : []));
-    return undefined;
+    const { id, params } = request as Record<string, unknown>;
+    const spelledParams = Array.isArray(params)
+      ? params.flatMap((v, i) => (spelled(v) ? [i] : []))
+      : params !== null && typeof params === 'object'
+        ? Object.entries(params).flatMap(([k, v]) => (spelled(v) ? [k] : []))
+        : [];
+    return { id: id instanceof RawJsonNumber ? id : undefined, spelledParams };
   };
   return Array.isArray(doc) ? doc.map(of) : [of(doc)];
 }

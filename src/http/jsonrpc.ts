@@ -17,7 +17,7 @@ import {
   type RpcParams,
 } from '../rpc/index.js';
 import type { Whitelist } from './auth.js';
-import { integralSpelledParams, mayHoldSpelledNumbers, numericIdTexts, objectEntries, parseJsonKeepingEntries } from './json-entries.js';
+import { mayHoldSpelledNumbers, objectEntries, parseJsonKeepingEntries, requestNumberSpellings } from './json-entries.js';
 import { emptyReply, jsonReply, type Reply } from './reply.js';
 
 /** A call's outcome: the result already serialized as JSON text, or an error. */
@@ -27,7 +27,7 @@ export interface JsonRpcContext {
   readonly user: string;
   readonly whitelist: Whitelist;
   /** Synchronous for calls answered from a snapshot; a promise for the rest. */
-  /** `spelled`: params holding integral numbers written as 1.0 or 1e3 (see integralSpelledParams). */
+  /** `spelled`: params holding integral numbers written as 1.0 or 1e3 (see requestNumberSpellings). */
   execute(method: string, params: RpcParams, spelled?: readonly (number | string)[]): CallOutcome | Promise<CallOutcome>;
   log(message: string): void;
 }
@@ -58,9 +58,9 @@ function isObject(v: unknown): v is Record<string, Json> {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
-/** Number ids as the body spelled them, by request object (see numericIdTexts). */
+/** Number ids as the body spelled them, by request object (see requestNumberSpellings). */
 const numberIdText = new WeakMap<object, Json>();
-/** Params holding integral numbers spelled 1.0 or 1e3, by request object (see integralSpelledParams). */
+/** Params holding integral numbers spelled 1.0 or 1e3, by request object (see requestNumberSpellings). */
 const spelledParams = new WeakMap<object, readonly (number | string)[]>();
 
 /** JSONRPCRequest::parse: updates `state` as far as it gets, then throws on the first problem. */
@@ -135,18 +135,14 @@ export function handleJsonRpc(body: Uint8Array, ctx: JsonRpcContext): Reply | Pr
   }
 
   const requests = Array.isArray(value) ? value : [value];
-  if (mayHoldSpelledNumbers(text)) {
-    const spelled = integralSpelledParams(text);
+  // One more parse, keeping number text, only for a body with a number id or a number spelled 1.0 / 1e3.
+  if (mayHoldSpelledNumbers(text) || requests.some((r) => isObject(r) && typeof r['id'] === 'number')) {
+    const spellings = requestNumberSpellings(text);
     requests.forEach((r, i) => {
-      const list = spelled[i];
-      if (isObject(r) && list && list.length > 0) spelledParams.set(r, list);
-    });
-  }
-  if (requests.some((r) => isObject(r) && typeof r['id'] === 'number')) {
-    const texts = numericIdTexts(text);
-    requests.forEach((r, i) => {
-      const raw = texts[i];
-      if (isObject(r) && raw !== undefined) numberIdText.set(r, raw as unknown as Json);
+      const found = spellings[i];
+      if (!isObject(r) || !found) return;
+      if (found.id !== undefined) numberIdText.set(r, found.id as unknown as Json);
+      if (found.spelledParams.length > 0) spelledParams.set(r, found.spelledParams);
     });
   }
 

@@ -22,7 +22,7 @@ import { loadAddrman, writePeersDat } from './addrman-file.js';
 import { ANCHORS_FILENAME, MAX_BLOCK_RELAY_ONLY_ANCHORS, readAnchors, writeAnchors } from './anchors.js';
 import { convertSeeds, reachableEmptyNetworks, seedsForNetworks } from './fixed-seeds.js';
 import { BanManager } from './ban-manager.js';
-import { AutomaticOutboundSchedule, MAX_AUTOMATIC_OUTBOUND, MAX_BLOCK_RELAY_ONLY, MAX_OUTBOUND_FULL_RELAY } from './automatic-outbound.js';
+import { AutomaticOutboundSchedule, MAX_AUTOMATIC_OUTBOUND, MAX_BLOCK_RELAY_ONLY } from './automatic-outbound.js';
 import type { BlockFilterLookup } from './compact-filters.js';
 import { selectPeerToEvict } from './eviction.js';
 import { Handshake } from './handshake.js';

@@ -4,7 +4,7 @@
  * getblockheader, getblock, getblockstats, getdifficulty, getchaintxstats,
  * getdeploymentinfo, gettxout, getrawtransaction, getindexinfo. Texts are Core's.
  */
-import { BASIC_FILTER_INDEX_NAME, BlockDataUnavailable, type SnapshotChainView, type ViewEntry } from '../chain/index.js';
+import { BASIC_FILTER_INDEX_NAME, type SnapshotChainView, type ViewEntry } from '../chain/index.js';
 import { blockScriptFlags, deploymentInfo, getDifficulty, guessVerificationProgress, uint256Hex, deriveTarget, VersionBitsCache } from '../consensus/index.js';
 import { bytesEqual, parseTransaction, toHex, type Transaction } from '../primitives/index.js';
 import { ALL_FLAG_NAMES, VerifyFlags } from '../script/index.js';
@@ -24,6 +24,7 @@ import {
 } from './format/index.js';
 import type { Json } from './json.js';
 import { doubleJson } from './number-format.js';
+import { parseVerbosity } from './value-parse.js';
 import { defineRpcMethod } from './registry.js';
 import { helpExampleCli, helpExampleRpc, type RpcMethod } from './spec.js';
 import { amountJson, parseHash } from './values.js';
@@ -34,21 +35,6 @@ import { MEMPOOL_HEIGHT } from '../mempool/index.js';
 
 /** Deployment state caches are per block, so one per process serves every snapshot. */
 const versionBits = new VersionBitsCache();
-
-/**
- * Core's ParseVerbosity: an integer (getInt<int>: written as one, within int32), or a
- * boolean where allowed (true = 1). `spelled`: the number was written 1.0 or 1e3.
- */
-function parseVerbosity(value: Json | undefined, fallback: number, allowBool: boolean, spelled: boolean): number {
-  if (value === undefined || value === null) return fallback;
-  if (typeof value === 'boolean') {
-    if (!allowBool) throw new RpcError(RPC_TYPE_ERROR, 'Verbosity was boolean but only integer allowed');
-    return value ? 1 : 0;
-  }
-  if (typeof value !== 'number') throw new RpcError(RPC_TYPE_ERROR, `JSON value of type ${value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value === 'object' ? 'object' : typeof value} is not of expected type number`);
-  if (spelled || !Number.isInteger(value) || value < -0x80000000 || value > 0x7fffffff) throw new RpcError(RPC_MISC_ERROR, 'JSON integer out of range');
-  return value;
-}
 
 /** The header fields every block-describing result shares (getblockheader, getblock, REST headers and block). */
 export function headerFields(snapshot: SnapshotChainView, entry: ViewEntry): HeaderJsonFields {

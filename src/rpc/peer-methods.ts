@@ -21,11 +21,11 @@ import {
   RpcError,
 } from './errors.js';
 import { fullHelp } from './help.js';
-import { typeMismatchMessage, type Json } from './json.js';
 import { doubleJson } from './number-format.js';
 import { NETWORK_NAMES, servicesHex, servicesNames } from './network-methods.js';
 import type { PeerInfoRecord, PeerNetwork } from './peer-network.js';
 import { defineRpcMethod } from './registry.js';
+import { parseVerbosity } from './value-parse.js';
 import { helpExampleCli, helpExampleRpc, type RpcMethod, type RpcResultSpec } from './spec.js';
 import { amountJson, parseHash } from './values.js';
 import { canonicalAddress, parseSubnet, subnetMatches, type SubnetSpec } from '../primitives/index.js';
@@ -124,14 +124,6 @@ export function peerInfoJson(p: PeerInfoRecord, deprecatedStartingHeight: boolea
 function int32(value: number): number {
   if (!Number.isSafeInteger(value) || value < -2147483648 || value > 2147483647) throw new RpcError(RPC_MISC_ERROR, 'JSON integer out of range');
   return value;
-}
-
-/** Core's ParseVerbosity(arg, default, allow_bool=false). */
-function parseVerbosity(value: Json | undefined, fallback: number): number {
-  if (value === undefined || value === null) return fallback;
-  if (typeof value === 'boolean') throw new RpcError(RPC_TYPE_ERROR, 'Verbosity was boolean but only integer allowed');
-  if (typeof value !== 'number') throw new RpcError(RPC_TYPE_ERROR, typeMismatchMessage(value, 'number'));
-  return int32(value);
 }
 
 /**
@@ -897,7 +889,7 @@ export function peerMethods(network: () => PeerNetwork | undefined, deprecatedRp
     examples: helpExampleCli('getorphantxs', '2') + helpExampleRpc('getorphantxs', '2'),
     handler: (args) => {
       const orphans = net().orphans();
-      const verbosity = parseVerbosity(args.value('verbosity'), 0);
+      const verbosity = parseVerbosity(args.value('verbosity'), 0, false);
       const details = (o: (typeof orphans)[number]) => ({
         txid: o.txid,
         wtxid: o.wtxid,

@@ -13,7 +13,7 @@ import type { SnapshotChainView } from '../chain/index.js';
 import { compareBytes, hashToHex, toHex, type OutPoint } from '../primitives/index.js';
 import type { Coin } from '../consensus/index.js';
 import type { ChainName } from '../script/index.js';
-import { RPC_CLIENT_NOT_CONNECTED, RPC_INVALID_PARAMETER, RPC_MISC_ERROR, RpcError } from './errors.js';
+import { RPC_CLIENT_NOT_CONNECTED, RPC_MISC_ERROR, RpcError } from './errors.js';
 import type { NodeFacts } from './node-facts.js';
 import { defineRpcMethod } from './registry.js';
 import { SCAN_ACTION_ARG, SCAN_OBJECTS_ARG, SCAN_RESULT_ABORT, SCAN_RESULT_STATUS_NONE, runScanAction, yieldToEventLoop } from './scan-args.js';

@@ -194,3 +194,17 @@ export function rpcTypeCheckObj(object: JsonObject, expected: Readonly<Record<st
   if (!strict) return;
   for (const key of Object.keys(object)) if (!Object.hasOwn(expected, key)) throw new RpcError(RPC_TYPE_ERROR, `Unexpected key ${key}`);
 }
+
+/**
+ * Core's ParseVerbosity: an integer (getInt<int>: within int32, written as an integer —
+ * `spelled` says the request wrote it 1.0 or 1e3), or a boolean where allowed (true = 1).
+ */
+export function parseVerbosity(value: Json | undefined, fallback: number, allowBool: boolean, spelled = false): number {
+  if (value === undefined || value === null) return fallback;
+  if (typeof value === 'boolean') {
+    if (!allowBool) throw new RpcError(RPC_TYPE_ERROR, 'Verbosity was boolean but only integer allowed');
+    return value ? 1 : 0;
+  }
+  if (spelled && typeof value === 'number') throw new RpcError(RPC_MISC_ERROR, 'JSON integer out of range');
+  return getInt(value, INT32_MIN, INT32_MAX);
+}
