@@ -3,7 +3,7 @@ NODE ?= node
 TSC := node_modules/.bin/tsc
 TEST_FILES = $$(find dist/test -name '*.test.js' | sort)
 
-.PHONY: install build bundle native test vectors differential differential-sig run bench bench-sig bench-hash bench-import bench-ibd bench-http clean
+.PHONY: install build bundle native test vectors differential differential-sig run bench bench-sig bench-hash bench-import bench-ibd bench-http soak clean
 
 # npm ci only when the lockfile changed since the last install.
 node_modules/.installed: package.json package-lock.json
@@ -133,12 +133,26 @@ bench-import: build
 bench-ibd: build
 	$(NODE) dist/native-bench/ibd.js
 
-# JSON-RPC requests/s and p50/p99 latency with 64 keep-alive connections (wrk, installed
-# here when missing), beside a bare uWS.js hello-world server measured in the same run.
+# tsbtcd beside Bitcoin Core v31.0 in the same run, over the same regtest chain and mempool
+# (built once on a bitcoind, cached in native-bench/.cache/): requests/s and p50/p99 of
+# JSON-RPC and REST rows with 64 keep-alive connections (wrk, installed here when missing),
+# the ratio and each row's target. Replies must be the same from both, and no request may
+# fail. HTTP_BENCH_SECONDS per run (default 5), RUNS tables (default 1). bitcoind is
+# BITCOIND, else ../shared/bin/bitcoind; without one, a line says so and only tsbtcd is
+# measured (from the cached chain).
+WRK_INSTALL = command -v wrk >/dev/null || (apt-get update && apt-get install -y wrk)
 bench-http: build
-	command -v wrk >/dev/null || (apt-get update && apt-get install -y wrk)
+	$(WRK_INSTALL)
 	$(NODE) dist/native-bench/http.js
-	$(NODE) dist/native-bench/http-rest.js
+
+# tsbtcd under 1,000 concurrent keep-alive connections of mixed load (wrk) and long polls for
+# SOAK_SECONDS (default 600), a block every 3 s, one front-end killed on purpose: fails on
+# any error, a process dying, a replacement slower than 1 s or growing memory. Not part of
+# make test or make bench. The open-file limit is raised to 4096 when lower.
+soak: build
+	$(WRK_INSTALL)
+	{ [ "$$(ulimit -n)" = unlimited ] || [ "$$(ulimit -n)" -ge 4096 ] || ulimit -n 4096 || true; } && \
+	$(NODE) dist/native-bench/soak.js
 
 bench: bench-hash bench-sig bench-import bench-ibd bench-http
 

@@ -1,59 +1,146 @@
 /**
- * `make bench-http`: JSON-RPC throughput and latency of tsbtcd's HTTP front-ends under 64
- * keep-alive connections, beside a bare uWS.js hello-world server measured in the same run.
+ * `make bench-http`: tsbtcd against the reference bitcoind v31.0 in the same run, over the
+ * same regtest chain and mempool, request by request: requests/s, p50 and p99 latency of
+ * each node, the ratio tsbtcd ÷ bitcoind, and whether the row meets its target.
  *
- * - Load: wrk (Debian's, C, epoll) with a Lua script that sets the POST body and the
- *   cookie's Authorization header; every run is checked for non-2xx replies and socket
- *   errors (an RPC error is an HTTP 500/404 in JSON-RPC 1.x), and each method's reply is
- *   checked for the right result once before its run.
- * - CPUs: the machine is split so that the load generator is not competing with the
- *   server: the first half of the cores (at least one) runs the server under test — the
- *   whole daemon (coordinator and its -rpcfrontends=<that many> front-ends) pinned there
- *   with taskset, or as many hello-world processes sharing the port — and wrk runs on the
- *   other half with one thread per core. On one core everything shares it.
- * - Chain: a fresh regtest node; getblock runs on a block of 2,000 transactions plus its
- *   coinbase (anyone-can-spend P2WSH(OP_TRUE) spends, see http-block.ts: no signatures).
- *
- * Beside hello-world run four skeleton servers (http-skeleton.ts) that add, one at a time,
- * the steps a JSON-RPC server on uWS.js cannot skip: reading the body, the client's address
- * (-rpcallowip), JSON in and out, the request line and headers. They do no RPC work, so
- * the last one's rate is a ceiling for any such server on this machine.
- * hello-world, the skeletons, getblockhash and getblockchaininfo are run in 3 interleaved
- * rounds and the best run of each is kept (a shared machine only ever makes a run slower).
- * Prints a table (req/s, p50, p99, reply size, rate relative to hello-world), the ratio
- * getblockhash / hello-world against the target of 0.5, and the latency of a single
- * getblock verbosity 2 call on the big block on an idle connection.
- * HTTP_BENCH_SECONDS sets each measured run's length (default 5; a 1 s warm-up precedes it);
- * a method too slow to complete 3 requests per connection in that time is run longer
- * (up to 60 s). The load average is printed: other work on the machine lowers every row.
+ * - Chain (http-chain.ts, built once on a builder bitcoind whose wallet signs, cached in
+ *   native-bench/.cache/): 2,010 blocks; a big block of 600 signed transactions spending
+ *   and paying P2PKH, P2SH-P2WPKH, P2WPKH, P2TR key path, 2-of-3 P2SH and P2WSH multisig
+ *   (plus OP_RETURNs); a mempool of 5,000 transactions. Both nodes get it the same way:
+ *   setmocktime to the builder's clock, submitblock of every block, sendrawtransaction of
+ *   every pool transaction in the same order; the run stops unless both tips and both
+ *   pools are the same.
+ * - Nodes: bin/tsbtcd and bitcoind (BITCOIND, else ../shared/bin/bitcoind; without one, one
+ *   line says so and tsbtcd is measured alone, from the cached chain), each with its
+ *   defaults plus -rest (and bitcoind -checkblockindex=0 -checkmempool=0, which regtest
+ *   turns on). getrawtransaction passes the block hash, so neither needs -txindex.
+ * - Rows (JSON-RPC POSTs with the cookie, REST GETs):
+ *     getblockhash 1000; getblockchaininfo;
+ *     getblock <big> verbosity 0, 1, 2, 3; getblockstats <big>;
+ *     getrawtransaction <a 2-input tx of the big block> verbose 1 and 2 (with its block hash);
+ *     getrawmempool true (5,000 entries);
+ *     REST chaininfo.json; block/<big>.bin, .hex, .json; block/notxdetails/<big>.json;
+ *     headers/<genesis>.bin, .hex, .json ?count=2000;
+ *     getutxos/checkmempool/<15 outpoints>.json and .bin (5 unspent, 5 spent in the pool,
+ *     5 created by the pool).
+ * - Same answers first: each row's reply is fetched from both nodes and must be the same
+ *   (status, Content-Type, body bytes; members test/differential/node-local.ts lists, such
+ *   as size_on_disk, compared for JSON type only). A difference is printed and fails the run.
+ * - Load: wrk (Debian's), 64 keep-alive connections, a 1 s warm-up then HTTP_BENCH_SECONDS
+ *   (default 5) measured, the same for both nodes; a row where either node completes fewer
+ *   than 3 requests per connection is run again, on both, long enough for that (up to
+ *   30 s). JSON-RPC through a Lua script setting the POST body and Basic auth. Any non-2xx
+ *   reply or socket error (timeouts included) fails the run. After each run one request
+ *   on each of 8 new connections waits out what wrk left queued.
+ * - Fairness: the daemons (tsbtcd's coordinator and front-ends, bitcoind) run on the first
+ *   half of the cores (started under that CPU affinity, so tsbtcd's default -rpcfrontends
+ *   counts those cores), wrk on the other half (cpuSplit: 1 + 1 on two cores). tsbtcd and
+ *   bitcoind alternate row by row (which goes first alternates too), so the machine's
+ *   noise hits both.
+ * - Targets: ratio ≥ 2.0 on every row, ≥ 3.0 on the getutxos and headers rows, and
+ *   tsbtcd's p99 below bitcoind's. A missed target is reported, not a failure; errors and
+ *   differences fail. RUNS (default 1) repeats the whole table, printing each run.
  */
-import type { ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import * as fs from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import * as path from 'node:path';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { exchange, rpcCall, sameAnswer, type Answer } from '../test/differential/compare-nodes.js';
+import type { DiffRequest } from '../test/differential/request-catalogue.js';
+import { BitcoindProcess } from '../test/integration/bitcoind-process.js';
 import { Daemon } from '../test/integration/daemon-harness.js';
 import { KeepAliveConnection } from '../test/integration/load-http-client.js';
-import { buildBigBlock, type BigBlock } from './http-block.js';
+import { ensureHttpChain, rpcBatches, type HttpChain } from './http-chain.js';
 import { fmt, pad } from './measure.js';
-import { cpuSplit, run, runWrk, SKELETON_MODES, SKELETON_RESULT, startHello, startSkeleton, type SkeletonMode, type WrkResult } from './wrk.js';
+import { referenceBitcoind } from './reference-bitcoind.js';
+import { cpuSplit, requireWrk, run, runWrk, writePostScript, type WrkResult } from './wrk.js';
 
+const CACHE_DIR = fileURLToPath(new URL('../../native-bench/.cache/', import.meta.url));
 const CONNECTIONS = 64;
 const SECONDS = Number(process.env['HTTP_BENCH_SECONDS'] ?? 5);
+const RUNS = Number(process.env['RUNS'] ?? 1);
 const WARM_UP_SECONDS = 1;
-/** A run that completes fewer requests than this is repeated for longer, up to MAX_SECONDS. */
 const MIN_REQUESTS = 3 * CONNECTIONS;
-const MAX_SECONDS = 60;
-const TARGET_RATIO = 0.5;
-const SINGLE_CALLS = 30;
-/** Rounds of the fast cases (hello-world, skeletons, getblockhash, getblockchaininfo), interleaved so that a busy moment of the machine does not favour one of them. */
-const ROUNDS = 3;
-const SKELETON_NAMES: Record<SkeletonMode, string> = {
-  body: 'skeleton: read body',
-  peer: '  + client address',
-  json: '  + JSON in and out',
-  request: '  + request line, headers',
-};
-class Bench {
+const MAX_SECONDS = 30;
+const RATIO_TARGET = 2.0;
+const FAST_PATH_TARGET = 3.0;
+
+/** A node under load: where it listens and its cookie text. */
+interface Served {
+  readonly name: 'tsbtcd' | 'bitcoind';
+  readonly port: number;
+  readonly auth: string;
+}
+
+interface Row {
+  readonly name: string;
+  readonly request: DiffRequest;
+  readonly target: number;
+}
+
+function rest(name: string, target: string, ratio = RATIO_TARGET): Row {
+  return { name, target: ratio, request: { label: name, group: name.startsWith('chaininfo') ? 'rest chaininfo' : 'rest', method: 'GET', path: `/rest/${target}`, auth: false } };
+}
+
+function rpc(name: string, method: string, params: unknown[]): Row {
+  return { name, target: RATIO_TARGET, request: rpcCall(method, params) };
+}
+
+function rows(chain: HttpChain): Row[] {
+  const big = chain.bigBlockHash;
+  const genesis = '0f9188f13cb7b2c71f2a335e3a4fc328bf5beb436012afca590b1a11466e2206';
+  const outpoints = chain.outpoints.join('/');
+  return [
+    rpc('getblockhash 1000', 'getblockhash', [1000]),
+    rpc('getblockchaininfo', 'getblockchaininfo', []),
+    rest('chaininfo.json', 'chaininfo.json'),
+    rest('block/<big>.bin', `block/${big}.bin`),
+    rest('block/<big>.hex', `block/${big}.hex`),
+    rest('block/<big>.json', `block/${big}.json`),
+    rest('block/notxdetails/<big>.json', `block/notxdetails/${big}.json`),
+    rest('headers/<genesis>.bin?count=2000', `headers/${genesis}.bin?count=2000`, FAST_PATH_TARGET),
+    rest('headers/<genesis>.hex?count=2000', `headers/${genesis}.hex?count=2000`, FAST_PATH_TARGET),
+    rest('headers/<genesis>.json?count=2000', `headers/${genesis}.json?count=2000`, FAST_PATH_TARGET),
+    rest('getutxos/checkmempool 15 (.json)', `getutxos/checkmempool/${outpoints}.json`, FAST_PATH_TARGET),
+    rest('getutxos/checkmempool 15 (.bin)', `getutxos/checkmempool/${outpoints}.bin`, FAST_PATH_TARGET),
+    rpc('getblock <big> 0', 'getblock', [big, 0]),
+    rpc('getblock <big> 1', 'getblock', [big, 1]),
+    rpc('getblock <big> 2', 'getblock', [big, 2]),
+    rpc('getblock <big> 3', 'getblock', [big, 3]),
+    rpc('getrawtransaction <tx> 1', 'getrawtransaction', [chain.confirmedTxid, 1, big]),
+    rpc('getrawtransaction <tx> 2', 'getrawtransaction', [chain.confirmedTxid, 2, big]),
+    rpc('getblockstats <big>', 'getblockstats', [big]),
+    rpc('getrawmempool true (5,000)', 'getrawmempool', [true]),
+  ];
+}
+
+/** Gives a fresh node the chain: the builder's clock, every block, every pool transaction in order. */
+async function replay(port: number, auth: string, chain: HttpChain): Promise<void> {
+  await rpcBatches(port, auth, [{ method: 'setmocktime', params: [chain.mocktime] }]);
+  const submitted = await rpcBatches<string | null>(port, auth, chain.blocks.map((hex) => ({ method: 'submitblock', params: [hex] })), 50);
+  const refused = submitted.findIndex((r) => r !== null);
+  if (refused >= 0) throw new Error(`submitblock of height ${refused + 1} answered ${JSON.stringify(submitted[refused])}`);
+  await rpcBatches(port, auth, chain.mempool.map((hex) => ({ method: 'sendrawtransaction', params: [hex, 0] })), 100);
+}
+
+async function state(node: Served): Promise<{ tip: string; pool: number }> {
+  const [tip, pool] = await rpcBatches<any>(node.port, node.auth, [
+    { method: 'getbestblockhash', params: [] },
+    { method: 'getmempoolinfo', params: [] },
+  ]);
+  return { tip, pool: pool.size };
+}
+
+/** Waits until `node` has answered what wrk left queued: one request on each of 8 new connections. */
+async function drain(node: Served): Promise<void> {
+  const conns = await Promise.all(Array.from({ length: 8 }, () => KeepAliveConnection.open(node.port, node.auth, 300_000)));
+  await Promise.all(conns.map((c) => c.call('getblockcount')));
+  for (const c of conns) c.close();
+}
+
+class Load {
   private readonly dir = fs.mkdtempSync(path.join(tmpdir(), 'tsbtcd-bench-http-'));
   private scripts = 0;
 
@@ -62,37 +149,21 @@ class Bench {
     readonly wrkThreads: number,
   ) {}
 
-  /** wrk with POST `body` (`auth` as Basic credentials) against 127.0.0.1:`port`: a warm-up run, then the measured one. */
-  async wrk(port: number, body: string, auth: string): Promise<WrkResult & { seconds: number }> {
-    const script = path.join(this.dir, `post-${this.scripts++}.lua`);
-    const lines = [
-      'wrk.method = "POST"',
-      `wrk.body = [==[${body}]==]`,
-      'wrk.headers["Content-Type"] = "application/json"',
-      `wrk.headers["Authorization"] = "Basic ${Buffer.from(auth).toString('base64')}"`,
-    ];
-    fs.writeFileSync(script, lines.join('\n') + '\n');
-    const once = (seconds: number) =>
-      runWrk({
-        url: `http://127.0.0.1:${port}/`,
-        seconds,
-        connections: CONNECTIONS,
-        threads: this.wrkThreads,
-        ...(this.wrkCpus === undefined ? {} : { cpus: this.wrkCpus }),
-        script,
-        timeout: '120s',
-      });
-    // wrk leaves up to 64 requests queued in the server when it stops: let them finish before the next run.
-    const settle = async (result: WrkResult) => {
-      await drain(port, auth);
-      return result;
-    };
-    await settle(await once(WARM_UP_SECONDS));
-    const first = await settle(await once(SECONDS));
-    if (first.requests >= MIN_REQUESTS) return { ...first, seconds: SECONDS };
-    // A slow method: run long enough for its percentiles to mean something.
-    const seconds = Math.min(MAX_SECONDS, Math.ceil((SECONDS * MIN_REQUESTS * 1.2) / Math.max(first.requests, 1)));
-    return { ...(await settle(await once(seconds))), seconds };
+  /** A warm-up run then a measured one of `seconds` of `row` against `node`. */
+  async measure(node: Served, row: Row, seconds: number): Promise<WrkResult> {
+    const url = `http://127.0.0.1:${node.port}${row.request.path}`;
+    let script: string | undefined;
+    if (row.request.body !== undefined) {
+      script = path.join(this.dir, `post-${this.scripts++}.lua`);
+      writePostScript(script, row.request.body, node.auth);
+    }
+    const once = (s: number) =>
+      runWrk({ url, seconds: s, connections: CONNECTIONS, threads: this.wrkThreads, timeout: '60s', ...(this.wrkCpus === undefined ? {} : { cpus: this.wrkCpus }), ...(script === undefined ? {} : { script }) });
+    await once(WARM_UP_SECONDS);
+    await drain(node);
+    const result = await once(seconds);
+    await drain(node);
+    return result;
   }
 
   cleanup(): void {
@@ -100,162 +171,158 @@ class Bench {
   }
 }
 
-/**
- * Waits until the server answers again: a request on each of several new connections
- * (so that every front-end gets one), each answered after that front-end's queue.
- */
-async function drain(port: number, auth: string): Promise<void> {
-  const conns = await Promise.all(Array.from({ length: 8 }, () => KeepAliveConnection.open(port, auth, 300_000)));
-  await Promise.all(conns.map((c) => c.call('getblockcount')));
-  for (const c of conns) c.close();
+interface Measured {
+  readonly row: Row;
+  readonly seconds: number;
+  readonly tsbtcd: WrkResult;
+  readonly bitcoind?: WrkResult;
 }
 
-interface Case {
-  readonly name: string;
-  readonly port: number;
-  readonly body: string;
-  /** Runs of it, one per round: the best is kept (the slow getblock cases run once). */
-  readonly rounds: number;
-  /** Checks the reply's body once before the runs. */
-  readonly check: (reply: string) => boolean;
-}
-
-/** The result of a JSON-RPC reply that must not be an error. */
-function result(body: string): any {
-  const json = JSON.parse(body) as { result: unknown; error: unknown };
-  if (json.error !== null) throw new Error(`RPC error ${JSON.stringify(json.error)}`);
-  return json.result;
+/** Both nodes on `row`, in the order given, at the same length; again longer when a run was too short to mean much. */
+async function measureRow(load: Load, row: Row, order: readonly Served[]): Promise<Measured> {
+  const runAll = async (seconds: number) => {
+    const results = new Map<string, WrkResult>();
+    for (const node of order) results.set(node.name, await load.measure(node, row, seconds));
+    return results;
+  };
+  let seconds = SECONDS;
+  let results = await runAll(seconds);
+  const fewest = Math.min(...[...results.values()].map((r) => r.requests));
+  if (fewest < MIN_REQUESTS && seconds < MAX_SECONDS) {
+    seconds = Math.min(MAX_SECONDS, Math.ceil((SECONDS * MIN_REQUESTS * 1.2) / Math.max(fewest, 1)));
+    results = await runAll(seconds);
+  }
+  const bitcoind = results.get('bitcoind');
+  return { row, seconds, tsbtcd: results.get('tsbtcd')!, ...(bitcoind ? { bitcoind } : {}) };
 }
 
 /** Milliseconds with the digits that matter. */
 const ms = (value: number): string => fmt(value, value < 10 ? 2 : value < 100 ? 1 : 0);
 
-async function main(): Promise<void> {
-  try {
-    await run('wrk', ['--version']).catch((err: { stdout?: string }) => {
-      if (!/wrk/.test(err.stdout ?? '')) throw err;
-    });
-  } catch {
-    throw new Error('wrk is not installed (apt-get install wrk; make bench-http installs it)');
+function verdict(m: Measured): { ratio?: number; met: boolean; why: string } {
+  if (m.bitcoind === undefined) return { met: false, why: 'no bitcoind' };
+  const ratio = m.tsbtcd.rps / m.bitcoind.rps;
+  const missed: string[] = [];
+  if (ratio < m.row.target) missed.push(`ratio < ${m.row.target.toFixed(1)}`);
+  if (m.tsbtcd.p99 >= m.bitcoind.p99) missed.push('p99 ≥ bitcoind');
+  if (m.tsbtcd.errors.length > 0 || m.bitcoind.errors.length > 0) missed.push('errors');
+  return { ratio, met: missed.length === 0, why: missed.length === 0 ? 'met' : `NOT met: ${missed.join(', ')}` };
+}
+
+function printTable(measured: readonly Measured[], heading: string): void {
+  console.log(`\n${heading}`);
+  const header =
+    `${'row'.padEnd(36)}${pad('ts req/s', 10)}${pad('p50', 8)}${pad('p99', 8)}` +
+    `${pad('core req/s', 12)}${pad('p50', 8)}${pad('p99', 8)}${pad('ratio', 7)}${pad('target', 8)}${pad('s', 4)}  verdict`;
+  console.log(header);
+  console.log('-'.repeat(header.length + 20));
+  for (const m of measured) {
+    const v = verdict(m);
+    const core = m.bitcoind ? `${pad(fmt(m.bitcoind.rps), 12)}${pad(ms(m.bitcoind.p50), 8)}${pad(ms(m.bitcoind.p99), 8)}` : `${pad('-', 12)}${pad('-', 8)}${pad('-', 8)}`;
+    console.log(
+      `${m.row.name.padEnd(36)}${pad(fmt(m.tsbtcd.rps), 10)}${pad(ms(m.tsbtcd.p50), 8)}${pad(ms(m.tsbtcd.p99), 8)}${core}` +
+        `${pad(v.ratio === undefined ? '-' : fmt(v.ratio, 2), 7)}${pad(`≥${m.row.target.toFixed(1)}`, 8)}${pad(String(m.seconds), 4)}  ${v.why}`,
+    );
   }
-  const startLoad = loadavg().map((l) => l.toFixed(2)).join(' ');
+  const met = measured.filter((m) => verdict(m).met).length;
+  console.log(`targets met on ${met} of ${measured.length} rows (latencies in ms; ratio = tsbtcd req/s ÷ bitcoind req/s)`);
+}
+
+function describe(answer: Answer): string {
+  return `HTTP ${answer.status} ${answer.contentType}, ${answer.body.length} bytes: ${answer.body.toString('latin1').slice(0, 160)}`;
+}
+
+/** Where the two answers part, for the report of a difference. */
+function firstDifference(a: Buffer, b: Buffer): string {
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  const at = Math.max(0, i - 60);
+  return `bytes differ from offset ${i}:\n    tsbtcd:   …${a.subarray(at, i + 100).toString('latin1')}\n    bitcoind: …${b.subarray(at, i + 100).toString('latin1')}`;
+}
+
+async function setAffinity(cpus: string | undefined): Promise<void> {
+  if (cpus !== undefined) await run('taskset', ['-a', '-cp', cpus, String(process.pid)]);
+}
+
+async function main(): Promise<void> {
+  await requireWrk('make bench-http');
+  const reference = referenceBitcoind();
+  const bitcoindPath = 'path' in reference ? reference.path : undefined;
+  if ('missing' in reference) console.log(`bench-http: tsbtcd only, ${reference.missing}`);
+  const chain = await ensureHttpChain(CACHE_DIR, bitcoindPath);
+  if (chain === undefined) throw new Error(`no cached chain in ${CACHE_DIR} and no reference bitcoind to build it (set BITCOIND once)`);
+
   const cores = availableParallelism();
   const { serverCores, serverCpus, wrkCpus, wrkThreads } = await cpuSplit(cores);
-  const bench = new Bench(wrkCpus, wrkThreads);
+  const startLoad = loadavg().map((l) => l.toFixed(2)).join(' ');
+  const allCpus = `0-${cores - 1}`;
 
-  const d = await Daemon.start({ args: [`-rpcfrontends=${serverCores}`], readyTimeoutMs: 30_000 });
-  let hello: { port: number; procs: ChildProcess[] } | undefined;
-  const skeletons = new Map<SkeletonMode, { port: number; procs: ChildProcess[] }>();
+  // Daemons inherit this process's CPU affinity: started under the server CPUs, their defaults count those.
+  let tsbtcd: Daemon | undefined;
+  let bitcoind: BitcoindProcess | undefined;
+  // Stopped from the terminal: exit handlers (the harness kills tsbtcd there) run, and bitcoind is killed too.
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      bitcoind?.child.kill('SIGKILL');
+      process.exit(130);
+    });
+  }
+  await setAffinity(serverCpus);
+  const load = new Load(wrkCpus, wrkThreads);
   try {
-    const started = performance.now();
-    const big: BigBlock = await buildBigBlock(d);
-    console.log(
-      `Big block: height ${big.height}, ${fmt(big.txCount)} transactions (coinbase included), ${fmt(big.size)} bytes, ` +
-        `built in ${fmt((performance.now() - started) / 1000, 1)} s`,
-    );
-    if (serverCpus !== undefined) {
-      for (const pid of [d.proc.pid!, ...d.frontendPids()]) await run('taskset', ['-a', '-cp', serverCpus, String(pid)]);
-    }
-    hello = await startHello(serverCores, serverCpus);
-    for (const mode of SKELETON_MODES) skeletons.set(mode, await startSkeleton(mode, serverCores, serverCpus));
-    const hashAt100 = await d.call<string>('getblockhash', [100]);
-    const auth = d.cookie();
-    const rpcBody = (method: string, params: unknown[]) => JSON.stringify({ jsonrpc: '1.0', id: 'bench', method, params });
-    const cases: Case[] = [
-      // The same request as getblockhash's, which the server ignores.
-      { name: 'uWS.js hello world (bare)', port: hello.port, body: rpcBody('getblockhash', [100]), rounds: ROUNDS, check: (reply) => reply === 'Hello World!' },
-      ...SKELETON_MODES.map((mode) => ({
-        name: SKELETON_NAMES[mode],
-        port: skeletons.get(mode)!.port,
-        body: rpcBody('getblockhash', [100]),
-        rounds: ROUNDS,
-        check: (reply: string) => (mode === 'body' || mode === 'peer' ? reply === 'Hello World!' : result(reply) === SKELETON_RESULT),
-      })),
-      { name: 'getblockhash', port: d.port, body: rpcBody('getblockhash', [100]), rounds: ROUNDS, check: (reply) => result(reply) === hashAt100 },
-      { name: 'getblockchaininfo', port: d.port, body: rpcBody('getblockchaininfo', []), rounds: ROUNDS, check: (reply) => result(reply).blocks === big.height },
-      {
-        name: `getblock verbosity 1 (${fmt(big.txCount)} tx)`,
-        port: d.port,
-        body: rpcBody('getblock', [big.hash, 1]),
-        rounds: 1,
-        check: (reply) => result(reply).tx.length === big.txCount,
-      },
-      {
-        name: `getblock verbosity 2 (${fmt(big.txCount)} tx)`,
-        port: d.port,
-        body: rpcBody('getblock', [big.hash, 2]),
-        rounds: 1,
-        check: (reply) => result(reply).tx.length === big.txCount && result(reply).tx[1].fee !== undefined,
-      },
-    ];
+    tsbtcd = await Daemon.start({ args: ['-rest'], readyTimeoutMs: 60_000 });
+    if (bitcoindPath !== undefined) bitcoind = await BitcoindProcess.start(bitcoindPath, ['-rest', '-connect=0']);
+    await setAffinity(wrkCpus ?? allCpus);
+    const nodes: Served[] = [{ name: 'tsbtcd', port: tsbtcd.port, auth: tsbtcd.cookie().trim() }];
+    if (bitcoind) nodes.push({ name: 'bitcoind', port: bitcoind.rpc.port, auth: readFileSync(join(bitcoind.datadir, 'regtest', '.cookie'), 'utf8').trim() });
 
-    // Each reply checked once; then the runs, the fast cases interleaved over several rounds (the best kept).
-    const bytes = new Map<Case, number>();
-    for (const c of cases) {
-      const conn = await KeepAliveConnection.open(c.port, auth);
-      const reply = await conn.post(c.body);
-      conn.close();
-      if (reply.status !== 200 || !c.check(reply.body)) throw new Error(`${c.name}: wrong reply HTTP ${reply.status} ${reply.body.slice(0, 300)}`);
-      bytes.set(c, Buffer.byteLength(reply.body));
-    }
-    const best = new Map<Case, WrkResult & { seconds: number }>();
-    for (let round = 0; round < ROUNDS; round++) {
-      for (const c of cases.filter((c) => c.rounds > round)) {
-        const r = await bench.wrk(c.port, c.body, auth);
-        const kept = best.get(c);
-        // A run with errors is the one reported (the bench then fails).
-        if (kept === undefined || (kept.errors.length === 0 && (r.errors.length > 0 || r.rps > kept.rps))) best.set(c, r);
+    const started = performance.now();
+    await Promise.all(nodes.map((n) => replay(n.port, n.auth, chain)));
+    const states = await Promise.all(nodes.map(state));
+    for (const [i, s] of states.entries()) console.log(`${nodes[i]!.name}: tip ${s.tip}, ${s.pool} pool transactions (replayed in ${fmt((performance.now() - started) / 1000, 1)} s)`);
+    if (states.some((s) => s.tip !== states[0]!.tip || s.pool !== chain.mempool.length)) throw new Error('the nodes do not hold the same chain and pool');
+
+    const table = rows(chain);
+    // Same answers from both before any timing.
+    let differences = 0;
+    for (const row of table) {
+      const answers = await Promise.all(nodes.map((n) => exchange(n.port, n.auth, row.request)));
+      const ts = answers[0]!;
+      if (ts.status !== 200) throw new Error(`${row.name}: tsbtcd answered ${describe(ts)}`);
+      const core = answers[1];
+      if (core && !sameAnswer(row.request, ts, core)) {
+        differences++;
+        console.log(`DIFFERENT ${row.name}:\n  tsbtcd:   ${describe(ts)}\n  bitcoind: ${describe(core)}\n  ${firstDifference(ts.body, core.body)}`);
       }
     }
-    const rows = cases.map((c) => ({ name: c.name, r: best.get(c)!, bytes: bytes.get(c)! }));
-    const helloResult = rows[0]!.r;
+    if (differences > 0) throw new Error(`${differences} row(s) answered differently by tsbtcd and bitcoind: not timed`);
+    console.log(`Every row's answer is the same from ${nodes.map((n) => n.name).join(' and ')}.`);
 
-    // One getblock verbosity 2 call at a time on an idle keep-alive connection.
-    const body2 = JSON.stringify({ jsonrpc: '1.0', id: 'bench', method: 'getblock', params: [big.hash, 2] });
-    const times: number[] = [];
-    let size = 0;
-    const conn = await KeepAliveConnection.open(d.port, d.cookie());
-    for (let i = 0; i < SINGLE_CALLS + 3; i++) {
-      const t0 = performance.now();
-      const reply = await conn.post(body2);
-      if (i >= 3) times.push(performance.now() - t0);
-      size = Buffer.byteLength(reply.body);
+    const where = serverCpus === undefined ? `unpinned, ${cores} core(s) shared` : `daemons on CPU ${serverCpus} (${serverCores} core${serverCores > 1 ? 's' : ''}), wrk -t${wrkThreads} on CPU ${wrkCpus}`;
+    let failed = false;
+    for (let runIndex = 1; runIndex <= RUNS; runIndex++) {
+      const measured: Measured[] = [];
+      for (const [i, row] of table.entries()) {
+        const order = i % 2 === 0 ? nodes : [...nodes].reverse();
+        const m = await measureRow(load, row, order);
+        measured.push(m);
+        const line = (r: WrkResult | undefined) => (r === undefined ? '-' : `${fmt(r.rps)} req/s p50 ${ms(r.p50)} p99 ${ms(r.p99)}`);
+        console.log(`  ${row.name}: tsbtcd ${line(m.tsbtcd)}; bitcoind ${line(m.bitcoind)}`);
+        for (const [name, r] of [['tsbtcd', m.tsbtcd], ['bitcoind', m.bitcoind]] as const) {
+          if (r && r.errors.length > 0) {
+            failed = true;
+            console.error(`${row.name} on ${name}: ${r.errors.join(', ')}`);
+          }
+        }
+      }
+      const load1 = loadavg().map((l) => l.toFixed(2)).join(' ');
+      printTable(measured, `Run ${runIndex} of ${RUNS}: ${CONNECTIONS} keep-alive connections, ${SECONDS} s per run after ${WARM_UP_SECONDS} s warm-up; ${where}; load average at the start ${startLoad}, now ${load1}`);
     }
-    conn.close();
-    times.sort((a, b) => a - b);
-
-    const where =
-      serverCpus === undefined
-        ? `unpinned, ${cores} core(s) shared by server and wrk`
-        : `server on CPU ${serverCpus} (${serverCores} process${serverCores > 1 ? 'es' : ''}: tsbtcd -rpcfrontends=${serverCores}, or hello-world), wrk -t${wrkThreads} on CPU ${wrkCpus}`;
-    const load = loadavg().map((l) => l.toFixed(2)).join(' ');
-    console.log(`\nHTTP JSON-RPC, ${CONNECTIONS} keep-alive connections; ${where}; load average at the start ${startLoad}, now ${load}`);
-    const header = `${'server / method'.padEnd(34)}${pad('req/s', 11)}${pad('p50 ms', 9)}${pad('p99 ms', 9)}${pad('reply B', 11)}${pad('run s', 7)}${pad('vs hello', 10)}`;
-    console.log(header);
-    console.log('-'.repeat(header.length));
-    for (const { name, r, bytes } of rows) {
-      console.log(`${name.padEnd(34)}${pad(fmt(r.rps), 11)}${pad(ms(r.p50), 9)}${pad(ms(r.p99), 9)}${pad(fmt(bytes), 11)}${pad(String(r.seconds), 7)}${pad(fmt(r.rps / helloResult.rps, 3), 10)}`);
-    }
-    const rate = (name: string): number => rows.find((row) => row.name === name)!.r.rps;
-    const ratio = rate('getblockhash') / helloResult.rps;
-    console.log(`\ngetblockhash / hello-world: ${fmt(ratio, 3)} (target ≥ ${TARGET_RATIO}: ${ratio >= TARGET_RATIO ? 'met' : 'NOT met'})`);
-    console.log(
-      `skeleton with every unskippable step / hello-world: ${fmt(rate(SKELETON_NAMES.request) / helloResult.rps, 3)} ` +
-        '(no authentication, dispatch or storage: a ceiling for a JSON-RPC server on this uWS.js and machine)',
-    );
-    const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))]!;
-    console.log(
-      `getblock verbosity 2 on the ${fmt(big.txCount)}-transaction block, one call at a time (${SINGLE_CALLS} calls, ${fmt(size / 1e6, 2)} MB reply): ` +
-        `min ${fmt(times[0]!, 1)} ms, median ${fmt(at(0.5), 1)} ms, p90 ${fmt(at(0.9), 1)} ms`,
-    );
-
-    const failed = rows.filter((row) => row.r.errors.length > 0);
-    for (const row of failed) console.error(`${row.name}: ${row.r.errors.join(', ')}`);
-    if (failed.length > 0) process.exitCode = 1;
+    if (failed) process.exitCode = 1;
   } finally {
-    for (const p of [...(hello?.procs ?? []), ...[...skeletons.values()].flatMap((s) => s.procs)]) p.kill('SIGTERM');
-    bench.cleanup();
-    await d.cleanup();
+    load.cleanup();
+    await tsbtcd?.cleanup();
+    await bitcoind?.stop();
   }
 }
 

@@ -1,20 +1,31 @@
 /**
- * Peak resident memory of a daemon from /proc: VmHWM (the kernel's high-water mark of RSS)
- * of one process, and of that process with all its descendants (tsbtcd's coordinator
+ * Resident memory of a daemon from /proc: VmRSS now (`make soak` samples it), and VmHWM
+ * (the kernel's high-water mark of RSS) of one process, and of that process with all its
+ * descendants (tsbtcd's coordinator
  * spawns its HTTP front-ends as processes; its script-check workers are threads, already
  * inside the coordinator's figure). The tree figure is a sum of per-process peaks, which
  * may have happened at different instants: an upper bound of the tree's peak.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 
-/** VmHWM of `pid` in bytes, or undefined when the process is gone. */
-export function peakRss(pid: number): number | undefined {
+/** A memory line (VmHWM, VmRSS) of /proc/`pid`/status in bytes, or undefined when the process is gone. */
+function statusBytes(pid: number, field: 'VmHWM' | 'VmRSS'): number | undefined {
   try {
-    const match = /^VmHWM:\s+(\d+)\s+kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    const match = new RegExp(`^${field}:\\s+(\\d+)\\s+kB$`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
     return match ? Number(match[1]) * 1024 : undefined;
   } catch {
     return undefined;
   }
+}
+
+/** VmHWM of `pid` in bytes, or undefined when the process is gone. */
+export function peakRss(pid: number): number | undefined {
+  return statusBytes(pid, 'VmHWM');
+}
+
+/** VmRSS (resident memory now) of `pid` in bytes, or undefined when the process is gone. */
+export function currentRss(pid: number): number | undefined {
+  return statusBytes(pid, 'VmRSS');
 }
 
 /** The parent pid of `pid` (field 4 of /proc/<pid>/stat, after the parenthesised name). */

@@ -1,23 +1,42 @@
 /**
- * wrk and the bare uWS.js baselines for the HTTP benchmarks: running wrk (pinned with
- * taskset when given CPUs) and reading its throughput, p50/p99 latency and errors, and
- * starting hello-world or skeleton servers (http-skeleton.ts) sharing a port. http.ts and
- * http-rest.ts use these.
+ * wrk for the HTTP benchmarks (`make bench-http`, `make soak`): running it (pinned with
+ * taskset when given CPUs), its Lua scripts, reading its throughput, p50/p99 latency and
+ * errors, and the CPU split between the servers and wrk.
  */
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { execFile } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { promisify } from 'node:util';
-import { freePort } from '../test/integration/daemon-harness.js';
 
-const HELLO = fileURLToPath(new URL('./http-hello.js', import.meta.url));
-const SKELETON = fileURLToPath(new URL('./http-skeleton.js', import.meta.url));
-
-/** http-skeleton.ts's modes, each adding one step to the one before. */
-export const SKELETON_MODES = ['body', 'peer', 'json', 'request'] as const;
-export type SkeletonMode = (typeof SKELETON_MODES)[number];
-/** The `result` every JSON skeleton answers: a block hash's length of zeros. */
-export const SKELETON_RESULT = '0'.repeat(64);
 export const run = promisify(execFile);
+
+/** Fails with how to install wrk when it is missing (the Makefile targets install it). */
+export async function requireWrk(target: string): Promise<void> {
+  try {
+    await run('wrk', ['--version']);
+  } catch (err) {
+    // wrk --version prints its version and exits 1.
+    if (/wrk/.test((err as { stdout?: string }).stdout ?? '')) return;
+    throw new Error(`wrk is not installed (apt-get install wrk; ${target} installs it)`);
+  }
+}
+
+/** A Lua long string holding `text` verbatim (no level of `=` that occurs in it). */
+export function luaString(text: string): string {
+  let level = '';
+  while (text.includes(`]${level}]`)) level += '=';
+  return `[${level}[${text}]${level}]`;
+}
+
+/** Writes a wrk script POSTing `body` (JSON) with `auth` ("user:password") as Basic credentials. */
+export function writePostScript(file: string, body: string, auth: string): void {
+  const lines = [
+    'wrk.method = "POST"',
+    `wrk.body = ${luaString(body)}`,
+    'wrk.headers["Content-Type"] = "application/json"',
+    `wrk.headers["Authorization"] = "Basic ${Buffer.from(auth).toString('base64')}"`,
+  ];
+  writeFileSync(file, lines.join('\n') + '\n');
+}
 
 export interface WrkResult {
   readonly rps: number;
@@ -56,33 +75,6 @@ export async function runWrk(opts: { url: string; seconds: number; connections: 
   args.push(opts.url);
   const [cmd, argv] = opts.cpus === undefined ? ['wrk', args] : ['taskset', ['-c', opts.cpus, 'wrk', ...args]];
   return parseWrkOutput((await run(cmd, argv, { maxBuffer: 1 << 20 })).stdout);
-}
-
-/** `count` hello-world processes sharing a port, pinned to `cpus`. */
-export function startHello(count: number, cpus: string | undefined): Promise<{ port: number; procs: ChildProcess[] }> {
-  return startServers(HELLO, [], count, cpus);
-}
-
-/** `count` skeleton servers of `mode` sharing a port, pinned to `cpus`. */
-export function startSkeleton(mode: SkeletonMode, count: number, cpus: string | undefined): Promise<{ port: number; procs: ChildProcess[] }> {
-  return startServers(SKELETON, [mode], count, cpus);
-}
-
-async function startServers(script: string, extra: readonly string[], count: number, cpus: string | undefined): Promise<{ port: number; procs: ChildProcess[] }> {
-  const port = await freePort();
-  const procs: ChildProcess[] = [];
-  for (let i = 0; i < count; i++) {
-    const argv = [process.execPath, script, String(port), ...extra];
-    const proc = cpus === undefined ? spawn(argv[0]!, argv.slice(1)) : spawn('taskset', ['-c', cpus, ...argv]);
-    procs.push(proc);
-    let stderr = '';
-    proc.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    await new Promise<void>((resolve, reject) => {
-      proc.stdout!.once('data', () => resolve());
-      proc.once('exit', (code) => reject(new Error(`${script} exited (${code}): ${stderr}`)));
-    });
-  }
-  return { port, procs };
 }
 
 /** The CPU split of the HTTP benchmarks: the first half of the cores for the server, the rest for wrk. */
