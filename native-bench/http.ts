@@ -196,8 +196,9 @@ async function measureRow(load: Load, row: Row, order: readonly Served[]): Promi
   return { row, seconds, tsbtcd: results.get('tsbtcd')!, ...(bitcoind ? { bitcoind } : {}) };
 }
 
-/** Milliseconds with the digits that matter. */
+/** Milliseconds, and requests per second, with the digits that matter. */
 const ms = (value: number): string => fmt(value, value < 10 ? 2 : value < 100 ? 1 : 0);
+const rate = (value: number): string => fmt(value, value < 10 ? 1 : 0);
 
 function verdict(m: Measured): { ratio?: number; met: boolean; why: string } {
   if (m.bitcoind === undefined) return { met: false, why: 'no bitcoind' };
@@ -218,9 +219,9 @@ function printTable(measured: readonly Measured[], heading: string): void {
   console.log('-'.repeat(header.length + 20));
   for (const m of measured) {
     const v = verdict(m);
-    const core = m.bitcoind ? `${pad(fmt(m.bitcoind.rps), 12)}${pad(ms(m.bitcoind.p50), 8)}${pad(ms(m.bitcoind.p99), 8)}` : `${pad('-', 12)}${pad('-', 8)}${pad('-', 8)}`;
+    const core = m.bitcoind ? `${pad(rate(m.bitcoind.rps), 12)}${pad(ms(m.bitcoind.p50), 8)}${pad(ms(m.bitcoind.p99), 8)}` : `${pad('-', 12)}${pad('-', 8)}${pad('-', 8)}`;
     console.log(
-      `${m.row.name.padEnd(36)}${pad(fmt(m.tsbtcd.rps), 10)}${pad(ms(m.tsbtcd.p50), 8)}${pad(ms(m.tsbtcd.p99), 8)}${core}` +
+      `${m.row.name.padEnd(36)}${pad(rate(m.tsbtcd.rps), 10)}${pad(ms(m.tsbtcd.p50), 8)}${pad(ms(m.tsbtcd.p99), 8)}${core}` +
         `${pad(v.ratio === undefined ? '-' : fmt(v.ratio, 2), 7)}${pad(`≥${m.row.target.toFixed(1)}`, 8)}${pad(String(m.seconds), 4)}  ${v.why}`,
     );
   }
@@ -306,7 +307,7 @@ async function main(): Promise<void> {
         const order = i % 2 === 0 ? nodes : [...nodes].reverse();
         const m = await measureRow(load, row, order);
         measured.push(m);
-        const line = (r: WrkResult | undefined) => (r === undefined ? '-' : `${fmt(r.rps)} req/s p50 ${ms(r.p50)} p99 ${ms(r.p99)}`);
+        const line = (r: WrkResult | undefined) => (r === undefined ? '-' : `${rate(r.rps)} req/s p50 ${ms(r.p50)} p99 ${ms(r.p99)}`);
         console.log(`  ${row.name}: tsbtcd ${line(m.tsbtcd)}; bitcoind ${line(m.bitcoind)}`);
         for (const [name, r] of [['tsbtcd', m.tsbtcd], ['bitcoind', m.bitcoind]] as const) {
           if (r && r.errors.length > 0) {

@@ -20,10 +20,10 @@ export async function requireWrk(target: string): Promise<void> {
   }
 }
 
-/** A Lua long string holding `text` verbatim (no level of `=` that occurs in it). */
+/** A Lua long string holding `text` verbatim: the first level of `=` whose closing bracket is not in it (nor ends it). */
 export function luaString(text: string): string {
   let level = '';
-  while (text.includes(`]${level}]`)) level += '=';
+  while (`${text}]`.includes(`]${level}]`)) level += '=';
   return `[${level}[${text}]${level}]`;
 }
 
