@@ -41,11 +41,9 @@
  *   tsbtcd's p99 below bitcoind's. A missed target is reported, not a failure; errors and
  *   differences fail. RUNS (default 1) repeats the whole table, printing each run.
  */
-import { readFileSync } from 'node:fs';
 import * as fs from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { exchange, rpcCall, sameAnswer, type Answer } from '../test/differential/compare-nodes.js';
 import type { DiffRequest } from '../test/differential/request-catalogue.js';
@@ -275,7 +273,7 @@ async function main(): Promise<void> {
     if (bitcoindPath !== undefined) bitcoind = await BitcoindProcess.start(bitcoindPath, ['-rest', '-connect=0']);
     await setAffinity(wrkCpus ?? allCpus);
     const nodes: Served[] = [{ name: 'tsbtcd', port: tsbtcd.port, auth: tsbtcd.cookie().trim() }];
-    if (bitcoind) nodes.push({ name: 'bitcoind', port: bitcoind.rpc.port, auth: readFileSync(join(bitcoind.datadir, 'regtest', '.cookie'), 'utf8').trim() });
+    if (bitcoind) nodes.push({ name: 'bitcoind', port: bitcoind.rpc.port, auth: fs.readFileSync(path.join(bitcoind.datadir, 'regtest', '.cookie'), 'utf8').trim() });
 
     const started = performance.now();
     await Promise.all(nodes.map((n) => replay(n.port, n.auth, chain)));

@@ -263,9 +263,8 @@ async function main(): Promise<void> {
   try {
     const built = performance.now();
     const big = await buildBigBlock(d);
-    while ((await d.call<number>('getblockcount')) < CHAIN_HEIGHT) {
-      const missing = CHAIN_HEIGHT - (await d.call<number>('getblockcount'));
-      await d.call('generatetoaddress', [Math.min(250, missing), MINER]);
+    for (let height = await d.call<number>('getblockcount'); height < CHAIN_HEIGHT; height = await d.call<number>('getblockcount')) {
+      await d.call('generatetoaddress', [Math.min(250, CHAIN_HEIGHT - height), MINER]);
     }
     const genesis = await d.call<string>('getblockhash', [0]);
     const outpoints = (await d.call<{ tx: string[] }>('getblock', [big.hash, 1])).tx.slice(1, 16).map((txid) => `${txid}-0`);
