@@ -30,8 +30,9 @@
  *   (default 5) measured, the same for both nodes; a row where either node completes fewer
  *   than 3 requests per connection is run again, on both, long enough for that (up to
  *   30 s). JSON-RPC through a Lua script setting the POST body and Basic auth. Any non-2xx
- *   reply or socket error (timeouts included) fails the run. After each run one request
- *   on each of 8 new connections waits out what wrk left queued.
+ *   reply or socket error (timeouts included) fails the run. After each run, what wrk
+ *   left queued is waited out: a request on each of 8 new connections answered, then the
+ *   daemon's processes idle.
  * - Fairness: the daemons (tsbtcd's coordinator and front-ends, bitcoind) run on the first
  *   half of the cores (started under that CPU affinity, so tsbtcd's default -rpcfrontends
  *   counts those cores), wrk on the other half (cpuSplit: 1 + 1 on two cores). tsbtcd and
@@ -48,10 +49,11 @@ import { fileURLToPath } from 'node:url';
 import { exchange, rpcCall, sameAnswer, type Answer } from '../test/differential/compare-nodes.js';
 import type { DiffRequest } from '../test/differential/request-catalogue.js';
 import { BitcoindProcess } from '../test/integration/bitcoind-process.js';
-import { Daemon } from '../test/integration/daemon-harness.js';
+import { Daemon, sleep } from '../test/integration/daemon-harness.js';
 import { KeepAliveConnection } from '../test/integration/load-http-client.js';
 import { ensureHttpChain, rpcBatches, type HttpChain } from './http-chain.js';
 import { fmt, pad } from './measure.js';
+import { processTree } from './process-rss.js';
 import { referenceBitcoind } from './reference-bitcoind.js';
 import { cpuSplit, requireWrk, run, runWrk, writePostScript, type WrkResult } from './wrk.js';
 
@@ -68,6 +70,8 @@ const FAST_PATH_TARGET = 3.0;
 /** A node under load: where it listens and its cookie text. */
 interface Served {
   readonly name: 'tsbtcd' | 'bitcoind';
+  /** The daemon's process (tsbtcd's coordinator, whose children are the front-ends). */
+  readonly pid: number;
   readonly port: number;
   readonly auth: string;
 }
@@ -131,11 +135,39 @@ async function state(node: Served): Promise<{ tip: string; pool: number }> {
   return { tip, pool: pool.size };
 }
 
-/** Waits until `node` has answered what wrk left queued: one request on each of 8 new connections. */
+/** CPU time (clock ticks) used so far by `pid` and its descendants (tsbtcd's front-ends), 0 for a process gone. */
+function treeCpuTicks(pid: number): number {
+  let ticks = 0;
+  for (const p of processTree(pid)) {
+    try {
+      const stat = fs.readFileSync(`/proc/${p}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // exited
+    }
+  }
+  return ticks;
+}
+
+/**
+ * Waits until `node` has finished what wrk left queued: one request on each of 8 new
+ * connections answered, then its processes idle (under 5% of a core over 250 ms). The
+ * reply alone is not enough: a tsbtcd front-end answers getblockcount at once while
+ * the coordinator may still be working through forwarded calls on the same core.
+ */
 async function drain(node: Served): Promise<void> {
   const conns = await Promise.all(Array.from({ length: 8 }, () => KeepAliveConnection.open(node.port, node.auth, 300_000)));
   await Promise.all(conns.map((c) => c.call('getblockcount')));
   for (const c of conns) c.close();
+  const deadline = performance.now() + 300_000;
+  for (let before = treeCpuTicks(node.pid); performance.now() < deadline; ) {
+    await sleep(250);
+    const after = treeCpuTicks(node.pid);
+    // Linux clock ticks are 1/100 s: 5% of 250 ms is 1.25 ticks.
+    if (after - before <= 1) return;
+    before = after;
+  }
 }
 
 class Load {
@@ -272,8 +304,8 @@ async function main(): Promise<void> {
     tsbtcd = await Daemon.start({ args: ['-rest'], readyTimeoutMs: 60_000 });
     if (bitcoindPath !== undefined) bitcoind = await BitcoindProcess.start(bitcoindPath, ['-rest', '-connect=0']);
     await setAffinity(wrkCpus ?? allCpus);
-    const nodes: Served[] = [{ name: 'tsbtcd', port: tsbtcd.port, auth: tsbtcd.cookie().trim() }];
-    if (bitcoind) nodes.push({ name: 'bitcoind', port: bitcoind.rpc.port, auth: fs.readFileSync(path.join(bitcoind.datadir, 'regtest', '.cookie'), 'utf8').trim() });
+    const nodes: Served[] = [{ name: 'tsbtcd', pid: tsbtcd.proc.pid!, port: tsbtcd.port, auth: tsbtcd.cookie().trim() }];
+    if (bitcoind) nodes.push({ name: 'bitcoind', pid: bitcoind.child.pid!, port: bitcoind.rpc.port, auth: fs.readFileSync(path.join(bitcoind.datadir, 'regtest', '.cookie'), 'utf8').trim() });
 
     const started = performance.now();
     await Promise.all(nodes.map((n) => replay(n.port, n.auth, chain)));
