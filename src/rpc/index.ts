@@ -47,5 +47,6 @@ export * from './scanblocks.js';
 export * from './descriptor-activity.js';
 export * from './wallet-stubs.js';
 export * from './pure-methods.js';
+export * from './signer-methods.js';
 export * from './peer-network.js';
 export * from './peer-methods.js';

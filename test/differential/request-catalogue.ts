@@ -293,6 +293,7 @@ export function catalogue(facts: ChainFacts, helpMethods: readonly string[]): Di
   rpc('createrawtransaction', [[{ txid: aTx.txid, vout: 0, sequence: 5 }], [{ data: 'deadbeef' }], 10, false, 3]);
   rpc('createrawtransaction', [[], {}]);
   messageRequests(rpc);
+  idleFeatureRequests(rpc);
 
   // Spends the pool knows of, and partially signed transactions it helps complete.
   const spentOutpoints = facts.confirmed.slice(0, 20).map((t) => ({ txid: t.txid, vout: 0 }));
@@ -354,6 +355,19 @@ export function catalogue(facts: ChainFacts, helpMethods: readonly string[]): Di
 /** A regtest key bitcoind signed "hello" with (the signature is the input, not an expected answer). */
 const MESSAGE_WIF = 'cVpF924EspNh8KjYsfhgY96mmxvT6DgdWiTYMtMjuM74hJaU5psW';
 const MESSAGE_SIGNATURE = 'IKC+Ijl/SSZ+8GIt8RfXjZa/tzuYFEzIzAyxpvUf48D8AjUYXGAZKz3JfJVta+NUzDlZdMmJIa5rLtdE0ChWEfs=';
+
+/** The private broadcast queue, ZeroMQ publishers and external signers, none of which either node has here. */
+function idleFeatureRequests(rpc: (method: string, params: unknown, form?: string) => void): void {
+  rpc('getprivatebroadcastinfo', []);
+  rpc('getprivatebroadcastinfo', ['extra']);
+  for (const id of ['00', 'zz'.repeat(32), '11'.repeat(32), '']) rpc('abortprivatebroadcast', [id]);
+  rpc('abortprivatebroadcast', { id: '22'.repeat(32) }, 'named');
+  rpc('abortprivatebroadcast', []);
+  rpc('abortprivatebroadcast', [5]);
+  rpc('getzmqnotifications', []);
+  rpc('getzmqnotifications', [1]);
+  rpc('enumeratesigners', []);
+}
 
 function messageRequests(rpc: (method: string, params: unknown, form?: string) => void): void {
   const secret = decodeSecret(MESSAGE_WIF, 'regtest')!;
