@@ -48,5 +48,6 @@ export * from './descriptor-activity.js';
 export * from './wallet-stubs.js';
 export * from './pure-methods.js';
 export * from './signer-methods.js';
+export * from './sign-rawtransaction.js';
 export * from './peer-network.js';
 export * from './peer-methods.js';

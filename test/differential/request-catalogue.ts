@@ -195,6 +195,9 @@ export function catalogue(facts: ChainFacts, helpMethods: readonly string[]): Di
     rpc('sendrawtransaction', [tx.hex]);
     rpc('combinerawtransaction', [[tx.hex]]);
     rpc('combinerawtransaction', [[tx.hex, tx.hex]]);
+    // Without keys: the inputs' own signatures are checked and kept (the chain's are signed by bitcoind's wallet).
+    rpc('signrawtransactionwithkey', [tx.hex, []]);
+    rpc('signrawtransactionwithkey', [tx.hex, [MESSAGE_WIF], null, 'NONE']);
     for (const input of parseTransaction(fromHex(tx.hex)).inputs) {
       rpc('gettxspendingprevout', [[{ txid: hashToHex(input.prevout.txid), vout: input.prevout.vout }], { return_spending_tx: true }]);
     }
