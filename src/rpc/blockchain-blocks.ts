@@ -10,8 +10,8 @@ import { bytesEqual, parseTransaction, toHex, type Transaction } from '../primit
 import { ALL_FLAG_NAMES, VerifyFlags } from '../script/index.js';
 import { blockHeaderDoc, deploymentDoc, getblockResultDocs } from './blockchain-help.js';
 import { readBlockBytesOrThrow } from './block-checked.js';
-import { view, lookupViewBlock } from './blockchain-read.js';
-import { RPC_INTERNAL_ERROR, RPC_INVALID_ADDRESS_OR_KEY, RPC_INVALID_PARAMETER, RPC_MISC_ERROR, RPC_TYPE_ERROR, RpcError } from './errors.js';
+import { view, lookupViewBlock, parseHashOrHeight } from './blockchain-read.js';
+import { RPC_INTERNAL_ERROR, RPC_INVALID_ADDRESS_OR_KEY, RPC_INVALID_PARAMETER, RPC_MISC_ERROR, RpcError } from './errors.js';
 import {
   blockToJson,
   computeBlockStats,
@@ -22,7 +22,6 @@ import {
   selectBlockStats,
   type HeaderJsonFields,
 } from './format/index.js';
-import type { Json } from './json.js';
 import { doubleJson } from './number-format.js';
 import { parseVerbosity } from './value-parse.js';
 import { defineRpcMethod } from './registry.js';
@@ -53,17 +52,6 @@ export function headerFields(snapshot: SnapshotChainView, entry: ViewEntry): Hea
 }
 
 /** Core's ParseHashOrHeight. */
-function parseHashOrHeight(snapshot: SnapshotChainView, value: Json | undefined): ViewEntry {
-  if (typeof value === 'number') {
-    const height = Math.trunc(value);
-    if (height < 0) throw new RpcError(RPC_INVALID_PARAMETER, `Target block height ${height} is negative`);
-    if (height > snapshot.height) throw new RpcError(RPC_INVALID_PARAMETER, `Target block height ${height} after current tip ${snapshot.height}`);
-    return snapshot.activeEntry(height)!;
-  }
-  if (typeof value !== 'string') throw new RpcError(RPC_TYPE_ERROR, `JSON value of type ${value === null || value === undefined ? 'null' : typeof value} is not of expected type string`);
-  return lookupViewBlock(snapshot, value, 'hash_or_height');
-}
-
 /** Core's FormatScriptFlags as an array: the names of the set flags, in name order. */
 function scriptFlagNames(flags: number): string[] {
   return ALL_FLAG_NAMES.filter((name) => (flags & VerifyFlags[name]) !== 0).sort();

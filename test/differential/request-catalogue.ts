@@ -140,6 +140,7 @@ export function catalogue(facts: ChainFacts, helpMethods: readonly string[]): Di
   rpc('getblockstats', [facts.height, ['nosuchstat']]);
   rpc('getblockstats', [-1]);
   rpc('getblockstats', [UNKNOWN_HASH]);
+  for (const odd of [3.5, 1e10, true, [1], null]) rpc('getblockstats', [odd, ['height']]);
   rpc('getchaintxstats', [facts.height + 5]);
   rpc('getchaintxstats', [0]);
   rpc('getchaintxstats', [10, UNKNOWN_HASH]);
