@@ -61,6 +61,19 @@ export class RawJsonNumber {
   }
 }
 
+/**
+ * A whole result already serialized as Core would write it (rendered once and kept, see
+ * mempool-rendered.ts): writeJson passes it through. Only a handler's entire result may be
+ * one; nested inside another value it refuses to be written rather than print wrongly.
+ */
+export class JsonText {
+  constructor(readonly text: string) {}
+
+  toJSON(): never {
+    throw new Error('JsonText is only written as a whole result');
+  }
+}
+
 /** 128 random bits drawn per process: no string a client or a block supplies carries them. */
 const RAW_NONCE = randomBytes(16).toString('hex');
 
@@ -100,6 +113,7 @@ function stringify(value: unknown): string | undefined {
  * piece took a fifth of a 3 MB getblock verbosity 2.
  */
 export function writeJson(value: unknown): string {
+  if (value instanceof JsonText) return value.text;
   // A lone string (getblockhash's result, most ids) cannot hold the raw marker's nonce.
   if (typeof value === 'string') return escapeDel(JSON.stringify(value));
   let out = stringify(value) ?? 'null';
