@@ -6,23 +6,24 @@
  */
 import { BASIC_FILTER_INDEX_NAME, type SnapshotChainView, type ViewEntry } from '../chain/index.js';
 import { blockScriptFlags, deploymentInfo, getDifficulty, guessVerificationProgress, uint256Hex, deriveTarget, VersionBitsCache } from '../consensus/index.js';
-import { bytesEqual, parseTransaction, toHex, type Transaction } from '../primitives/index.js';
+import { ByteReader, DecodeError, HEADER_SIZE, bytesEqual, parseBlock, parseTransaction, readTransaction, toHex, type Transaction } from '../primitives/index.js';
+import type { TxIndexEntry } from '../storage/index.js';
 import { ALL_FLAG_NAMES, VerifyFlags } from '../script/index.js';
 import { blockHeaderDoc, deploymentDoc, getblockResultDocs } from './blockchain-help.js';
 import { readBlockBytesOrThrow } from './block-checked.js';
 import { view, lookupViewBlock } from './blockchain-read.js';
 import { RPC_INTERNAL_ERROR, RPC_INVALID_ADDRESS_OR_KEY, RPC_INVALID_PARAMETER, RPC_MISC_ERROR, RPC_TYPE_ERROR, RpcError } from './errors.js';
 import {
-  blockToJson,
+  blockText,
   computeBlockStats,
   headerToJson,
   parseStatNames,
-  rawTransactionJson,
+  rawTransactionText,
   scriptPubKeyJson,
   selectBlockStats,
   type HeaderJsonFields,
 } from './format/index.js';
-import type { Json } from './json.js';
+import { JsonText, type Json } from './json.js';
 import { doubleJson } from './number-format.js';
 import { parseVerbosity } from './value-parse.js';
 import { defineRpcMethod } from './registry.js';
@@ -222,7 +223,7 @@ export function blockchainBlockMethods(deprecatedRpc: (name: string) => boolean)
     handler: (args, ctx) => {
       const snapshot = view(ctx);
       const entry = lookupViewBlock(snapshot, args.string('blockhash'), 'hash');
-      if (!args.boolean('verbose')) return toHex(entry.header.toBytes());
+      if (!args.boolean('verbose')) return hexText(entry.header.toBytes());
       return headerToJson(headerFields(snapshot, entry));
     },
   });
@@ -255,10 +256,10 @@ export function blockchainBlockMethods(deprecatedRpc: (name: string) => boolean)
       const entry = lookupViewBlock(snapshot, args.string('blockhash'), 'blockhash');
       const verbosity = parseVerbosity(args.raw[1], 1, true, args.spelledAt(1));
       const bytes = readBlockBytesOrThrow(snapshot, entry);
-      if (verbosity <= 0) return toHex(bytes);
-      const block = snapshot.readBlock(entry);
+      if (verbosity <= 0) return hexText(bytes);
+      const block = parseBlock(bytes);
       const undo = verbosity >= 2 ? blockJsonUndo(snapshot, entry) : undefined;
-      return blockToJson(block, headerFields(snapshot, entry), {
+      return blockResultText(block, headerFields(snapshot, entry), {
         chain: snapshot.params.name,
         verbosity: verbosity === 1 ? 1 : verbosity === 2 ? 2 : 3,
         ...(undo ? { undo } : {}),
@@ -369,8 +370,7 @@ export function blockchainBlockMethods(deprecatedRpc: (name: string) => boolean)
       const snapshot = view(ctx);
       const entry = parseHashOrHeight(snapshot, args.raw[0]);
       const names = parseStatNames(args.optArray('stats'));
-      readBlockBytesOrThrow(snapshot, entry);
-      const block = snapshot.readBlock(entry);
+      const block = parseBlock(readBlockBytesOrThrow(snapshot, entry));
       const undo = entry.height === 0 ? [] : snapshot.readUndo(entry);
       if (!undo) {
         throw new RpcError(RPC_MISC_ERROR, snapshot.havePruned() && !entry.hasData ? 'Undo data not available (pruned data)' : 'Undo data not available');
@@ -607,6 +607,7 @@ export function blockchainBlockMethods(deprecatedRpc: (name: string) => boolean)
       let tx: Transaction | undefined;
       let blockEntry: ViewEntry | undefined;
       let txIndexReady = false;
+      let position: TxIndexEntry | undefined;
       let pooled;
       if (given) {
         if (given.hasData) {
@@ -619,7 +620,7 @@ export function blockchainBlockMethods(deprecatedRpc: (name: string) => boolean)
       } else if (snapshot.txindex) {
         const info = snapshot.txindex.info();
         txIndexReady = info.synced;
-        const position = snapshot.txindex.lookup(txid);
+        position = snapshot.txindex.lookup(txid);
         if (position) {
           tx = parseTransaction(snapshot.readTxBytes(position));
           blockEntry = findBlockAt(snapshot, position);
@@ -639,7 +640,7 @@ export function blockchainBlockMethods(deprecatedRpc: (name: string) => boolean)
         }
         throw new RpcError(RPC_INVALID_ADDRESS_OR_KEY, `${message}. Use gettransaction for wallet transactions.`);
       }
-      if (verbosity <= 0) return toHex(tx.toBytes());
+      if (verbosity <= 0) return hexText(tx.toBytes());
       const block = blockEntry
         ? {
             hash: blockEntry.hashHex,
@@ -650,11 +651,10 @@ export function blockchainBlockMethods(deprecatedRpc: (name: string) => boolean)
       let undo;
       if (verbosity >= 2 && blockEntry && !tx.isCoinbase() && blockEntry.hasUndo && blockEntry.hasData) {
         const blockUndo = snapshot.readUndo(blockEntry);
-        const txs = snapshot.readBlock(blockEntry).transactions;
-        const index = txs.findIndex((t) => bytesEqual(t.txid, txid));
+        const index = txIndexInBlock(snapshot, blockEntry, txid, position);
         if (blockUndo && index > 0) undo = blockUndo[index - 1];
       }
-      return rawTransactionJson(tx, {
+      return rawTransactionResultText(tx, {
         chain: snapshot.params.name,
         ...(given ? { inActiveChain: snapshot.isActive(given) } : {}),
         ...(block ? { block } : {}),
@@ -777,6 +777,42 @@ export function blockchainBlockMethods(deprecatedRpc: (name: string) => boolean)
     getrawtransaction,
     getindexinfo,
   ];
+}
+
+/**
+ * Where the transaction `txid` stands in `entry`'s block. With its txindex position, the
+ * transactions before it are walked to that offset (nothing hashed, nothing after it
+ * read); otherwise the block is parsed and searched by txid. -1 when it is not there.
+ */
+function txIndexInBlock(snapshot: SnapshotChainView, entry: ViewEntry, txid: Uint8Array, position: TxIndexEntry | undefined): number {
+  if (position) {
+    const reader = new ByteReader(snapshot.readBlockRange(entry, 0, position.offset));
+    reader.offset = HEADER_SIZE;
+    try {
+      const count = reader.compactSize();
+      for (let i = 0; i < count; i++) {
+        if (reader.offset === position.offset) return i;
+        readTransaction(reader);
+      }
+    } catch (err) {
+      // A position that is no transaction boundary: search by txid below.
+      if (!(err instanceof DecodeError)) throw err;
+    }
+  }
+  return snapshot.readBlock(entry).transactions.findIndex((t) => bytesEqual(t.txid, txid));
+}
+
+/** Hex of `bytes` as a whole result: a hex string needs no escaping, so JSON.stringify need not scan it. */
+function hexText(bytes: Uint8Array): JsonText {
+  return new JsonText(`"${toHex(bytes)}"`);
+}
+
+function blockResultText(...args: Parameters<typeof blockText>): JsonText {
+  return new JsonText(blockText(...args));
+}
+
+function rawTransactionResultText(...args: Parameters<typeof rawTransactionText>): JsonText {
+  return new JsonText(rawTransactionText(...args));
 }
 
 /** The block a txindex position points into: the active block whose data sits there. */

@@ -121,6 +121,14 @@ export function writeJson(value: unknown): string {
   return escapeDel(out);
 }
 
+/** Strings JSON.stringify writes between quotes as they are (no escape, no DEL, no lone surrogate half). */
+const PLAIN_STRING = /^[^"\\\u0000-\u001f\u007f\ud800-\udfff]*$/;
+
+/** A string as writeJson writes it, for renderers that write JSON text directly. */
+export function jsonString(text: string): string {
+  return PLAIN_STRING.test(text) ? `"${text}"` : escapeDel(JSON.stringify(text));
+}
+
 /** DEL can only occur inside strings (keys included): escaping it everywhere is exact. */
 function escapeDel(json: string): string {
   return json.includes('\x7f') ? json.replace(/\x7f/g, '\\u007f') : json;

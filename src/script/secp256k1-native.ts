@@ -68,7 +68,13 @@ export function loadNativeHashes(): NativeHashes {
 /** The addon's x-only key check (Core's XOnlyPubKey::IsFullyValid), for useNativeXOnlyCheck. */
 export function loadNativeXOnlyCheck(): (x: Uint8Array) => boolean {
   const a = loadAddon();
-  return (x) => a.isValidXOnlyKey(x);
+  // Keys cut out of scripts are often small arrays V8 keeps on its heap, which Node-API
+  // would move off it (an allocation) on every call: they are copied into this one instead.
+  const key = new Uint8Array(new ArrayBuffer(32));
+  return (x) => {
+    key.set(x);
+    return a.isValidXOnlyKey(key);
+  };
 }
 
 /** The libsecp256k1 backend; loads the addon on first use (NativeBackendUnavailableError if it cannot). */
