@@ -6,20 +6,24 @@
  */
 import { BASIC_FILTER_INDEX_NAME, type SnapshotChainView, type ViewEntry } from '../chain/index.js';
 import { blockScriptFlags, deploymentInfo, getDifficulty, guessVerificationProgress, uint256Hex, deriveTarget, VersionBitsCache } from '../consensus/index.js';
-import { ByteReader, DecodeError, HEADER_SIZE, bytesEqual, parseBlock, parseTransaction, readTransaction, toHex, type Transaction } from '../primitives/index.js';
+import { ByteReader, DecodeError, HEADER_SIZE, bytesEqual, hashToHex, parseBlock, parseTransaction, readTransaction, toHex, type Transaction } from '../primitives/index.js';
 import type { TxIndexEntry } from '../storage/index.js';
 import { ALL_FLAG_NAMES, VerifyFlags } from '../script/index.js';
 import { blockHeaderDoc, deploymentDoc, getblockResultDocs } from './blockchain-help.js';
-import { readBlockBytesOrThrow } from './block-checked.js';
+import { blockOnDiskOrThrow, readBlockBytesOrThrow } from './block-checked.js';
+import { blockTailKey, keepBlockStats, keepBlockTail, keepTransaction, keptBlockStats, keptBlockTail, keptTransaction, transactionKey } from './rendered-blocks.js';
 import { view, lookupViewBlock } from './blockchain-read.js';
 import { RPC_INTERNAL_ERROR, RPC_INVALID_ADDRESS_OR_KEY, RPC_INVALID_PARAMETER, RPC_MISC_ERROR, RPC_TYPE_ERROR, RpcError } from './errors.js';
 import {
-  blockText,
+  blockTailText,
   computeBlockStats,
+  joinBlockText,
   headerToJson,
   parseStatNames,
-  rawTransactionText,
+  rawTransactionMembersText,
   scriptPubKeyJson,
+  wrapRawTransactionText,
+  type TxBlockContext,
   selectBlockStats,
   type HeaderJsonFields,
 } from './format/index.js';
@@ -255,15 +259,19 @@ export function blockchainBlockMethods(deprecatedRpc: (name: string) => boolean)
       const snapshot = view(ctx);
       const entry = lookupViewBlock(snapshot, args.string('blockhash'), 'blockhash');
       const verbosity = parseVerbosity(args.raw[1], 1, true, args.spelledAt(1));
-      const bytes = readBlockBytesOrThrow(snapshot, entry);
-      if (verbosity <= 0) return hexText(bytes);
-      const block = parseBlock(bytes);
-      const undo = verbosity >= 2 ? blockJsonUndo(snapshot, entry) : undefined;
-      return blockResultText(block, headerFields(snapshot, entry), {
-        chain: snapshot.params.name,
-        verbosity: verbosity === 1 ? 1 : verbosity === 2 ? 2 : 3,
-        ...(undo ? { undo } : {}),
-      });
+      if (verbosity <= 0) return hexText(readBlockBytesOrThrow(snapshot, entry));
+      const level = verbosity === 1 ? 1 : verbosity === 2 ? 2 : 3;
+      const key = blockTailKey(entry.hashHex, level, level >= 2 && entry.hasUndo);
+      let tail = keptBlockTail(key);
+      if (tail === undefined) {
+        const block = parseBlock(readBlockBytesOrThrow(snapshot, entry));
+        const undo = level >= 2 ? blockJsonUndo(snapshot, entry) : undefined;
+        tail = blockTailText(block, { chain: snapshot.params.name, verbosity: level, ...(undo ? { undo } : {}) });
+        keepBlockTail(key, tail);
+      } else {
+        blockOnDiskOrThrow(snapshot, entry);
+      }
+      return new JsonText(joinBlockText(headerFields(snapshot, entry), tail));
     },
   });
 
@@ -370,12 +378,17 @@ export function blockchainBlockMethods(deprecatedRpc: (name: string) => boolean)
       const snapshot = view(ctx);
       const entry = parseHashOrHeight(snapshot, args.raw[0]);
       const names = parseStatNames(args.optArray('stats'));
-      const block = parseBlock(readBlockBytesOrThrow(snapshot, entry));
-      const undo = entry.height === 0 ? [] : snapshot.readUndo(entry);
-      if (!undo) {
-        throw new RpcError(RPC_MISC_ERROR, snapshot.havePruned() && !entry.hasData ? 'Undo data not available (pruned data)' : 'Undo data not available');
+      let stats = keptBlockStats(entry.hashHex);
+      if (stats) {
+        blockOnDiskOrThrow(snapshot, entry);
+        if (entry.height > 0 && !entry.hasUndo) throw blockStatsUndoMissing(snapshot, entry);
+      } else {
+        const block = parseBlock(readBlockBytesOrThrow(snapshot, entry));
+        const undo = entry.height === 0 ? [] : snapshot.readUndo(entry);
+        if (!undo) throw blockStatsUndoMissing(snapshot, entry);
+        stats = computeBlockStats({ block, undo, height: entry.height, medianTimePast: entry.medianTimePast(), params: snapshot.params });
+        keepBlockStats(entry.hashHex, stats);
       }
-      const stats = computeBlockStats({ block, undo, height: entry.height, medianTimePast: entry.medianTimePast(), params: snapshot.params });
       return selectBlockStats(stats, names);
     },
   });
@@ -621,6 +634,13 @@ export function blockchainBlockMethods(deprecatedRpc: (name: string) => boolean)
         const info = snapshot.txindex.info();
         txIndexReady = info.synced;
         position = snapshot.txindex.lookup(txid);
+        if (position && verbosity >= 1) {
+          const kept = keptTransaction(transactionKey(hashToHex(txid), position, verbosity));
+          const keptBlock = kept && snapshot.entry(kept.blockHash);
+          if (kept && keptBlock && kept.withUndo === undoReadable(keptBlock)) {
+            return new JsonText(wrapRawTransactionText(kept.members, { block: txBlockContext(snapshot, keptBlock) }));
+          }
+        }
         if (position) {
           tx = parseTransaction(snapshot.readTxBytes(position));
           blockEntry = findBlockAt(snapshot, position);
@@ -641,25 +661,20 @@ export function blockchainBlockMethods(deprecatedRpc: (name: string) => boolean)
         throw new RpcError(RPC_INVALID_ADDRESS_OR_KEY, `${message}. Use gettransaction for wallet transactions.`);
       }
       if (verbosity <= 0) return hexText(tx.toBytes());
-      const block = blockEntry
-        ? {
-            hash: blockEntry.hashHex,
-            // Core's TxToJSON: a block off the active chain gives confirmations 0 and no time.
-            index: snapshot.isActive(blockEntry) ? { confirmations: snapshot.height - blockEntry.height + 1, time: blockEntry.time } : { confirmations: 0 },
-          }
-        : undefined;
       let undo;
-      if (verbosity >= 2 && blockEntry && !tx.isCoinbase() && blockEntry.hasUndo && blockEntry.hasData) {
+      if (verbosity >= 2 && blockEntry && !tx.isCoinbase() && undoReadable(blockEntry)) {
         const blockUndo = snapshot.readUndo(blockEntry);
         const index = txIndexInBlock(snapshot, blockEntry, txid, position);
         if (blockUndo && index > 0) undo = blockUndo[index - 1];
       }
-      return rawTransactionResultText(tx, {
-        chain: snapshot.params.name,
-        ...(given ? { inActiveChain: snapshot.isActive(given) } : {}),
-        ...(block ? { block } : {}),
-        ...(undo ? { undo } : {}),
-      });
+      const members = rawTransactionMembersText(tx, { chain: snapshot.params.name, ...(undo ? { undo } : {}) });
+      if (position && blockEntry) keepTransaction(transactionKey(hashToHex(txid), position, verbosity), { blockHash: blockEntry.hash, withUndo: undoReadable(blockEntry), members });
+      return new JsonText(
+        wrapRawTransactionText(members, {
+          ...(given ? { inActiveChain: snapshot.isActive(given) } : {}),
+          ...(blockEntry ? { block: txBlockContext(snapshot, blockEntry) } : {}),
+        }),
+      );
     },
   });
 
@@ -802,17 +817,26 @@ function txIndexInBlock(snapshot: SnapshotChainView, entry: ViewEntry, txid: Uin
   return snapshot.readBlock(entry).transactions.findIndex((t) => bytesEqual(t.txid, txid));
 }
 
+function blockStatsUndoMissing(snapshot: SnapshotChainView, entry: ViewEntry): RpcError {
+  return new RpcError(RPC_MISC_ERROR, snapshot.havePruned() && !entry.hasData ? 'Undo data not available (pruned data)' : 'Undo data not available');
+}
+
 /** Hex of `bytes` as a whole result: a hex string needs no escaping, so JSON.stringify need not scan it. */
 function hexText(bytes: Uint8Array): JsonText {
   return new JsonText(`"${toHex(bytes)}"`);
 }
 
-function blockResultText(...args: Parameters<typeof blockText>): JsonText {
-  return new JsonText(blockText(...args));
+/** Whether getrawtransaction 2 reads the block's undo data (a kept rendering is only valid while this holds). */
+function undoReadable(entry: ViewEntry): boolean {
+  return entry.hasUndo && entry.hasData;
 }
 
-function rawTransactionResultText(...args: Parameters<typeof rawTransactionText>): JsonText {
-  return new JsonText(rawTransactionText(...args));
+/** Core's TxToJSON: a block off the active chain gives confirmations 0 and no time. */
+function txBlockContext(snapshot: SnapshotChainView, entry: ViewEntry): TxBlockContext {
+  return {
+    hash: entry.hashHex,
+    index: snapshot.isActive(entry) ? { confirmations: snapshot.height - entry.height + 1, time: entry.time } : { confirmations: 0 },
+  };
 }
 
 /** The block a txindex position points into: the active block whose data sits there. */

@@ -113,10 +113,12 @@ export function blockToJson(block: Block, header: HeaderJsonFields, options: Blo
 
 /** getblock's object up to "tx" (which comes last). */
 function blockSummaryJson(block: Block, header: HeaderJsonFields, options: BlockJsonOptions): ResultObject {
-  const out = headerToJson(header);
-  out.strippedsize = blockStrippedSize(block);
-  out.size = blockTotalSize(block);
-  out.weight = blockWeight(block);
+  return Object.assign(headerToJson(header), blockSizesJson(block, options));
+}
+
+/** strippedsize, size, weight and coinbase_tx: what getblock adds to the header fields before "tx". */
+function blockSizesJson(block: Block, options: BlockJsonOptions): ResultObject {
+  const out: ResultObject = { strippedsize: blockStrippedSize(block), size: blockTotalSize(block), weight: blockWeight(block) };
   if (!options.omitCoinbaseTx) out.coinbase_tx = coinbaseTxJson(block.transactions[0]!);
   const { undo } = options;
   if (undo && undo.length !== block.transactions.length - 1) {
@@ -125,12 +127,18 @@ function blockSummaryJson(block: Block, header: HeaderJsonFields, options: Block
   return out;
 }
 
-/**
- * writeJson(blockToJson(...)) written directly: the summary through writeJson, the
- * transactions as text (transaction-text.ts), with no object per transaction.
- */
+/** writeJson(blockToJson(...)) written directly (see blockTailText). */
 export function blockText(block: Block, header: HeaderJsonFields, options: BlockJsonOptions): string {
-  const summary = writeJson(blockSummaryJson(block, header, options));
+  return joinBlockText(header, blockTailText(block, options));
+}
+
+/**
+ * What getblock prints after the header fields, as text: `,"strippedsize":…,"tx":[…]}`.
+ * It depends on the block (and its undo data) only, never on the chain's tip; the
+ * transactions are written directly (transaction-text.ts), with no object per transaction.
+ */
+export function blockTailText(block: Block, options: BlockJsonOptions): string {
+  const sizes = writeJson(blockSizesJson(block, options));
   const txs = block.transactions;
   // Pieces joined once: appending builds a rope of every piece, which the collector then walks.
   const parts: string[] = new Array(txs.length);
@@ -142,7 +150,12 @@ export function blockText(block: Block, header: HeaderJsonFields, options: Block
       parts[i] = txText(txs[i]!, { chain: options.chain, includeHex: true, undo: i > 0 ? options.undo?.[i - 1] : undefined, prevouts });
     }
   }
-  return `${summary.slice(0, -1)},"tx":[${parts.join(',')}]}`;
+  return `,${sizes.slice(1, -1)},"tx":[${parts.join(',')}]}`;
+}
+
+/** getblock's whole text: the header fields (from the chain as it is now) and the block's tail. */
+export function joinBlockText(header: HeaderJsonFields, tail: string): string {
+  return writeJson(headerToJson(header)).slice(0, -1) + tail;
 }
 
 /**

@@ -60,8 +60,17 @@ export function txText(tx: Transaction, options: TxJsonOptions): string {
 
 /** writeJson(rawTransactionJson(tx, options)), written directly. */
 export function rawTransactionText(tx: Transaction, options: RawTransactionJsonOptions): string {
-  let out = options.inActiveChain === undefined ? '{' : `{"in_active_chain":${options.inActiveChain},`;
-  out += txMembersText(tx, { chain: options.chain, includeHex: true, undo: options.undo, prevouts: true });
+  return wrapRawTransactionText(rawTransactionMembersText(tx, options), options);
+}
+
+/** The part of getrawtransaction's text that depends on the transaction (and its spent coins) only. */
+export function rawTransactionMembersText(tx: Transaction, options: Pick<RawTransactionJsonOptions, 'chain' | 'undo'>): string {
+  return txMembersText(tx, { chain: options.chain, includeHex: true, undo: options.undo, prevouts: true });
+}
+
+/** getrawtransaction's text around rawTransactionMembersText: in_active_chain before, the block's fields after. */
+export function wrapRawTransactionText(members: string, options: Pick<RawTransactionJsonOptions, 'inActiveChain' | 'block'>): string {
+  let out = options.inActiveChain === undefined ? `{${members}` : `{"in_active_chain":${options.inActiveChain},${members}`;
   const block = options.block;
   if (block) {
     out += `,"blockhash":"${block.hash}"`;
