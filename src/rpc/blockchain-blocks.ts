@@ -27,8 +27,8 @@ import {
   selectBlockStats,
   type HeaderJsonFields,
 } from './format/index.js';
-import { JsonText, type Json } from './json.js';
-import { doubleJson } from './number-format.js';
+import { JsonText, jsonString, writeJson, type Json, type RawJsonNumber } from './json.js';
+import { doubleJson, formatDouble } from './number-format.js';
 import { parseVerbosity } from './value-parse.js';
 import { defineRpcMethod } from './registry.js';
 import { helpExampleCli, helpExampleRpc, type RpcMethod } from './spec.js';
@@ -96,7 +96,6 @@ function difficultyFields(snapshot: SnapshotChainView, tip: ViewEntry): { bits: 
 export function blockchainInfo(snapshot: SnapshotChainView): Record<string, unknown> {
   const tip = snapshot.tip();
   const params = snapshot.params;
-  const prune = snapshot.node.pruneTarget;
   const out: Record<string, unknown> = {
     chain: params.name,
     blocks: tip.height,
@@ -109,17 +108,49 @@ export function blockchainInfo(snapshot: SnapshotChainView): Record<string, unkn
     initialblockdownload: snapshot.node.ibd,
     chainwork: uint256Hex(tip.chainWork),
     size_on_disk: snapshot.sizeOnDisk(),
-    pruned: prune !== 0,
+    ...pruningAndWarnings(snapshot),
   };
+  return out;
+}
+
+/** getblockchaininfo's last fields: pruned (with the prune state when pruning), signet_challenge, warnings. */
+function pruningAndWarnings(snapshot: SnapshotChainView): Record<string, unknown> {
+  const prune = snapshot.node.pruneTarget;
+  const out: Record<string, unknown> = { pruned: prune !== 0 };
   if (prune !== 0) {
     const pruneHeight = snapshot.pruneHeight();
     out.pruneheight = pruneHeight === undefined ? 0 : pruneHeight + 1;
     out.automatic_pruning = prune !== 1;
     if (prune !== 1) out.prune_target_size = prune;
   }
-  if (params.signetChallenge) out.signet_challenge = toHex(params.signetChallenge);
+  if (snapshot.params.signetChallenge) out.signet_challenge = toHex(snapshot.params.signetChallenge);
   out.warnings = warnings(snapshot);
   return out;
+}
+
+/** The fields the tip block fixes (bits to mediantime, and chainwork), as text, for the last tip this process saw. */
+let tipText: { hash: string; difficulty: string; chainwork: string } | undefined;
+
+/**
+ * writeJson(blockchainInfo(snapshot)) written directly: the most frequent call of all, so
+ * what the tip fixes is rendered once per tip and the rest (header count, progress, disk
+ * size, IBD) per call, with no object for JSON.stringify to walk.
+ */
+export function blockchainInfoText(snapshot: SnapshotChainView): JsonText {
+  const tip = snapshot.tip();
+  const params = snapshot.params;
+  if (tipText?.hash !== tip.hashHex) {
+    const d = difficultyFields(snapshot, tip);
+    tipText = {
+      hash: tip.hashHex,
+      difficulty: `"bits":"${d.bits}","target":"${d.target}","difficulty":${(d.difficulty as RawJsonNumber).text},"time":${tip.time},"mediantime":${tip.medianTimePast()}`,
+      chainwork: `"chainwork":"${uint256Hex(tip.chainWork)}"`,
+    };
+  }
+  const progress = formatDouble(verificationProgress(snapshot, tip));
+  let out = `{"chain":${jsonString(params.name)},"blocks":${tip.height},"headers":${snapshot.bestHeader().height},"bestblockhash":"${tip.hashHex}",${tipText.difficulty},"verificationprogress":${progress},"initialblockdownload":${snapshot.node.ibd},${tipText.chainwork},"size_on_disk":${snapshot.sizeOnDisk()}`;
+  out += `,${writeJson(pruningAndWarnings(snapshot)).slice(1)}`;
+  return new JsonText(out);
 }
 
 /**
@@ -192,7 +223,7 @@ export function blockchainBlockMethods(deprecatedRpc: (name: string) => boolean)
     ],
     examples: helpExampleCli('getblockchaininfo', '') + helpExampleRpc('getblockchaininfo', ''),
     readsSnapshot: true,
-    handler: (_args, ctx) => blockchainInfo(view(ctx)),
+    handler: (_args, ctx) => blockchainInfoText(view(ctx)),
   });
 
   const getdifficulty = defineRpcMethod({
