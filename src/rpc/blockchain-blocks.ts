@@ -290,7 +290,17 @@ export function blockchainBlockMethods(deprecatedRpc: (name: string) => boolean)
       const snapshot = view(ctx);
       const entry = lookupViewBlock(snapshot, args.string('blockhash'), 'blockhash');
       const verbosity = parseVerbosity(args.raw[1], 1, true, args.spelledAt(1));
-      if (verbosity <= 0) return hexText(readBlockBytesOrThrow(snapshot, entry));
+      if (verbosity <= 0) {
+        const key = blockTailKey(entry.hashHex, 0, false);
+        const kept = keptBlockTail(key);
+        if (kept === undefined) {
+          const text = hexText(readBlockBytesOrThrow(snapshot, entry));
+          keepBlockTail(key, text.text);
+          return text;
+        }
+        blockOnDiskOrThrow(snapshot, entry);
+        return new JsonText(kept);
+      }
       const level = verbosity === 1 ? 1 : verbosity === 2 ? 2 : 3;
       const key = blockTailKey(entry.hashHex, level, level >= 2 && entry.hasUndo);
       let tail = keptBlockTail(key);

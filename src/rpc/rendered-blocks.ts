@@ -1,6 +1,6 @@
 /**
  * A memory-bounded cache, per process, of what RPC renders from a block that never
- * changes once the block is stored: the parts of getblock 1–3 after the header fields
+ * changes once the block is stored: getblock 0's hex, the parts of getblock 1–3 after the header fields
  * (sizes, coinbase_tx and the "tx" list, with fees and prevouts when undo data was there)
  * getblockstats' statistics, and getrawtransaction's rendering of a confirmed transaction
  * found through the txindex. The header fields (confirmations, nextblockhash) are
@@ -61,7 +61,7 @@ export class BoundedCache<V> {
   }
 }
 
-/** getblock's text after the header fields: `,"strippedsize":…,"tx":[…]}`. */
+/** getblock's text after the header fields (`,"strippedsize":…,"tx":[…]}`), or for verbosity 0 its whole hex text. */
 const blockTails = new BoundedCache<string>(budgetFromEnv());
 const blockStats = new BoundedCache<BlockStats>(budgetFromEnv() / 8);
 
