@@ -128,6 +128,8 @@ function pruningAndWarnings(snapshot: SnapshotChainView): Record<string, unknown
   return out;
 }
 
+/** getblockchaininfo's verificationprogress as text, for the last tip, header count and second seen. */
+let progressText: { tip: string; headers: number; now: number; text: string } | undefined;
 /** The fields the tip block fixes (bits to mediantime, and chainwork), as text, for the last tip this process saw. */
 let tipText: { hash: string; difficulty: string; chainwork: string } | undefined;
 
@@ -147,8 +149,14 @@ export function blockchainInfoText(snapshot: SnapshotChainView): JsonText {
       chainwork: `"chainwork":"${uint256Hex(tip.chainWork)}"`,
     };
   }
-  const progress = formatDouble(verificationProgress(snapshot, tip));
-  let out = `{"chain":${jsonString(params.name)},"blocks":${tip.height},"headers":${snapshot.bestHeader().height},"bestblockhash":"${tip.hashHex}",${tipText.difficulty},"verificationprogress":${progress},"initialblockdownload":${snapshot.node.ibd},${tipText.chainwork},"size_on_disk":${snapshot.sizeOnDisk()}`;
+  const headers = snapshot.bestHeader().height;
+  const now = snapshot.node.now();
+  // The progress is a function of the tip, the header count and the second: formatted once per second.
+  if (progressText?.tip !== tip.hashHex || progressText.headers !== headers || progressText.now !== now) {
+    progressText = { tip: tip.hashHex, headers, now, text: formatDouble(guessVerificationProgress(params.chainTxData, tip, headers, params.targetSpacing, now)) };
+  }
+  const progress = progressText.text;
+  let out = `{"chain":${jsonString(params.name)},"blocks":${tip.height},"headers":${headers},"bestblockhash":"${tip.hashHex}",${tipText.difficulty},"verificationprogress":${progress},"initialblockdownload":${snapshot.node.ibd},${tipText.chainwork},"size_on_disk":${snapshot.sizeOnDisk()}`;
   out += `,${writeJson(pruningAndWarnings(snapshot)).slice(1)}`;
   return new JsonText(out);
 }
