@@ -171,6 +171,7 @@ export class LmdbChainStore implements ChainStore {
           else w.putMempoolDelta(txid, delta);
         }
         w.putMeta(CHAINSTATE_META.mempoolSequence, BigInt(batch.mempool.sequence));
+        bumpMempoolVersion(w);
         if (batch.mempool.stats) w.putMeta(CHAINSTATE_META.mempoolStats, batch.mempool.stats);
       }
     });
@@ -226,6 +227,7 @@ export class LmdbChainStore implements ChainStore {
     this.write((w) => {
       w.clear('mempool');
       w.clear('mempooldelta');
+      bumpMempoolVersion(w);
       w.deleteMeta(CHAINSTATE_META.mempoolDumpHash);
     });
   }
@@ -260,4 +262,12 @@ export class LmdbChainStore implements ChainStore {
     this.blocks.close();
     await this.env.close();
   }
+}
+
+/**
+ * Every batch that changes the mempool tables moves the version: the sequence alone misses
+ * prioritisations, and results rendered once per pool (getrawmempool verbose) are keyed on it.
+ */
+function bumpMempoolVersion(w: ChainstateWriter): void {
+  w.putMeta(CHAINSTATE_META.mempoolVersion, (w.meta(CHAINSTATE_META.mempoolVersion) ?? 0n) + 1n);
 }

@@ -17,6 +17,7 @@ import type { CallOutcome } from './jsonrpc.js';
 import { RestRouter } from './rest.js';
 import { registerRestEndpoints } from '../rest/index.js';
 import { loadUws, type UwsModule } from './uws.js';
+import { chooseSignatureBackend } from '../script/index.js';
 
 /** How long a shutting-down front-end waits for requests in flight. */
 const SHUTDOWN_GRACE_MS = 5000;
@@ -55,6 +56,12 @@ let nodeView: NodeView | undefined;
 
 function setUpLocalCalls(settings: FrontendSettings): void {
   if (settings.netDir === '') return;
+  try {
+    // Rendering blocks hashes every transaction and checks every taproot key: the addon does both several times faster.
+    chooseSignatureBackend('native');
+  } catch {
+    // Without the addon the JavaScript implementations give the same answers.
+  }
   const registry = new RpcRegistry();
   registry.register(...blockchainReadMethods(), ...blockchainBlockMethods((name) => settings.deprecatedRpc.includes(name)), ...blockFilterMethods(), ...descriptorActivityMethods(), ...mempoolMethods(), ...waitMethods(() => tipWaiters));
   registry.register(...pureRpcMethods(settings.chain));

@@ -60,6 +60,7 @@
  * | `bestHeader`    | block hash (32)               | most-work valid header known at the last flush |
  * | `mempoolSequence` | u64 LE                      | the pool's mempool_sequence as of the `mempool` table |
  * | `mempoolStats`  | MempoolStatsRecord, 25 bytes  | the pool's memory usage and rolling minimum fee state as of the `mempool` table (mempool-stats-meta.ts) |
+ * | `mempoolVersion` | u64 LE                       | bumped by every batch that changes the `mempool` or `mempooldelta` table (renderers key per-pool results on it; absent: 0) |
  * | `mempoolDumpHash` | hash (32)                   | SHA-256 of the mempool.dat this node last wrote (its own dump: not loaded again at start-up) |
  * | `blockFilesSize` | u64 LE                       | sum of `fileinfo` sizes, kept in the same batches (absent in older directories: summed then) |
  *
@@ -108,6 +109,7 @@ export const CHAINSTATE_META = {
   bestHeader: metaField('bestHeader', hashMeta),
   mempoolSequence: metaField('mempoolSequence', u64Meta),
   mempoolStats: metaField('mempoolStats', mempoolStatsMeta),
+  mempoolVersion: metaField('mempoolVersion', u64Meta),
   mempoolDumpHash: metaField('mempoolDumpHash', hashMeta),
   blockFilesSize: metaField('blockFilesSize', u64Meta),
 } as const;

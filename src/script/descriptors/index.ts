@@ -31,5 +31,5 @@ export { inferDescriptor, inferScriptInContext, scriptPubKeyDescriptor, ScriptKn
 export { aggregatePublicKeys, musigSyntheticXpub, MUSIG_CHAINCODE } from './musig.js';
 export { getDescriptorInfo, type DescriptorInfo } from './descriptor-info.js';
 export { deriveAddresses, deriveDescriptorAddresses, validateDescriptorRange } from './derive-addresses.js';
-export { isValidXOnlyKey } from './xonly.js';
+export { isValidXOnlyKey, useNativeXOnlyCheck } from './xonly.js';
 export { payToScriptHashOf, payToWitnessScriptHashOf, pushInt } from './script-builders.js';
