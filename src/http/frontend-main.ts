@@ -56,12 +56,9 @@ let nodeView: NodeView | undefined;
 
 function setUpLocalCalls(settings: FrontendSettings): void {
   if (settings.netDir === '') return;
-  try {
-    // Rendering blocks hashes every transaction and checks every taproot key: the addon does both several times faster.
-    chooseSignatureBackend('native');
-  } catch {
-    // Without the addon the JavaScript implementations give the same answers.
-  }
+  // Rendering blocks hashes every transaction and checks taproot keys: with the native
+  // backend (the default) the addon does both; a failure to load it ends this process loudly.
+  chooseSignatureBackend(settings.sigBackend);
   const registry = new RpcRegistry();
   registry.register(...blockchainReadMethods(), ...blockchainBlockMethods((name) => settings.deprecatedRpc.includes(name)), ...blockFilterMethods(), ...descriptorActivityMethods(), ...mempoolMethods(), ...waitMethods(() => tipWaiters));
   registry.register(...pureRpcMethods(settings.chain));

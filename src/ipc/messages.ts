@@ -7,6 +7,7 @@ import type { RpcErrorObject, RpcParams } from '../rpc/index.js';
 import type { ChainArgs, ChainName } from '../consensus/index.js';
 import type { MempoolPolicyOptions } from '../mempool/index.js';
 import type { SubnetSpec } from '../primitives/index.js';
+import type { SignatureBackendChoice } from '../script/index.js';
 
 export type { SubnetSpec };
 
@@ -54,6 +55,8 @@ export interface FrontendSettings {
   readonly mempoolPolicy: MempoolPolicyOptions;
   /** The -dbcache split getchainstates reports. */
   readonly coinsCacheBytes: { readonly db: number; readonly tip: number };
+  /** -sigbackend: front-ends hash and check keys with the same backend as the coordinator. */
+  readonly sigBackend: SignatureBackendChoice;
 }
 
 export interface TipEvent {

@@ -197,6 +197,7 @@ export class Coordinator {
         pruneTarget: this.config.pruneTarget,
         mempoolPolicy: this.config.mempoolPolicy,
         coinsCacheBytes: this.config.coinsCacheBytes,
+        sigBackend: this.config.sigBackend,
         chain: this.config.chain,
         chainArgs: this.config.chainArgs,
       }),

@@ -43,6 +43,7 @@ async function serve(overrides: Partial<FrontendSettings>, deps: Partial<Pick<Ap
     pruneTarget: 0,
     mempoolPolicy: DEFAULT_MEMPOOL_POLICY,
     coinsCacheBytes: { db: 8 << 20, tip: 440 << 20 },
+    sigBackend: 'native',
     ...overrides,
   };
   const state: FrontendState = { warmup: null, shuttingDown: false, inflight: 0 };
