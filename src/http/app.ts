@@ -15,6 +15,7 @@ import { emptyReply, libeventErrorPage, sendReply, type Reply } from './reply.js
 import type { RestRouter } from './rest.js';
 import { allowsEveryPeer, canonicalAddress, formatAddress, subnetMatches } from '../primitives/index.js';
 import type { UwsModule } from './uws.js';
+import { HTTP10_KEEP_ALIVE } from './wire.js';
 
 /** libevent's limit on a request body (MAX_SIZE, 0x02000000 bytes). */
 export const MAX_BODY_BYTES = 0x02000000;
@@ -23,6 +24,7 @@ export const FAILED_LOGIN_DELAY_MS = 250;
 
 const LIBEVENT_METHODS = new Set(['GET', 'POST', 'HEAD', 'PUT', 'DELETE']);
 const WWW_AUTHENTICATE: readonly [string, string] = ['WWW-Authenticate', 'Basic realm="jsonrpc"'];
+const KEEP_ALIVE: readonly [string, string] = ['Connection', 'keep-alive'];
 
 export interface FrontendState {
   warmup: string | null;
@@ -63,6 +65,8 @@ interface Incoming {
   /** undefined when the request has no Authorization header. */
   readonly authorization: string | undefined;
   readonly wantsClose: boolean;
+  /** An HTTP/1.0 client that asked for keep-alive: libevent says it keeps the connection. */
+  readonly keepAlive10: boolean;
   /**
    * The client's address bytes (IPv4-mapped IPv6 folded to IPv4), read on first use: only
    * while the request's callbacks run (uWS discards the response object after them).
@@ -164,11 +168,13 @@ export function createApp(uws: UwsModule, deps: AppDeps): TemplatedApp {
       return;
     }
     const query = request.getQuery();
+    const connection = request.getHeader('connection');
     const incoming: Incoming = {
       method,
       uri: request.getUrl() + (query ? `?${query}` : ''),
       authorization: readAuthorization(request),
-      wantsClose: request.getHeader('connection').toLowerCase() === 'close',
+      wantsClose: connection.toLowerCase() === 'close',
+      keepAlive10: connection === HTTP10_KEEP_ALIVE,
       peer,
     };
 
@@ -182,7 +188,8 @@ export function createApp(uws: UwsModule, deps: AppDeps): TemplatedApp {
       if (done) return;
       done = true;
       // While shutting down every reply ends its connection, as Core's do.
-      const closing = state.shuttingDown && !reply.close ? { ...reply, close: true } : reply;
+      let closing = state.shuttingDown && !reply.close ? { ...reply, close: true } : reply;
+      if (incoming.keepAlive10) closing = { ...closing, headers: [...(closing.headers ?? []), KEEP_ALIVE] };
       if (!reply.writer) state.inflight--;
       streaming = reply.writer;
       const send = (): void =>

@@ -33,6 +33,8 @@ export interface FrontendSettings {
   readonly whitelists: readonly { readonly user: string; readonly methods: readonly string[] }[];
   readonly whitelistDefault: boolean;
   readonly rest: boolean;
+  /** -rpcservertimeout: seconds an idle connection stays open. */
+  readonly serverTimeout: number;
   /** Current init message, null once ready. */
   readonly warmup: string | null;
   readonly tip: TipEvent | null;

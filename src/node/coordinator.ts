@@ -184,6 +184,7 @@ export class Coordinator {
         whitelists: setup.whitelists,
         whitelistDefault: setup.whitelistDefault,
         rest: this.config.rest,
+        serverTimeout: this.config.rpcServerTimeout,
         warmup: this.server.warmupStatus ?? null,
         tip: this.tip,
         debugCategories: Object.entries(this.log.categoryStatus())
