@@ -17,7 +17,7 @@
  *    requests libevent's shape (version in the status line; no Date; Content-Length only
  *    with keep-alive; HEAD replies without Content-Length and default Content-Type);
  *  - owns the idle timeout (-rpcservertimeout): uSockets' own 4-second sweep, which closes
- *    every HTTP connection idle for uWS's compiled-in 10 s, is never started, and a
+ *    every HTTP connection idle for uWS's compiled-in 10 s, is stopped, and a
  *    connection with no traffic for the timeout is shut down here, except while tsbtcd
  *    works on its request (libevent's timeouts cover reading and writing only).
  *
@@ -26,6 +26,7 @@
  */
 #define NAPI_VERSION 8
 #define _GNU_SOURCE
+#include <dlfcn.h>
 #include <errno.h>
 #include <node_api.h>
 #include <poll.h>
@@ -674,6 +675,18 @@ static void idle_check(uv_timer_t *timer) {
   }
 }
 
+/* uSockets starts its sweep when the binary loads (us_create_loop), before install(): it is
+ * found among the loop's handles (a timer of the uWS binary repeating every 4 s) and stopped. */
+static void stop_sweep(uv_handle_t *handle, void *arg) {
+  if (uv_handle_get_type(handle) != UV_TIMER || !uv_is_active(handle)) return;
+  uv_timer_t *timer = (uv_timer_t *)handle;
+  if (uv_timer_get_repeat(timer) != USOCKETS_SWEEP_MS) return;
+  Dl_info where;
+  if (!dladdr((void *)timer->timer_cb, &where) || !where.dli_fname || !strstr(where.dli_fname, (const char *)arg)) return;
+  uv_timer_stop(timer);
+  sweep_timers_refused++;
+}
+
 /* ---- Node-API ---- */
 
 static napi_value throw_error(napi_env env, const char *msg) {
@@ -715,13 +728,18 @@ static napi_value install(napi_env env, napi_callback_info info) {
       return throw_error(env, msg);
     }
   }
+  uv_walk(loop, stop_sweep, name);
+  if (!sweep_timers_refused) {
+    loop = NULL;
+    return throw_error(env, "uSockets' timeout sweep was not found: the wire layer cannot own the idle timeout");
+  }
   uv_timer_init(loop, &idle_timer);
   uv_timer_start(&idle_timer, idle_check, IDLE_CHECK_MS, IDLE_CHECK_MS);
   uv_unref((uv_handle_t *)&idle_timer);
   return NULL;
 }
 
-/* How many uSockets sweep timers were refused (1 once uWS has started listening). */
+/* How many uSockets sweep timers were stopped or refused (1 after install()). */
 static napi_value sweep_refused(napi_env env, napi_callback_info info) {
   (void)info;
   napi_value v;
