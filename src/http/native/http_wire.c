@@ -76,6 +76,8 @@ struct conn {
   int reply_started;
   uint64_t last_activity;
   int shut;     /* shut down here (idle or refused): uWS reads end-of-stream next */
+  /* A write failed (the client is gone): uWS must read, and see the end, even mid-reply. */
+  int hangup;
 };
 
 static struct conn **conns;
@@ -122,7 +124,7 @@ static void touch(struct conn *c) { c->last_activity = uv_now(loop); }
  * the kernel), and a writable wake-up to hand over a request already read. */
 static int wanted_events(const struct conn *c) {
   int ev = c->requested;
-  if (c->shut) return ev | UV_READABLE;
+  if (c->shut || c->hangup) return ev | UV_READABLE;
   if (c->pending && c->in_state == IN_HEAD) ev &= ~UV_READABLE;
   if (!c->pending && c->stash_len) ev |= UV_WRITABLE;
   return ev;
@@ -146,7 +148,7 @@ static void poll_cb(uv_poll_t *handle, int status, int events) {
     int ev = events & c->requested;
     /* A request already read stands for readability. */
     if (!c->pending && c->stash_len) ev |= UV_READABLE;
-    if (c->shut) ev |= UV_READABLE;
+    if (c->shut || c->hangup) ev |= UV_READABLE;
     if (!ev) {
       apply_events(c);
       return;
@@ -447,6 +449,13 @@ static ssize_t hook_recv(int fd, void *buf, size_t len, int flags) {
   if (!c) return recv(fd, buf, len, flags);
   if (c->shut) return 0;
   if (c->pending && c->in_state == IN_HEAD) {
+    /* uSockets learns that a client left only by reading: once a write failed, it reads the
+     * end (or the reset) here, while a request waiting behind the reply stays unread. */
+    if (c->hangup) {
+      ssize_t n = recv(fd, buf, len, flags);
+      if (n <= 0) return n;
+      (void)stash_append(c, buf, (size_t)n);
+    }
     errno = EAGAIN;
     return -1;
   }
@@ -478,6 +487,8 @@ static ssize_t hook_recv(int fd, void *buf, size_t len, int flags) {
 }
 
 /* ---- replies out ---- */
+
+static void write_failed(struct conn *c, ssize_t result);
 
 static void reply_done(struct conn *c) {
   c->pending = 0;
@@ -606,6 +617,7 @@ static ssize_t send_reshaped(int fd, struct conn *c, const char *p, size_t n, in
   free(out);
   if (!ok) {
     errno = EPIPE;
+    write_failed(c, -1);
     return -1;
   }
   touch(c);
@@ -614,6 +626,14 @@ static ssize_t send_reshaped(int fd, struct conn *c, const char *p, size_t n, in
   ssize_t s = send(fd, p + head, n - head, flags);
   if (s > 0) replies_sent(c, p + head, (size_t)s);
   return (ssize_t)head + (s > 0 ? s : 0);
+}
+
+static void write_failed(struct conn *c, ssize_t result) {
+  if (!c || result >= 0 || errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR || c->hangup) return;
+  int saved = errno;
+  c->hangup = 1;
+  apply_events(c);
+  errno = saved;
 }
 
 static ssize_t hook_send(int fd, const void *buf, size_t len, int flags) {
@@ -627,6 +647,7 @@ static ssize_t hook_send(int fd, const void *buf, size_t len, int flags) {
     touch(c);
     replies_sent(c, buf, (size_t)s);
   }
+  write_failed(c, s);
   return s;
 }
 
@@ -646,6 +667,7 @@ static ssize_t hook_writev(int fd, const struct iovec *iov, int count) {
     return r;
   }
   ssize_t s = writev(fd, iov, count);
+  write_failed(c, s);
   if (c && s > 0) {
     touch(c);
     size_t left = (size_t)s;

@@ -114,8 +114,8 @@ static int parse_request_line(const struct line *l, struct request_head *h) {
   text[vlen] = 0;
   if (sscanf(text, "HTTP/%d.%d%n", &major, &minor, &n) != 2 || (size_t)n != vlen || major > 1) return 400;
   h->http10 = major < 1 || (major == 1 && minor == 0);
-  if (major >= 0 && major <= 9 && minor >= 0 && minor <= 9) snprintf(h->version, sizeof h->version, "HTTP/%d.%d", major, minor);
-  else h->rewrite = 1, snprintf(h->version, sizeof h->version, "HTTP/1.1");
+  memcpy(h->version, "HTTP/1.1", sizeof h->version);
+  if (major >= 0 && major <= 9 && minor >= 0 && minor <= 9) h->version[5] = (char)('0' + major), h->version[7] = (char)('0' + minor);
   size_t mlen = (size_t)(sp - l->p);
   if (!method_in(l->p, mlen, KNOWN_METHODS, sizeof KNOWN_METHODS / sizeof *KNOWN_METHODS)) return 501;
   h->head_method = mlen == 4 && memcmp(l->p, "HEAD", 4) == 0;
