@@ -97,6 +97,29 @@ static int method_in(const char *m, size_t len, const char *const *set, size_t n
   return 0;
 }
 
+/* sscanf's `%d` (optional sign, digits) at p, within end; the digits' end, or NULL. */
+static const char *scan_int(const char *p, const char *end, int *out) {
+  int negative = 0;
+  if (p < end && (*p == '+' || *p == '-')) negative = *p++ == '-';
+  const char *digits = p;
+  long value = 0;
+  for (; p < end && isdigit((unsigned char)*p); p++)
+    if (value < 100000000) value = value * 10 + (*p - '0');
+  if (p == digits) return NULL;
+  *out = (int)(negative ? -value : value);
+  return p;
+}
+
+/* evhttp_parse_http_version: `HTTP/%d.%d` and nothing after. */
+static int parse_version(const char *p, size_t len, int *major, int *minor) {
+  const char *end = p + len;
+  if (len < 5 || memcmp(p, "HTTP/", 5) != 0) return -1;
+  const char *q = scan_int(p + 5, end, major);
+  if (!q || q == end || *q != '.') return -1;
+  q = scan_int(q + 1, end, minor);
+  return q == end ? 0 : -1;
+}
+
 /* Request line: method, URI up to the last space, version `HTTP/d.d` (major at most 1). */
 static int parse_request_line(const struct line *l, struct request_head *h) {
   const char *sp = memchr(l->p, ' ', l->len);
@@ -106,13 +129,8 @@ static int parse_request_line(const struct line *l, struct request_head *h) {
   for (const char *q = end; q > uri; q--)
     if (q[-1] == ' ') { version = q; break; }
   if (!version || version - 1 == uri) return 400;
-  int major, minor, n = 0;
-  char text[32];
-  size_t vlen = (size_t)(end - version);
-  if (vlen >= sizeof text) return 400;
-  memcpy(text, version, vlen);
-  text[vlen] = 0;
-  if (sscanf(text, "HTTP/%d.%d%n", &major, &minor, &n) != 2 || (size_t)n != vlen || major > 1) return 400;
+  int major, minor;
+  if (parse_version(version, (size_t)(end - version), &major, &minor) != 0 || major > 1) return 400;
   h->http10 = major < 1 || (major == 1 && minor == 0);
   memcpy(h->version, "HTTP/1.1", sizeof h->version);
   if (major >= 0 && major <= 9 && minor >= 0 && minor <= 9) h->version[5] = (char)('0' + major), h->version[7] = (char)('0' + minor);
