@@ -41,14 +41,13 @@
 #include <uv.h>
 
 #include "got_patch.h"
+#include "request_body.h"
 #include "request_head.h"
 
 /* uSockets' LIBUS_TIMEOUT_GRANULARITY (4 s): its timeout sweep timer, started with this period. */
 #define USOCKETS_SWEEP_MS 4000
 #define IDLE_CHECK_MS 250
 #define OUT_HEAD_CAP 16384
-
-enum in_state { IN_HEAD, IN_BODY, IN_CHUNK_SIZE, IN_CHUNK_DATA, IN_CHUNK_DATA_END, IN_TRAILER };
 
 struct conn {
   uv_poll_t *handle;
@@ -57,10 +56,8 @@ struct conn {
   /* Bytes read from the client and not yet given to uWS. */
   char *stash;
   size_t stash_off, stash_len, stash_cap;
-  enum in_state in_state;
-  long long in_remaining;
-  size_t chunk_line; /* bytes of the current chunk-size or trailer line */
-  long long chunked_total;
+  /* The body of the request being handed over (BODY_NONE between requests). */
+  struct body_walk body;
   /* A request was handed to uWS and its final reply is not all written yet. */
   int pending;
   /* Shape of the reply being written: HTTP/1.0 client, keep-alive, HEAD. */
@@ -125,7 +122,7 @@ static void touch(struct conn *c) { c->last_activity = uv_now(loop); }
 static int wanted_events(const struct conn *c) {
   int ev = c->requested;
   if (c->shut || c->hangup) return ev | UV_READABLE;
-  if (c->pending && c->in_state == IN_HEAD) ev &= ~UV_READABLE;
+  if (c->pending && c->body.state == BODY_NONE) ev &= ~UV_READABLE;
   if (!c->pending && c->stash_len) ev |= UV_WRITABLE;
   return ev;
 }
@@ -267,92 +264,6 @@ static void stash_take(struct conn *c, size_t n) {
   if (!c->stash_len) c->stash_off = 0;
 }
 
-/*
- * Walks body bytes of the current request (Content-Length or chunked), up to `n`; returns
- * how many belong to it, or -1 for a chunked body libevent rejects (413). The request is
- * complete when in_state is back at IN_HEAD.
- */
-static long long walk_body(struct conn *c, const char *p, size_t n) {
-  size_t i = 0;
-  while (i < n && c->in_state != IN_HEAD) {
-    switch (c->in_state) {
-      case IN_BODY: {
-        size_t k = (size_t)((long long)(n - i) < c->in_remaining ? (long long)(n - i) : c->in_remaining);
-        i += k;
-        c->in_remaining -= (long long)k;
-        if (!c->in_remaining) c->in_state = IN_HEAD;
-        break;
-      }
-      case IN_CHUNK_SIZE: {
-        /* A size line: hex digits, optionally `;extensions`, then (CR)LF. */
-        char ch = p[i++];
-        if (ch == '\n') {
-          if (c->chunk_line == 0) return -1;
-          if (c->in_remaining == 0) {
-            c->in_state = IN_TRAILER;
-          } else {
-            c->chunked_total += c->in_remaining;
-            if (c->chunked_total > MAX_BODY_SIZE) return -1;
-            c->in_state = IN_CHUNK_DATA;
-          }
-          c->chunk_line = 0;
-        } else if (ch == '\r') {
-          /* skip */
-        } else if (c->chunk_line & ((size_t)1 << 62)) {
-          /* inside extensions */
-        } else if (ch == ';' || ch == ' ') {
-          if (!c->chunk_line) return -1;
-          c->chunk_line |= (size_t)1 << 62;
-        } else {
-          int d = (ch >= '0' && ch <= '9') ? ch - '0' : (ch >= 'a' && ch <= 'f') ? ch - 'a' + 10 : (ch >= 'A' && ch <= 'F') ? ch - 'A' + 10 : -1;
-          if (d < 0 || c->in_remaining > MAX_BODY_SIZE) return -1;
-          c->in_remaining = c->in_remaining * 16 + d;
-          c->chunk_line++;
-        }
-        break;
-      }
-      case IN_CHUNK_DATA: {
-        size_t k = (size_t)((long long)(n - i) < c->in_remaining ? (long long)(n - i) : c->in_remaining);
-        i += k;
-        c->in_remaining -= (long long)k;
-        if (!c->in_remaining) c->in_state = IN_CHUNK_DATA_END;
-        break;
-      }
-      case IN_CHUNK_DATA_END:
-        /* The CRLF after a chunk's data. */
-        if (p[i++] == '\n') {
-          c->in_state = IN_CHUNK_SIZE;
-          c->in_remaining = 0;
-        }
-        break;
-      case IN_TRAILER: {
-        /* Trailer lines until an empty one. */
-        char ch = p[i++];
-        if (ch == '\n') {
-          if (c->chunk_line == 0) c->in_state = IN_HEAD;
-          c->chunk_line = 0;
-        } else if (ch != '\r') {
-          c->chunk_line++;
-        }
-        break;
-      }
-      case IN_HEAD:
-        break;
-    }
-  }
-  return (long long)i;
-}
-
-/* Starts the body of a request whose head was handed over. */
-static void begin_body(struct conn *c, const struct request_head *h) {
-  c->chunk_line = 0;
-  c->in_remaining = 0;
-  c->chunked_total = 0;
-  if (h->chunked) c->in_state = IN_CHUNK_SIZE;
-  else if (h->content_length > 0) c->in_state = IN_BODY, c->in_remaining = h->content_length;
-  else c->in_state = IN_HEAD;
-}
-
 static void begin_reply(struct conn *c, const struct request_head *h) {
   c->pending = 1;
   c->http10 = h->http10;
@@ -375,15 +286,15 @@ static int pass_through(struct conn *c, const char *p, size_t n) {
   long long body = h.content_length > 0 ? h.content_length : 0;
   if ((long long)(n - head) > body) return 0;
   begin_reply(c, &h);
-  begin_body(c, &h);
-  walk_body(c, p + head, n - head);
+  body_begin(&c->body, &h);
+  body_walk(&c->body, p + head, n - head);
   return 1;
 }
 
 /* Hands uWS what the stash holds of the current request: a head (as is or rebuilt), then body. */
 static ssize_t deliver(int fd, struct conn *c, char *buf, size_t len) {
   size_t out = 0;
-  if (c->in_state == IN_HEAD) {
+  if (c->body.state == BODY_NONE) {
     const char *p = c->stash + c->stash_off;
     size_t head = request_head_length(p, c->stash_len);
     if (!head) {
@@ -424,11 +335,11 @@ static ssize_t deliver(int fd, struct conn *c, char *buf, size_t len) {
     }
     stash_take(c, head);
     begin_reply(c, &h);
-    begin_body(c, &h);
+    body_begin(&c->body, &h);
   }
-  if (c->in_state != IN_HEAD && c->stash_len && out < len) {
+  if (c->body.state != BODY_NONE && c->stash_len && out < len) {
     size_t avail = c->stash_len < len - out ? c->stash_len : len - out;
-    long long k = walk_body(c, c->stash + c->stash_off, avail);
+    long long k = body_walk(&c->body, c->stash + c->stash_off, avail);
     if (k < 0) {
       refuse(fd, c, 413, c->http10);
       return 0;
@@ -448,7 +359,7 @@ static ssize_t hook_recv(int fd, void *buf, size_t len, int flags) {
   struct conn *c = conn_of(fd);
   if (!c) return recv(fd, buf, len, flags);
   if (c->shut) return 0;
-  if (c->pending && c->in_state == IN_HEAD) {
+  if (c->pending && c->body.state == BODY_NONE) {
     /* uSockets learns that a client left only by reading: once a write failed, it reads the
      * end (or the reset) here, while a request waiting behind the reply stays unread. */
     if (c->hangup) {
@@ -463,16 +374,16 @@ static ssize_t hook_recv(int fd, void *buf, size_t len, int flags) {
     ssize_t n = recv(fd, buf, len, flags);
     if (n <= 0) return n;
     touch(c);
-    if (c->in_state == IN_BODY && n <= c->in_remaining) {
-      walk_body(c, buf, (size_t)n);
+    if (c->body.state == BODY_LENGTH && n <= c->body.remaining) {
+      body_walk(&c->body, buf, (size_t)n);
       return n;
     }
-    if (c->in_state == IN_HEAD && pass_through(c, buf, (size_t)n)) return n;
+    if (c->body.state == BODY_NONE && pass_through(c, buf, (size_t)n)) return n;
     if (stash_append(c, buf, (size_t)n) != 0) {
       errno = ENOMEM;
       return -1;
     }
-  } else if (c->in_state == IN_HEAD && !request_head_length(c->stash + c->stash_off, c->stash_len)) {
+  } else if (c->body.state == BODY_NONE && !request_head_length(c->stash + c->stash_off, c->stash_len)) {
     ssize_t n = recv(fd, buf, len, flags);
     if (n <= 0) return n;
     touch(c);
@@ -689,7 +600,7 @@ static void idle_check(uv_timer_t *timer) {
     struct conn *c = conns[fd];
     if (!c || c->shut) continue;
     /* tsbtcd is working on the request: no timeout, as libevent has none then. */
-    if (c->pending && c->in_state == IN_HEAD && !c->reply_started) continue;
+    if (c->pending && c->body.state == BODY_NONE && !c->reply_started) continue;
     if (now - c->last_activity < idle_timeout_ms) continue;
     shutdown(fd, SHUT_RDWR);
     c->shut = 1;
