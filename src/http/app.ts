@@ -33,6 +33,9 @@ export interface FrontendState {
   inflight: number;
 }
 
+/** Core's reply when its work queue is full. */
+const WORK_QUEUE_FULL: Reply = { status: 503, body: 'Work queue depth exceeded' };
+
 export interface AppDeps {
   readonly settings: FrontendSettings;
   readonly state: FrontendState;
@@ -123,15 +126,29 @@ export function createApp(uws: UwsModule, deps: AppDeps): TemplatedApp {
     return ctx;
   };
 
+  /** Handled requests still running (long polls, calls the coordinator answers): Core's busy workers and queue. */
+  let running = 0;
+  const bound = settings.requestBound;
+  /** Runs a handler, counting it while it runs when Core's bound applies. */
+  function run(handler: () => Reply | Promise<Reply>): Reply | Promise<Reply> {
+    if (bound === null) return handler();
+    if (running >= bound) return WORK_QUEUE_FULL;
+    const reply = handler();
+    if (!(reply instanceof Promise)) return reply;
+    running++;
+    return reply.finally(() => running--);
+  }
+
   /** `body` may be uWS's memory, valid only until this returns: keep a copy to use it later. */
   function route(req: Incoming, body: Uint8Array): Reply | Promise<Reply> {
     if (deps.logsDebug('http')) deps.log('debug', 'http', `Received a ${req.method} request for ${req.uri} from ${formatAddress(req.peer())}`);
     // DELETE is known to libevent but not to Core.
     if (req.method === 'DELETE') return emptyReply(405);
-    if (req.uri === '/' || req.uri.startsWith('/wallet/')) return jsonRpc(req, body);
+    // Core queues a request once a handler matched its path, and refuses it (503) when full.
+    if (req.uri === '/' || req.uri.startsWith('/wallet/')) return run(() => jsonRpc(req, body));
     if (settings.rest && req.uri.startsWith('/rest/')) {
       const found = deps.rest.match(req.uri);
-      if (found) return found.handler({ method: req.method, rest: found.rest, uri: req.uri, warmup: state.warmup, body: new Uint8Array(body) });
+      if (found) return run(() => found.handler({ method: req.method, rest: found.rest, uri: req.uri, warmup: state.warmup, body: new Uint8Array(body) }));
     }
     return emptyReply(404);
   }

@@ -185,6 +185,7 @@ export class Coordinator {
         whitelistDefault: setup.whitelistDefault,
         rest: this.config.rest,
         serverTimeout: this.config.rpcServerTimeout,
+        requestBound: this.config.rpcRequestBound,
         warmup: this.server.warmupStatus ?? null,
         tip: this.tip,
         debugCategories: Object.entries(this.log.categoryStatus())

@@ -32,6 +32,7 @@ async function serve(overrides: Partial<FrontendSettings>, deps: Partial<Pick<Ap
     whitelistDefault: false,
     rest: false,
     serverTimeout: 30,
+    requestBound: null,
     warmup: null,
     tip: null,
     debugCategories: [],

@@ -5,8 +5,9 @@
  * whether the connection stayed open must match. Cases: HTTP/1.0 with and without
  * keep-alive, no Host, malformed request lines and headers, bad Content-Length, heads over
  * 8 KiB, bodies over 32 MiB, chunked bodies, Expect, every method, pipelined requests
- * whose first answer waits (a long poll, a call the coordinator answers), and the idle
- * timeout (-rpcservertimeout, default 30 s).
+ * whose first answer waits (a long poll, a call the coordinator answers), the idle
+ * timeout (-rpcservertimeout, default 30 s), and Core's 503 when more requests run than
+ * -rpcthreads plus -rpcworkqueue allow.
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -32,9 +33,9 @@ interface Pair {
 
 const basic = (cookie: string): string => `Basic ${Buffer.from(cookie.trim()).toString('base64')}`;
 
-async function startPair(args: readonly string[]): Promise<Pair> {
+async function startPair(args: readonly string[], tsbtcdOnly: readonly string[] = []): Promise<Pair> {
   const [daemon, core] = await Promise.all([
-    Daemon.start({ args: ['-rest', ...args] }),
+    Daemon.start({ args: ['-rest', ...args, ...tsbtcdOnly] }),
     BitcoindProcess.start((reference as { path: string }).path, ['-rest', '-disablewallet', '-connect=0', ...args]),
   ]);
   return {
@@ -122,9 +123,10 @@ async function both(pair: Pair, parts: Case, opts: { quietMs?: number; minMs?: n
 
 describe('HTTP layer compared with bitcoind', { skip: 'missing' in reference ? reference.missing : false }, () => {
   let pair: Pair;
+  /** Also Core's smallest bound (one thread, a queue of one), on one front-end: the bound is per front-end. */
   let shortTimeout: Pair;
   before(async () => {
-    [pair, shortTimeout] = await Promise.all([startPair([]), startPair(['-rpcservertimeout=2'])]);
+    [pair, shortTimeout] = await Promise.all([startPair([]), startPair(['-rpcservertimeout=2', '-rpcthreads=1', '-rpcworkqueue=1'], ['-rpcfrontends=1'])]);
   });
   after(async () => {
     await Promise.all([pair?.stop(), shortTimeout?.stop()]);
@@ -167,5 +169,15 @@ describe('HTTP layer compared with bitcoind', { skip: 'missing' in reference ? r
     const { tsbtcd, bitcoind } = await both(shortTimeout, poll, { minMs: 4600 });
     assert.match(bitcoind.replies, /200 OK/);
     assert.equal(tsbtcd.replies, bitcoind.replies);
+  });
+
+  test('-rpcthreads=1 -rpcworkqueue=1: a third long poll at once gets Core’s 503 "Work queue depth exceeded", ', async () => {
+    const poll = (a: string) => [post(a, '', '{"method":"waitfornewblock","params":[1500],"id":1}')];
+    const staggered = (target: Target) =>
+      Promise.all([0, 1, 2, 3].map((i) => new Promise((r) => setTimeout(r, i * 150)).then(() => exchange(target.port, poll(target.auth), { minMs: 3600 }))));
+    const [tsbtcd, bitcoind] = await Promise.all([staggered(shortTimeout.tsbtcd), staggered(shortTimeout.bitcoind)]);
+    assert.match(bitcoind[3]!.replies, /503 Service Unavailable[^]*Work queue depth exceeded/);
+    // Whether each connection is still open depends on when -rpcservertimeout=2 met it.
+    assert.deepEqual(tsbtcd.map((e) => e.replies), bitcoind.map((e) => e.replies));
   });
 });
