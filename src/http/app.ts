@@ -3,8 +3,11 @@
  * accept → 501 page; client not in -rpcallowip → 403; body over 32 MiB → 413; DELETE →
  * 405; then by path: `/` and `/wallet/<name>` → JSON-RPC (POST only → else 405 with
  * Core's text; missing credentials → 401 at once, wrong ones → 401 after 250 ms), /rest/
- * → the REST router when -rest is on, anything else → 404. Bodies are read whole first,
- * as libevent does.
+ * → the REST router when -rest is on, anything else → 404; a matched path over Core's
+ * -rpcthreads + -rpcworkqueue bound (when given) → 503. Bodies are read whole first, as
+ * libevent does. What libevent refuses before Core sees a request (malformed heads,
+ * unknown methods, ...), HTTP/1.0, pipelining and the idle timeout are the wire layer's
+ * (native/http_wire.c), under uWS: requests reach this code one at a time, as HTTP/1.1.
  */
 import type { HttpRequest, HttpResponse, TemplatedApp } from '@trufflesuite/uws-js-unofficial';
 import type { FrontendSettings } from '../ipc/index.js';
