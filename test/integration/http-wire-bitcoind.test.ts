@@ -85,7 +85,10 @@ const CASES: Record<string, Case> = {
   'Content-Length twice': (a) => [postRaw(a, `Content-Length: ${GETBLOCKHASH.length}\r\nContent-Length: ${GETBLOCKHASH.length}\r\n`, GETBLOCKHASH)],
   'Content-Length shorter than the body': (a) => [postRaw(a, 'Content-Length: 10\r\n', GETBLOCKHASH)],
   'request head over 8 KiB': () => [`GET ${REST} HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(8200)}\r\n\r\n`],
-  'request head just under 8 KiB': () => [`GET ${REST} HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(8100)}\r\n\r\n`],
+  // The request line and header lines, line ends left out, may total 8192 bytes (libevent's count).
+  'request head lines totalling 8192 bytes': () => [`GET ${REST} HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(8192 - 56)}\r\n\r\n`],
+  'request head lines totalling 8193 bytes': () => [`GET ${REST} HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(8193 - 56)}\r\n\r\n`],
+  'request head lines totalling 8193 bytes, in two writes': () => [`GET ${REST} HTTP/1.1\r\nHost: x\r\n`, 100, `X-Big: ${'a'.repeat(8193 - 56)}\r\n\r\n`],
   'sixty headers': () => [`GET ${REST} HTTP/1.1\r\nHost: x\r\n${Array.from({ length: 60 }, (_, i) => `X-H${i}: v\r\n`).join('')}\r\n`],
   'Content-Length over 32 MiB': (a) => [postRaw(a, `Content-Length: ${0x02000001}\r\n`, '')],
   'chunked body': (a) => [postRaw(a, 'Transfer-Encoding: chunked\r\n', `${GETBLOCKHASH.length.toString(16)}\r\n${GETBLOCKHASH}\r\n0\r\n\r\n`)],
