@@ -56,11 +56,15 @@ const post = (auth: string, extra = '', body = GETBLOCKHASH, version = '1.1'): s
 const postRaw = (auth: string, headers: string, body: string): string => `POST / HTTP/1.1\r\nHost: x\r\nAuthorization: ${auth}\r\n${headers}\r\n${body}`;
 const get = (path: string, version = '1.1', extra = ''): string => `GET ${path} HTTP/${version}\r\n${version === '1.1' ? 'Host: x\r\n' : ''}${extra}\r\n`;
 const REST = '/rest/blockhashbyheight/0.hex';
+const GENESIS = '0f9188f13cb7b2c71f2a335e3a4fc328bf5beb436012afca590b1a11466e2206';
 
 const CASES: Record<string, Case> = {
   'HTTP/1.0 without keep-alive (reply to the end of the connection)': (a) => [post(a, '', GETBLOCKHASH, '1.0')],
   'HTTP/1.0 with Connection: keep-alive, twice on one connection': (a) => [post(a, 'Connection: keep-alive\r\n', GETBLOCKHASH, '1.0'), 200, post(a, 'Connection: Keep-Alive\r\n', GETBLOCKHASH, '1.0')],
   'HTTP/1.0 REST': () => [get(REST, '1.0')],
+  'HTTP/1.0 REST block (a streamed body)': () => [get(`/rest/block/${GENESIS}.hex`, '1.0')],
+  'HTTP/1.0 REST block with keep-alive': () => [get(`/rest/block/${GENESIS}.bin`, '1.0', 'Connection: keep-alive\r\n')],
+  'HEAD on a REST block': () => [`HEAD /rest/block/${GENESIS}.hex HTTP/1.1\r\nHost: x\r\n\r\n`],
   'HTTP/1.0 not found, keep-alive': () => [get('/nothing', '1.0', 'Connection: keep-alive\r\n')],
   'HTTP/1.0 without credentials': () => [`POST / HTTP/1.0\r\nContent-Length: 2\r\n\r\n{}`],
   'HTTP/1.0 with Expect: 100-continue (ignored)': (a) => [post(a, 'Expect: 100-continue\r\n', GETBLOCKHASH, '1.0')],

@@ -50,6 +50,7 @@
 #define OUT_HEAD_CAP 16384
 
 struct conn {
+  int fd;
   uv_poll_t *handle;
   int requested; /* the events uSockets asked for */
   int applied;   /* the events libuv polls for */
@@ -109,6 +110,7 @@ static struct conn *conn_new(int fd) {
   conn_free(fd);
   struct conn *c = calloc(1, sizeof *c);
   if (!c) return NULL;
+  c->fd = fd;
   c->applied = -1;
   c->last_activity = uv_now(loop);
   conns[fd] = c;
@@ -402,6 +404,12 @@ static ssize_t hook_recv(int fd, void *buf, size_t len, int flags) {
 static void write_failed(struct conn *c, ssize_t result);
 
 static void reply_done(struct conn *c) {
+  /* An HTTP/1.0 reply without keep-alive ends at the end of the connection, streamed ones too
+   * (uWS leaves closing those to a client that reads to a Content-Length it no longer has). */
+  if (c->http10 && !c->keepalive && !c->shut) {
+    shutdown(c->fd, SHUT_WR);
+    c->shut = 1;
+  }
   c->pending = 0;
   c->out_body = 0;
   c->out_head_len = 0;
