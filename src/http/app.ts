@@ -91,6 +91,13 @@ function readAuthorization(req: HttpRequest): string | undefined {
   return present ? '' : undefined;
 }
 
+/**
+ * libevent's error pages always say `Connection: close`; uWS writes it only when the client
+ * did not ask for close itself, so then it is echoed (the wire layer asks for close on behalf
+ * of an HTTP/1.0 client without keep-alive).
+ */
+const asksClose = (request: HttpRequest): boolean => request.getHeader('connection').toLowerCase() === 'close';
+
 export function createApp(uws: UwsModule, deps: AppDeps): TemplatedApp {
   const { settings, state } = deps;
   const auth = new Authenticator(settings.credentials);
@@ -170,11 +177,11 @@ export function createApp(uws: UwsModule, deps: AppDeps): TemplatedApp {
     const peer = (): ArrayLike<number> => (address ??= canonicalAddress(new Uint8Array(res.getRemoteAddress())));
     if (state.shuttingDown) {
       // Core's HTTP server refuses new work once shutdown has begun.
-      sendReply(res, libeventErrorPage(503));
+      sendReply(res, libeventErrorPage(503), asksClose(request));
       return;
     }
     if (!LIBEVENT_METHODS.has(method)) {
-      sendReply(res, libeventErrorPage(501));
+      sendReply(res, libeventErrorPage(501), asksClose(request));
       return;
     }
     if (!everyPeerAllowed && !settings.allowSubnets.some((s) => subnetMatches(s, peer()))) {
@@ -184,7 +191,7 @@ export function createApp(uws: UwsModule, deps: AppDeps): TemplatedApp {
     }
     const length = request.getHeader('content-length');
     if (length !== '' && Number(length) > MAX_BODY_BYTES) {
-      sendReply(res, libeventErrorPage(413));
+      sendReply(res, libeventErrorPage(413), asksClose(request));
       return;
     }
     const query = request.getQuery();

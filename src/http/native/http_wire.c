@@ -48,6 +48,7 @@
 #define USOCKETS_SWEEP_MS 4000
 #define IDLE_CHECK_MS 250
 #define OUT_HEAD_CAP 16384
+#define LIBEVENT_PAGE_TYPE "\r\nContent-Type: text/html\r\n"
 
 struct conn {
   int fd;
@@ -222,17 +223,22 @@ static void refuse_connect(int fd, const char *version) {
   (void)!send(fd, reply, (size_t)n, MSG_NOSIGNAL);
 }
 
-/* Writes libevent's answer to a request it refuses, then ends the connection (uWS reads end-of-stream). */
+/*
+ * Writes libevent's answer to a request it refuses, then ends the connection (uWS reads
+ * end-of-stream): its error page, always in HTTP/1.1 form; or, for a URI that is no path,
+ * Core's empty 404 in the client's version's shape.
+ */
 static void refuse(int fd, struct conn *c, int status, int http10) {
   char date[64], body[256], reply[640];
   http_date(date, sizeof date);
-  const char *version = http10 ? "HTTP/1.0" : "HTTP/1.1";
   int n;
-  if (status == 404) {
-    n = snprintf(reply, sizeof reply, "%s 404 Not Found\r\nDate: %s\r\nContent-Length: 0\r\nContent-Type: text/html; charset=ISO-8859-1\r\n\r\n", version, date);
+  if (status == 404 && http10) {
+    n = snprintf(reply, sizeof reply, "HTTP/1.0 404 Not Found\r\nContent-Type: text/html; charset=ISO-8859-1\r\n\r\n");
+  } else if (status == 404) {
+    n = snprintf(reply, sizeof reply, "HTTP/1.1 404 Not Found\r\nDate: %s\r\nContent-Length: 0\r\nContent-Type: text/html; charset=ISO-8859-1\r\n\r\n", date);
   } else {
     int b = snprintf(body, sizeof body, "<HTML><HEAD>\n<TITLE>%d %s</TITLE>\n</HEAD><BODY>\n<H1>%s</H1>\n</BODY></HTML>\n", status, reason(status), reason(status));
-    n = snprintf(reply, sizeof reply, "%s %d %s\r\nContent-Type: text/html\r\nConnection: close\r\nDate: %s\r\nContent-Length: %d\r\n\r\n%s", version, status, reason(status), date, b, body);
+    n = snprintf(reply, sizeof reply, "HTTP/1.1 %d %s\r\nContent-Type: text/html\r\nConnection: close\r\nDate: %s\r\nContent-Length: %d\r\n\r\n%s", status, reason(status), date, b, body);
   }
   (void)!send(fd, reply, (size_t)n, MSG_NOSIGNAL);
   shutdown(fd, SHUT_WR);
@@ -529,6 +535,8 @@ static ssize_t send_reshaped(int fd, struct conn *c, const char *p, size_t n, in
   size_t head = (size_t)(end - p);
   int status = atoi(p + 9);
   if (status >= 100 && status < 200) return -2;
+  /* libevent's own error pages (the only replies typed plain `text/html`) keep their HTTP/1.1 shape. */
+  if (memmem(p, head, LIBEVENT_PAGE_TYPE, strlen(LIBEVENT_PAGE_TYPE))) return -2;
   char *out = malloc(head);
   if (!out) return -2;
   size_t m = reshape_head(c, p, head, out);
