@@ -345,14 +345,23 @@ static ssize_t deliver(int fd, struct conn *c, char *buf, size_t len) {
     begin_reply(c, &h);
     body_begin(&c->body, &h);
   }
-  if (c->body.state != BODY_NONE && c->stash_len && out < len) {
+  while (c->body.state != BODY_NONE && c->stash_len && out < len) {
+    const char *p = c->stash + c->stash_off;
+    if (c->body.state == BODY_TRAILER) {
+      /* uWS parses no trailer lines: only the empty line that ends the body goes on. */
+      int ends = c->body.line == 0 && (*p == '\r' || *p == '\n');
+      body_walk(&c->body, p, 1);
+      if (ends) buf[out++] = *p;
+      stash_take(c, 1);
+      continue;
+    }
     size_t avail = c->stash_len < len - out ? c->stash_len : len - out;
-    long long k = body_walk(&c->body, c->stash + c->stash_off, avail);
+    long long k = body_walk(&c->body, p, avail);
     if (k < 0) {
       refuse(fd, c, 413, c->http10);
       return 0;
     }
-    memcpy(buf + out, c->stash + c->stash_off, (size_t)k);
+    memcpy(buf + out, p, (size_t)k);
     stash_take(c, (size_t)k);
     out += (size_t)k;
   }

@@ -46,7 +46,8 @@ static int size_line(struct body_walk *w, char ch) {
     return 0;
   }
   if (ch == '\r' || (w->line & IN_EXTENSIONS)) return 0;
-  if (ch == ';' || ch == ' ') {
+  /* libevent reads the size with strtoll: a space may end it, anything else (`;ext`) is corrupt. */
+  if (ch == ' ') {
     if (!w->line) return -1;
     w->line |= IN_EXTENSIONS;
     return 0;
@@ -67,6 +68,8 @@ long long body_walk(struct body_walk *w, const char *p, size_t n) {
         break;
       case BODY_CHUNK_SIZE:
         if (size_line(w, p[i++]) != 0) return -1;
+        /* The caller hands trailers on its own way (uWS reads none). */
+        if (w->state == BODY_TRAILER) return (long long)i;
         break;
       case BODY_CHUNK_DATA:
         i += count_off(w, n - i, BODY_CHUNK_DATA_END);

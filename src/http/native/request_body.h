@@ -23,7 +23,7 @@ void body_begin(struct body_walk *w, const struct request_head *h);
 
 /*
  * Walks up to n body bytes at p; returns how many belong to this body (state is BODY_NONE
- * once it is complete), or -1 for a chunked body libevent rejects (413: a bad size line, or
+ * once it is complete; the walk stops where the trailer starts, BODY_TRAILER), or -1 for a chunked body libevent rejects (413: a bad size line, or
  * chunks over its limit).
  */
 long long body_walk(struct body_walk *w, const char *p, size_t n);

@@ -158,7 +158,7 @@ void parse_request_head(const char *p, size_t len, struct request_head *h) {
   int status = parse_request_line(&l, h);
   int host = 0, count = 0, previous = 0;
   struct header content_length = {0}, transfer = {0}, connection = {0}, expect = {0};
-  int has_cl = 0, has_te = 0, has_conn = 0, has_expect = 0;
+  int has_cl = 0, has_te = 0, has_conn = 0, has_expect = 0, te_count = 0;
   for (size_t used; (used = next_line(p + at, len - at, &l)) && l.len; at += used) {
     size += l.len;
     if (size > MAX_HEADERS_SIZE) { h->refuse = 400; return; }
@@ -174,15 +174,24 @@ void parse_request_head(const char *p, size_t len, struct request_head *h) {
     count++;
     if (is_name(&l, hd.name_len, "host")) host = 1;
     else if (is_name(&l, hd.name_len, "content-length") && !has_cl) content_length = hd, has_cl = 1;
-    else if (is_name(&l, hd.name_len, "transfer-encoding") && !has_te) transfer = hd, has_te = 1;
+    else if (is_name(&l, hd.name_len, "transfer-encoding") && !te_count++) transfer = hd, has_te = 1;
     else if (is_name(&l, hd.name_len, "connection") && !has_conn) connection = hd, has_conn = 1;
     else if (is_name(&l, hd.name_len, "expect") && !has_expect) expect = hd, has_expect = 1;
   }
   if (status) { h->refuse = status; return; }
   if (!host || h->http10 || count > UWS_HEADER_ROOM) h->rewrite = 1;
   h->keepalive = has_conn && value_is(&connection, "keep-alive");
-  if (has_te && value_is(&transfer, "chunked")) {
-    h->chunked = 1;
+  /* Observed of bitcoind v31: a Transfer-Encoding with a Content-Length, or twice, is refused. */
+  if (te_count > 1 || (has_te && has_cl)) { h->refuse = 400; return; }
+  if (has_te) {
+    /* Chunked when chunked is the last coding; any other coding leaves no body, and uWS,
+     * which would wait for chunks, gets no Transfer-Encoding. */
+    size_t i = transfer.value_len;
+    while (i > 0 && transfer.value[i - 1] != ',') i--;
+    struct header last = {0, transfer.value + i, transfer.value_len - i};
+    while (last.value_len && (*last.value == ' ' || *last.value == '\t')) last.value++, last.value_len--;
+    h->chunked = value_is(&last, "chunked");
+    if (!h->chunked || !value_is(&transfer, "chunked")) h->rewrite = 1;
   } else if (has_cl) {
     if (parse_content_length(&content_length, &h->content_length) != 0) { h->refuse = 400; return; }
     for (size_t i = 0; i < content_length.value_len; i++)
@@ -238,6 +247,10 @@ size_t rebuild_request_head(const char *p, size_t len, const struct request_head
     split_header(&l, &hd);
     int drop = is_name(&l, hd.name_len, "host") || (crowded && !kept_when_crowded(&l, hd.name_len)) ||
                (h->http10 && (is_name(&l, hd.name_len, "connection") || is_name(&l, hd.name_len, "expect")));
+    if (is_name(&l, hd.name_len, "transfer-encoding")) {
+      drop = 1;
+      if (h->chunked && append(out, cap, &n, "\r\nTransfer-Encoding: chunked", 28)) return 0;
+    }
     if (is_name(&l, hd.name_len, "content-length")) {
       /* uWS reads the first Content-Length as bare digits: it gets the number libevent read. */
       drop = drop || wrote_length;
