@@ -302,7 +302,7 @@ static int pass_through(struct conn *c, const char *p, size_t n) {
 /* Hands uWS what the stash holds of the current request: a head (as is or rebuilt), then body. */
 static ssize_t deliver(int fd, struct conn *c, char *buf, size_t len) {
   size_t out = 0;
-  if (c->body.state == BODY_NONE) {
+  while (c->body.state == BODY_NONE) {
     const char *p = c->stash + c->stash_off;
     size_t head = request_head_length(p, c->stash_len);
     if (!head) {
@@ -321,7 +321,7 @@ static ssize_t deliver(int fd, struct conn *c, char *buf, size_t len) {
         errno = EAGAIN;
         return -1;
       }
-      return deliver(fd, c, buf, len);
+      continue;
     }
     if (h.refuse) {
       refuse(fd, c, h.refuse, h.http10);
@@ -344,6 +344,7 @@ static ssize_t deliver(int fd, struct conn *c, char *buf, size_t len) {
     stash_take(c, head);
     begin_reply(c, &h);
     body_begin(&c->body, &h);
+    break;
   }
   while (c->body.state != BODY_NONE && c->stash_len && out < len) {
     const char *p = c->stash + c->stash_off;
@@ -481,6 +482,11 @@ static void replies_sent(struct conn *c, const char *p, size_t n) {
     /* A head split between writes is gathered first. */
     if (!c->out_head && !(c->out_head = malloc(OUT_HEAD_CAP))) return;
     size_t room = OUT_HEAD_CAP - c->out_head_len, k = n < room ? n : room;
+    if (!k) {
+      /* No reply head of uWS's is this long: stop following this one rather than loop. */
+      reply_done(c);
+      return;
+    }
     size_t from = c->out_head_len > 3 ? c->out_head_len - 3 : 0;
     memcpy(c->out_head + c->out_head_len, p, k);
     c->out_head_len += k;
