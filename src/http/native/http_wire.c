@@ -290,7 +290,7 @@ static int pass_through(struct conn *c, const char *p, size_t n) {
   if (!head) return 0;
   struct request_head h;
   parse_request_head(p, head, &h);
-  if (h.refuse || h.rewrite || h.chunked) return 0;
+  if (h.refuse || h.rewrite || h.chunked || (h.expect_continue && n > head)) return 0;
   long long body = h.content_length > 0 ? h.content_length : 0;
   if ((long long)(n - head) > body) return 0;
   begin_reply(c, &h);
@@ -327,6 +327,7 @@ static ssize_t deliver(int fd, struct conn *c, char *buf, size_t len) {
       refuse(fd, c, h.refuse, h.http10);
       return 0;
     }
+    if (h.expect_continue && c->stash_len > head) h.rewrite = h.drop_expect = 1;
     if (h.rewrite) {
       out = rebuild_request_head(p, head, &h, buf, len);
       if (!out) {

@@ -202,6 +202,11 @@ void parse_request_head(const char *p, size_t len, struct request_head *h) {
   /* Only HTTP/1.1 requests with a body have their Expect looked at. */
   if (has_expect && body && !h->http10 && !value_is(&expect, "100-continue")) { h->refuse = 417; return; }
   if (has_expect && h->http10) h->rewrite = 1;
+  if (has_expect && !h->http10) {
+    h->expect_continue = body;
+    /* Without a body libevent ignores it. */
+    if (!body) h->rewrite = h->drop_expect = 1;
+  }
 }
 
 static int append(char *out, size_t cap, size_t *at, const char *p, size_t len) {
@@ -246,7 +251,8 @@ size_t rebuild_request_head(const char *p, size_t len, const struct request_head
     struct header hd;
     split_header(&l, &hd);
     int drop = is_name(&l, hd.name_len, "host") || (crowded && !kept_when_crowded(&l, hd.name_len)) ||
-               (h->http10 && (is_name(&l, hd.name_len, "connection") || is_name(&l, hd.name_len, "expect")));
+               (h->http10 && is_name(&l, hd.name_len, "connection")) ||
+               ((h->http10 || h->drop_expect) && is_name(&l, hd.name_len, "expect"));
     if (is_name(&l, hd.name_len, "transfer-encoding")) {
       drop = 1;
       if (h->chunked && append(out, cap, &n, "\r\nTransfer-Encoding: chunked", 28)) return 0;

@@ -25,6 +25,10 @@ struct request_head {
   char version[9];
   /* The first Content-Length is not plain digits (`+26`, ` 26`): uWS gets the number. */
   int odd_length;
+  /* `Expect: 100-continue` on an HTTP/1.1 request with a body: libevent answers `100 Continue`
+   * only while none of the body has arrived (uWS always does), else uWS must not see it. */
+  int expect_continue;
+  int drop_expect;
   /* -1: no body; else the Content-Length. */
   long long content_length;
   int chunked;
