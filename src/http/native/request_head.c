@@ -141,9 +141,16 @@ static int parse_request_line(const struct line *l, struct request_head *h) {
   if (h->connect_method) return 501;
   if (major == 1 && minor > 1) h->rewrite = 1;
   if (*uri != '/') {
-    /* uWS routes only paths; Core finds no handler for anything else. */
-    return method_in(l->p, mlen, CORE_METHODS, sizeof CORE_METHODS / sizeof *CORE_METHODS) ? 404 : 501;
+    /* uWS routes only paths; Core finds no handler for anything else (404). */
+    if (!method_in(l->p, mlen, CORE_METHODS, sizeof CORE_METHODS / sizeof *CORE_METHODS)) return 501;
+    /* An absolute http(s) URI is a proxy request to libevent: answered, then closed. */
+    size_t ulen = (size_t)(version - 1 - uri);
+    if ((ulen >= 7 && strncasecmp(uri, "http://", 7) == 0) || (ulen >= 8 && strncasecmp(uri, "https://", 8) == 0)) return 404;
+    h->not_a_path = h->rewrite = 1;
   }
+  /* A path with spaces in it reaches Core without them (observed of bitcoind v31); uWS
+   * reads a request line with more than two spaces as no request at all. */
+  if (memchr(uri, ' ', (size_t)(version - 1 - uri))) h->rewrite = 1;
   return 0;
 }
 
@@ -236,7 +243,15 @@ size_t rebuild_request_head(const char *p, size_t len, const struct request_head
       if (c.p[0] != ' ' && c.p[0] != '\t') count++;
     crowded = count > UWS_HEADER_ROOM;
   }
-  if (append(out, cap, &n, l.p, (size_t)(version - l.p)) || append(out, cap, &n, "HTTP/1.1\r\nHost: tsbtcd", 22)) return 0;
+  const char *method_end = memchr(l.p, ' ', l.len);
+  if (h->not_a_path) {
+    if (append(out, cap, &n, l.p, (size_t)(method_end - l.p)) || append(out, cap, &n, " " NOT_A_PATH " ", strlen(NOT_A_PATH) + 2)) return 0;
+  } else {
+    for (const char *q = l.p; q < version - 1; q++)
+      if ((*q != ' ' || q == method_end) && append(out, cap, &n, q, 1)) return 0;
+    if (append(out, cap, &n, " ", 1)) return 0;
+  }
+  if (append(out, cap, &n, "HTTP/1.1\r\nHost: tsbtcd", 22)) return 0;
   int skipping = 0, wrote_length = 0;
   for (size_t used; (used = next_line(p + at, len - at, &l)) && l.len; at += used) {
     if (l.p[0] == ' ' || l.p[0] == '\t') {

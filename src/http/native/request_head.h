@@ -10,6 +10,9 @@
 /* The Connection value standing for an HTTP/1.0 client's `Connection: keep-alive` (src/http/wire.ts). */
 #define HTTP10_KEEP_ALIVE "x-tsbtcd-http10-keep-alive"
 
+/* The path uWS is given for a URI that is no path: Core's handlers match none of it. */
+#define NOT_A_PATH "/.tsbtcd-uri-not-a-path"
+
 /* What libevent's evhttp made of one request head, and what uWS needs to see instead. */
 struct request_head {
   /* 0: hand on; else the status libevent answers with (400, 404, 417, 501) and closes. */
@@ -28,6 +31,8 @@ struct request_head {
   /* `Expect: 100-continue` on an HTTP/1.1 request with a body: libevent answers `100 Continue`
    * only while none of the body has arrived (uWS always does), else uWS must not see it. */
   int expect_continue;
+  /* The URI is no path (`x`, `*`, `ftp://...`): uWS gets NOT_A_PATH, which no handler takes (404). */
+  int not_a_path;
   int drop_expect;
   /* -1: no body; else the Content-Length. */
   long long content_length;
@@ -42,7 +47,8 @@ struct request_head {
 void parse_request_head(const char *p, size_t len, struct request_head *h);
 
 /*
- * Writes the head uWS can parse into out (capacity cap): an HTTP/1.1 request line, a Host,
+ * Writes the head uWS can parse into out (capacity cap): an HTTP/1.1 request line (spaces
+ * inside the URI left out), a Host,
  * continuation lines folded, only the headers tsbtcd reads when uWS's header count would
  * overflow, and for an HTTP/1.0 client `Connection: close`, or HTTP10_KEEP_ALIVE when it
  * asked for keep-alive. Returns the
