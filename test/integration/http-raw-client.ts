@@ -65,13 +65,12 @@ export function exchange(port: number, parts: readonly RawPart[], opts: { quietM
 
 /**
  * The replies in `text`, one block each: the status line, the header lines sorted (Date's
- * value and uWS's own `uWebSockets` header left out: neither is part of what a client
- * reads), and the body, delimited by Content-Length when there is one, else to the end.
+ * value left out), and the body, delimited by Content-Length when there is one, else to the end.
  */
 export function describeReplies(text: string): string {
   const out: string[] = [];
   // Also inside a body read to the end (a reply without Content-Length, then another).
-  let rest = text.replace(/^uWebSockets: .*\r\n/gim, '').replace(/^Date: .*\r$/gim, 'Date: (now)\r');
+  let rest = text.replace(/^Date: .*\r$/gim, 'Date: (now)\r');
   while (rest.length > 0) {
     const end = rest.indexOf('\r\n\r\n');
     if (end < 0) {

@@ -13,9 +13,10 @@
  *    connection whose next request arrives while a reply is pending, HttpContext.h "Are we
  *    not ready for another request yet? Terminate the connection") until the reply to the
  *    previous one has been written, and reading stops meanwhile, as libevent's does;
- *  - follows each reply's framing on the way out, and gives replies to HTTP/1.0 and HEAD
- *    requests libevent's shape (version in the status line; no Date; Content-Length only
- *    with keep-alive; HEAD replies without Content-Length and default Content-Type);
+ *  - follows each reply's framing on the way out, takes out uWS's `uWebSockets: 20` header,
+ *    and gives replies to HTTP/1.0 and HEAD requests libevent's shape (the client's version
+ *    in the status line; no Date; Content-Length only with keep-alive; HEAD replies without
+ *    Content-Length and default Content-Type);
  *  - owns the idle timeout (-rpcservertimeout): uSockets' own 4-second sweep, which closes
  *    every HTTP connection idle for uWS's compiled-in 10 s, is stopped, and a
  *    connection with no traffic for the timeout is shut down here, except while tsbtcd
@@ -48,6 +49,8 @@
 #define USOCKETS_SWEEP_MS 4000
 #define IDLE_CHECK_MS 250
 #define OUT_HEAD_CAP 16384
+/* The header uWS adds to every reply (UWS_HTTPRESPONSE_NO_WRITEMARK is not set in the npm build). */
+#define UWS_MARK "\r\nuWebSockets: 20\r\n"
 #define LIBEVENT_PAGE_TYPE "\r\nContent-Type: text/html\r\n"
 
 struct conn {
@@ -579,13 +582,33 @@ static void write_failed(struct conn *c, ssize_t result) {
   errno = saved;
 }
 
+/*
+ * Sends a reply that starts in p without uWS's `uWebSockets: 20` line (libevent writes no
+ * such header): the bytes around it in one sendmsg. -2 when p does not hold the line.
+ */
+static ssize_t send_unmarked(int fd, const char *p, size_t n, int flags) {
+  const char *end = find_head_end(p, n);
+  const char *mark = end ? memmem(p, (size_t)(end - p), UWS_MARK, sizeof UWS_MARK - 1) : NULL;
+  if (!mark) return -2;
+  size_t before = (size_t)(mark - p) + 2, skipped = sizeof UWS_MARK - 3;
+  struct iovec parts[2] = {{(void *)p, before}, {(void *)(p + before + skipped), n - before - skipped}};
+  struct msghdr msg = {.msg_iov = parts, .msg_iovlen = 2};
+  ssize_t s = sendmsg(fd, &msg, flags);
+  /* Once all before the line is out, the line counts as written; short of that, the rest of
+   * the head, line and all, goes out with uWS's next write. */
+  if (s >= (ssize_t)before) s += (ssize_t)skipped;
+  return s;
+}
+
 static ssize_t hook_send(int fd, const void *buf, size_t len, int flags) {
   struct conn *c = conn_of(fd);
-  if (c && c->pending && !c->out_body && !c->out_head_len && c->reshape) {
-    ssize_t r = send_reshaped(fd, c, buf, len, flags);
-    if (r != -2) return r;
+  ssize_t s = -2;
+  if (c && c->pending && !c->out_body && !c->out_head_len) {
+    if (c->reshape) s = send_reshaped(fd, c, buf, len, flags);
+    if (s != -2) return s;
+    s = send_unmarked(fd, buf, len, flags);
   }
-  ssize_t s = send(fd, buf, len, flags);
+  if (s == -2) s = send(fd, buf, len, flags);
   if (c && s > 0) {
     touch(c);
     replies_sent(c, buf, (size_t)s);
