@@ -8,7 +8,7 @@
 import { loadUws } from '../src/http/uws.js';
 
 const port = Number(process.argv[2]);
-const uws = loadUws();
+const uws = loadUws(30);
 uws
   .App()
   .any('/*', (res) => {

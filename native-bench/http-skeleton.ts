@@ -27,7 +27,7 @@ const speaksJson = step >= SKELETON_MODES.indexOf('json');
 const readsRequest = step >= SKELETON_MODES.indexOf('request');
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
-const uws = loadUws();
+const uws = loadUws(30);
 uws
   .App()
   .any('/*', (res, req) => {

@@ -125,7 +125,7 @@ function start(settings: FrontendSettings): void {
   setUpLocalCalls(settings);
   debugCategories = new Set(settings.debugCategories);
   try {
-    uws = loadUws();
+    uws = loadUws(settings.serverTimeout);
   } catch (err) {
     channel.send({ t: 'fatal', message: (err as Error).message });
     process.exitCode = 1;

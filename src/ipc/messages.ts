@@ -34,6 +34,10 @@ export interface FrontendSettings {
   readonly whitelists: readonly { readonly user: string; readonly methods: readonly string[] }[];
   readonly whitelistDefault: boolean;
   readonly rest: boolean;
+  /** -rpcservertimeout: seconds an idle connection stays open. */
+  readonly serverTimeout: number;
+  /** Requests one front-end runs at once before it answers 503 (Core's threads + work queue); null: no bound. */
+  readonly requestBound: number | null;
   /** Current init message, null once ready. */
   readonly warmup: string | null;
   readonly tip: TipEvent | null;
