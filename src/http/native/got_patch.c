@@ -15,6 +15,18 @@
 
 #include "got_patch.h"
 
+/* The relocation types that fill a GOT slot with a symbol's address, per architecture
+ * uWebSockets.js ships a Linux binary for. */
+#if defined(__x86_64__)
+#define GOT_JUMP_SLOT R_X86_64_JUMP_SLOT
+#define GOT_GLOB_DAT R_X86_64_GLOB_DAT
+#elif defined(__aarch64__)
+#define GOT_JUMP_SLOT R_AARCH64_JUMP_SLOT
+#define GOT_GLOB_DAT R_AARCH64_GLOB_DAT
+#else
+#error "the HTTP wire layer patches x86-64 and arm64 binaries only"
+#endif
+
 struct found {
   const char *name_part;
   const struct dl_phdr_info *info;
@@ -72,7 +84,7 @@ int got_patch(const char *name_part, const struct got_hook *hooks, size_t count,
     const ElfW(Rela) *rel = (const ElfW(Rela) *)tables[t];
     for (size_t r = 0; rel && r < sizes[t] / sizeof(ElfW(Rela)); r++) {
       unsigned long type = ELF64_R_TYPE(rel[r].r_info);
-      if (type != R_X86_64_JUMP_SLOT && type != R_X86_64_GLOB_DAT) continue;
+      if (type != GOT_JUMP_SLOT && type != GOT_GLOB_DAT) continue;
       const char *name = strtab + symtab[ELF64_R_SYM(rel[r].r_info)].st_name;
       for (size_t h = 0; h < count; h++) {
         if (strcmp(name, hooks[h].name) != 0) continue;
