@@ -13,6 +13,7 @@ import {
   decodeUtxoBody,
   encodeUtxoResult,
   hexBody,
+  hexBytes,
   MEMPOOL_HEIGHT,
   parseDataFormat,
   parseHexLenient,
@@ -131,6 +132,17 @@ test('getutxos body: Core reads CompactSize(len) ‖ body as bool ‖ vector<COu
   assert.equal(seven.length, 253);
   assert.throws(() => decodeUtxoBody(seven), parseError);
   assert.deepEqual(decodeUtxoBody(Buffer.of(0)).outpoints, []);
+});
+
+test('hex bodies: lowercase pairs as Buffer.toString gives them, any length and offset, LF when asked', () => {
+  const source = Buffer.from(Array.from({ length: 301 }, (_, i) => (i * 97 + 13) & 0xff));
+  for (let length = 0; length <= 300; length++) {
+    for (const start of [0, 1]) {
+      const bytes = source.subarray(start, start + length);
+      assert.equal(hexBytes(bytes, true).toString('latin1'), `${bytes.toString('hex')}\n`);
+      assert.equal(hexBytes(bytes, false).toString('latin1'), bytes.toString('hex'));
+    }
+  }
 });
 
 test('ParseHex as Core: whitespace between pairs only, anything invalid gives nothing', () => {
