@@ -12,7 +12,6 @@ import {
   blockToJson,
   blockTransactionJson,
   headerFields,
-  headerToJson,
   RpcError,
   scriptPubKeyJson,
   amountJson,
@@ -39,6 +38,7 @@ import {
   warmupError,
 } from './format.js';
 import { queryParameter, UriParseError } from './query.js';
+import { activeHeadersJson } from './headers-json.js';
 import { bytesBody, hexBody, piecesBody, STREAM_THRESHOLD_BYTES } from './stream.js';
 
 /** Core's MAX_REST_HEADERS_RESULTS (headers and filter headers). */
@@ -156,10 +156,10 @@ export function restBlockPart(req: RestRequest, ctx: RestContext): Reply {
  * The active-chain run of headers and filter headers: the heights from `hash`'s upwards,
  * at most `count`; none when the block is unknown or off the active chain.
  */
-function activeRun(snapshot: SnapshotChainView, hash: Uint8Array, count: number): { from: number; count: number } {
+function activeRun(snapshot: SnapshotChainView, hash: Uint8Array, count: number): { from: number; count: number; chainWork: bigint } {
   const start = snapshot.entry(hash);
-  if (!start || !snapshot.isActive(start)) return { from: 0, count: 0 };
-  return { from: start.height, count: Math.min(count, snapshot.height - start.height + 1) };
+  if (!start || !snapshot.isActive(start)) return { from: 0, count: 0, chainWork: 0n };
+  return { from: start.height, count: Math.min(count, snapshot.height - start.height + 1), chainWork: start.chainWork };
 }
 
 /** The hashes of activeRun's heights. Only the active table is read past the first block. */
@@ -218,16 +218,16 @@ export function restHeaders(req: RestRequest, ctx: RestContext): Reply {
   if ('status' in start) return start;
   const { hash, count } = start;
   return ctx.withSnapshot((snapshot) => {
+    const run = activeRun(snapshot, hash, count);
     switch (format) {
       case 'bin':
       case 'hex': {
         // The headers table's runs as they are: a few reads for 2,000 headers.
-        const run = activeRun(snapshot, hash, count);
         const out = run.count === 0 ? new Uint8Array(0) : snapshot.reader.activeHeaders(run.from, run.count);
         return format === 'bin' ? binReply(out) : hexReply(out);
       }
       case 'json':
-        return jsonValueReply(activeHashes(snapshot, hash, count).map((h) => headerToJson(headerFields(snapshot, snapshot.entry(h)!))));
+        return { status: 200, contentType: 'application/json', body: activeHeadersJson(snapshot, run.from, run.count, run.chainWork) };
       default:
         return formatNotFound(ALL_FORMATS);
     }

@@ -8,7 +8,7 @@ import type { OutPoint } from '../primitives/index.js';
 import { activeHeadersCurrent, applyActiveChanges, readActiveHeaders, rebuildActiveHeaders } from './active-headers.js';
 import { decodeBlockFileInfo, encodeBlockFileInfo, type BlockFileInfo, type FileInfoSource } from './block-file-info.js';
 import { decodeCoin, encodeCoin } from './coin-codec.js';
-import { blockIndexRecordHeader, decodeBlockIndexRecord, encodeBlockIndexRecord, type BlockIndexRecord } from './index-record.js';
+import { blockIndexRecordHeader, blockIndexRecordTxCount, decodeBlockIndexRecord, encodeBlockIndexRecord, type BlockIndexRecord } from './index-record.js';
 import {
   blockHashKey,
   CHAINSTATE_META,
@@ -68,6 +68,12 @@ export class ChainstateReader {
   /** The 80 header bytes of a block's index record, without decoding the rest (header walks). */
   blockHeaderBytes(hash: Uint8Array): Uint8Array | undefined {
     return readStored(this.tables, 'index', blockHashKey(hash), blockIndexRecordHeader);
+  }
+
+  /** A block's nTx from its index record (undefined when unknown), read in place. */
+  blockTxCount(hash: Uint8Array): number | undefined {
+    const key = blockHashKey(hash);
+    return this.tables.withValue('index', key, (value) => decodeStored('index', key, value, blockIndexRecordTxCount));
   }
 
   /** Every block index record, in hash order: what the chain loads at start-up. */
