@@ -113,13 +113,22 @@ function getUtxos(req: RestRequest, ctx: RestContext): Reply {
         return binReply(encodeUtxoResult(result));
       case 'hex':
         return hexReply(encodeUtxoResult(result));
-      default:
+      default: {
+        // Outpoints of one request often share a script (one address's outputs): described once.
+        const described = new Map<string, ReturnType<typeof scriptPubKeyJson>>();
+        const describe = (script: Uint8Array) => {
+          const key = Buffer.from(script.buffer, script.byteOffset, script.byteLength).toString('latin1');
+          let json = described.get(key);
+          if (json === undefined) described.set(key, (json = scriptPubKeyJson(script, snapshot.params.name)));
+          return json;
+        };
         return jsonValueReply({
           chainHeight: result.chainHeight,
           chaintipHash: tip.hashHex,
           bitmap: hits.map((h) => (h ? '1' : '0')).join(''),
-          utxos: utxos.map((u) => ({ height: u.height, value: amountJson(u.value), scriptPubKey: scriptPubKeyJson(u.scriptPubKey, snapshot.params.name) })),
+          utxos: utxos.map((u) => ({ height: u.height, value: amountJson(u.value), scriptPubKey: describe(u.scriptPubKey) })),
         });
+      }
     }
   });
 }
