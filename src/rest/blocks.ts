@@ -226,8 +226,11 @@ export function restHeaders(req: RestRequest, ctx: RestContext): Reply {
         const out = run.count === 0 ? new Uint8Array(0) : snapshot.reader.activeHeaders(run.from, run.count);
         return format === 'bin' ? binReply(out) : hexReply(out);
       }
-      case 'json':
-        return { status: 200, contentType: 'application/json', body: activeHeadersJson(snapshot, run.from, run.count, run.chainWork) };
+      case 'json': {
+        // 2,000 headers are 1.3 MB of JSON: streamed like a block, not copied into uWS's buffer.
+        const json = activeHeadersJson(snapshot, run.from, run.count, run.chainWork);
+        return json.length <= STREAM_THRESHOLD_BYTES ? { status: 200, contentType: 'application/json', body: json } : { status: 200, contentType: 'application/json', writer: bytesBody(json) };
+      }
       default:
         return formatNotFound(ALL_FORMATS);
     }
