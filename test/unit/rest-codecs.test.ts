@@ -97,11 +97,11 @@ test('getutxos URI outpoints: checkmempool, exactly <64 hex>-<u32>, else Parse e
   assert.deepEqual(uriParts('/'), []);
   assert.deepEqual(uriParts('/checkmempool'), ['checkmempool']);
   assert.deepEqual(uriParts('XYZ'), ['YZ']);
-  const parsed = parseUriOutpoints(['checkmempool', `${G}-0`, `${G}-4294967295`, `${G}-007`]);
+  const parsed = parseUriOutpoints(['checkmempool', `${G}-0`, `${G}-4294967295`, `${G}-007`, `${G.toUpperCase()}-0000000000001`]);
   assert.equal(parsed.checkMempool, true);
-  assert.deepEqual(parsed.outpoints.map((o) => [hashToHex(o.txid), o.vout]), [[G, 0], [G, 4294967295], [G, 7]]);
+  assert.deepEqual(parsed.outpoints.map((o) => [hashToHex(o.txid), o.vout]), [[G, 0], [G, 4294967295], [G, 7], [G, 1]]);
   assert.deepEqual(parseUriOutpoints(['checkmempool']).outpoints, []);
-  for (const bad of [`${G}-+1`, `${G}-0-1`, `${G}`, `${G}-4294967296`, `${G}--1`, `${G.slice(2)}-0`, '', `${G}-`]) {
+  for (const bad of [`${G}-+1`, `${G}-0-1`, `${G}-04294967296`, `-${G}-0`, `${G}`, `${G}-4294967296`, `${G}--1`, `${G.slice(2)}-0`, '', `${G}-`]) {
     assert.throws(() => parseUriOutpoints([bad]), (e: unknown) => e instanceof UtxoRequestError && e.message === 'Parse error', bad);
   }
 });
