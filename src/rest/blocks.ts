@@ -39,6 +39,7 @@ import {
 } from './format.js';
 import { queryParameter, UriParseError } from './query.js';
 import { activeHeadersJson } from './headers-json.js';
+import { recentBlockBytes } from './recent-blocks.js';
 import { bytesBody, hexBody, piecesBody, STREAM_THRESHOLD_BYTES } from './stream.js';
 
 /** Core's MAX_REST_HEADERS_RESULTS (headers and filter headers). */
@@ -96,7 +97,7 @@ function restBlock(req: RestRequest, ctx: RestContext, verbosity: 1 | 3, part?: 
         }
         bytes = snapshot.readBlockRange(entry, Number(part.offset), Number(part.size));
       } else {
-        bytes = snapshot.readBlockBytes(entry);
+        bytes = recentBlockBytes(snapshot, entry);
       }
     } catch (err) {
       if (err instanceof BlockDataUnavailable) {
