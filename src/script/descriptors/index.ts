@@ -32,4 +32,5 @@ export { aggregatePublicKeys, musigSyntheticXpub, MUSIG_CHAINCODE } from './musi
 export { getDescriptorInfo, type DescriptorInfo } from './descriptor-info.js';
 export { deriveAddresses, deriveDescriptorAddresses, validateDescriptorRange } from './derive-addresses.js';
 export { isValidXOnlyKey } from './xonly.js';
+export { formatKeyPath } from './keypath.js';
 export { payToScriptHashOf, payToWitnessScriptHashOf, pushInt } from './script-builders.js';
