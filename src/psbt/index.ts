@@ -10,3 +10,5 @@ export { encodePsbt, serializePsbt, sortedControlBlocks, sortedEntries, sortedTa
 export { combinePsbts, joinPsbts } from './combine.js';
 export { DUMMY_PSBT_SIGNER, extractTransaction, finalizeAndExtract, finalizePsbt, inputSignedAndVerified, precomputePsbtData, signPsbtInput, type PsbtError, type PsbtSigner } from './sign.js';
 export { analyzePsbt, type InputAnalysis, type PsbtAnalysis, type PsbtRole } from './analyze.js';
+export { PsbtProvider } from './provider.js';
+export { updatePsbtOutput, removeUnnecessaryTransactions } from './update.js';

@@ -49,5 +49,6 @@ export * from './wallet-stubs.js';
 export * from './pure-methods.js';
 export * from './signer-methods.js';
 export * from './sign-rawtransaction.js';
+export * from './psbt-update-methods.js';
 export * from './peer-network.js';
 export * from './peer-methods.js';

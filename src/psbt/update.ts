@@ -1,0 +1,42 @@
+/** Core's UpdatePSBTOutput and RemoveUnnecessaryTransactions (psbt.cpp). */
+import { toHex } from '../primitives/index.js';
+import { emptySignatureData, produceSignature, SIGHASH_ALL } from '../script/index.js';
+import type { PsbtSigner } from './sign.js';
+import type { Psbt } from './types.js';
+import { hash160 } from '../primitives/index.js';
+
+/** Fills an output's scripts and key origins from what the signer knows about its script. */
+export function updatePsbtOutput(signer: PsbtSigner, psbt: Psbt, index: number): void {
+  const out = psbt.tx.outputs[index]!;
+  const psbtOut = psbt.outputs[index]!;
+  const data = emptySignatureData();
+  data.redeemScript = psbtOut.redeemScript;
+  data.witnessScript = psbtOut.witnessScript;
+  for (const [pubkey, origin] of psbtOut.hdKeypaths) {
+    const bytes = Uint8Array.from(Buffer.from(pubkey, 'hex'));
+    data.miscPubkeys.set(toHex(hash160(bytes)), { pubkey: bytes, origin });
+  }
+  // A would-be spend of the output, signed by nobody: only the metadata is wanted.
+  produceSignature(data, out.scriptPubKey, { tx: psbt.tx, inputIndex: 0, amount: out.value }, { ...signer.forInput(psbt.tx, 0, out.value, SIGHASH_ALL, null), sign: () => null });
+  if (psbtOut.redeemScript.length === 0) psbtOut.redeemScript = data.redeemScript;
+  if (psbtOut.witnessScript.length === 0) psbtOut.witnessScript = data.witnessScript;
+  for (const { pubkey, origin } of data.miscPubkeys.values()) if (!psbtOut.hdKeypaths.has(toHex(pubkey))) psbtOut.hdKeypaths.set(toHex(pubkey), origin);
+}
+
+const witnessVersion = (script: Uint8Array): number | null => {
+  if (script.length < 4 || script.length > 42 || script[1]! + 2 !== script.length) return null;
+  if (script[0] === 0) return 0;
+  return script[0]! >= 0x51 && script[0]! <= 0x60 ? script[0]! - 0x50 : null;
+};
+
+/** Drops non-witness UTXOs when every input spends segwit v1+ (and the sighash is not ANYONECANPAY). */
+export function removeUnnecessaryTransactions(psbt: Psbt, sighashType: number): void {
+  if ((sighashType & 0x80) === 0x80) return;
+  const toDrop: number[] = [];
+  for (const [i, input] of psbt.inputs.entries()) {
+    const version = input.witnessUtxo ? witnessVersion(input.witnessUtxo.scriptPubKey) : null;
+    if (version === null || version === 0) return;
+    if (input.nonWitnessUtxo) toDrop.push(i);
+  }
+  for (const i of toDrop) psbt.inputs[i]!.nonWitnessUtxo = null;
+}
