@@ -91,10 +91,18 @@ function addNested(into: Map<string, Map<string, Uint8Array>>, outer: string, in
   if (!map.has(inner)) map.set(inner, value);
 }
 
-/** Reads a key; null at the separator. */
-function readKey(s: SpanReader): Uint8Array | null {
-  const key = s.bytesVector();
-  return key.length === 0 ? null : key;
+/**
+ * Reads key-value pairs up to the separator (an empty key), handing each key, a reader over
+ * it positioned after the type, and the type to `field`, which reads the value.
+ */
+function readMap(s: SpanReader, missingSeparator: string, field: (key: Uint8Array, skey: SpanReader, type: bigint) => void): void {
+  while (!s.empty) {
+    const key = s.bytesVector();
+    if (key.length === 0) return;
+    const skey = new SpanReader(key);
+    field(key, skey, skey.compactSize());
+  }
+  throw iosFailure(missingSeparator);
 }
 
 function oneByteKey(seen: Set<string>, key: Uint8Array, duplicate: string, tooLong: string): void {
@@ -107,15 +115,7 @@ function oneByteKey(seen: Set<string>, key: Uint8Array, duplicate: string, tooLo
 function readInput(s: SpanReader): PsbtInput {
   const input = emptyInput();
   const seen = new Set<string>();
-  let foundSeparator = false;
-  while (!s.empty) {
-    const key = readKey(s);
-    if (!key) {
-      foundSeparator = true;
-      break;
-    }
-    const skey = new SpanReader(key);
-    const type = skey.compactSize();
+  readMap(s, 'Separator is missing at the end of an input map', (key, skey, type) => {
     const once = (what: string, tooLong: string) => oneByteKey(seen, key, `Duplicate Key, input ${what} already provided`, tooLong);
     switch (type) {
       case 0x00n:
@@ -258,8 +258,7 @@ function readInput(s: SpanReader): PsbtInput {
       default:
         unknown(s, key, input.unknown);
     }
-  }
-  if (!foundSeparator) throw iosFailure('Separator is missing at the end of an input map');
+  });
   return input;
 }
 
@@ -296,15 +295,7 @@ export function isCompleteTree(depths: readonly number[]): boolean {
 function readOutput(s: SpanReader): PsbtOutput {
   const output = emptyOutput();
   const seen = new Set<string>();
-  let foundSeparator = false;
-  while (!s.empty) {
-    const key = readKey(s);
-    if (!key) {
-      foundSeparator = true;
-      break;
-    }
-    const skey = new SpanReader(key);
-    const type = skey.compactSize();
+  readMap(s, 'Separator is missing at the end of an output map', (key, skey, type) => {
     const once = (what: string, tooLong: string) => oneByteKey(seen, key, `Duplicate Key, output ${what} already provided`, tooLong);
     switch (type) {
       case 0x00n:
@@ -363,8 +354,7 @@ function readOutput(s: SpanReader): PsbtOutput {
       default:
         unknown(s, key, output.unknown);
     }
-  }
-  if (!foundSeparator) throw iosFailure('Separator is missing at the end of an output map');
+  });
   return output;
 }
 
@@ -372,15 +362,7 @@ function readPsbt(s: SpanReader): Psbt {
   if (!bytesEqual(s.read(5), MAGIC)) throw iosFailure('Invalid PSBT magic bytes');
   const seen = new Set<string>();
   const psbt: Psbt = { tx: undefined as never, xpubs: new Map(), version: null, proprietary: new Map(), unknown: new Map(), inputs: [], outputs: [] };
-  let foundSeparator = false;
-  while (!s.empty) {
-    const key = readKey(s);
-    if (!key) {
-      foundSeparator = true;
-      break;
-    }
-    const skey = new SpanReader(key);
-    const type = skey.compactSize();
+  readMap(s, 'Separator is missing at the end of the global map', (key, skey, type) => {
     switch (type) {
       case 0x00n: {
         oneByteKey(seen, key, 'Duplicate Key, unsigned tx already provided', 'Global unsigned tx key is more than one byte type');
@@ -413,8 +395,7 @@ function readPsbt(s: SpanReader): Psbt {
       default:
         unknown(s, key, psbt.unknown);
     }
-  }
-  if (!foundSeparator) throw iosFailure('Separator is missing at the end of the global map');
+  });
   if (!psbt.tx) throw iosFailure('No unsigned transaction was provided');
   const { tx } = psbt;
   while (!s.empty && psbt.inputs.length < tx.inputs.length) {

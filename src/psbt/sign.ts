@@ -176,7 +176,8 @@ export function signPsbtInput(
     complete = produced.solved && verifyScript(data.scriptSig, utxo.scriptPubKey, data.witness, STANDARD_SCRIPT_VERIFY_FLAGS, checker) === ScriptError.OK;
     data.complete = complete;
   }
-  if (requireWitnessSig && !produced.isWitness) return { error: 'incomplete', data };
+  // Before the missing fields reach the caller, as in Core.
+  if (requireWitnessSig && !produced.isWitness) return { error: 'incomplete' };
   if (!finalize && data.complete) data.complete = false;
   fromSignatureData(input, data);
   if (produced.isWitness) input.witnessUtxo = utxo;

@@ -6,12 +6,12 @@
 import { hashToHex, toHex, Transaction } from '../primitives/index.js';
 import { analyzePsbt, combinePsbts, decodeBase64Psbt, encodePsbt, finalizeAndExtract, joinPsbts, psbtFromTransaction, serializePsbt, type Psbt } from '../psbt/index.js';
 import { encodeBase64, type ChainName } from '../script/index.js';
-import { RPC_DESERIALIZATION_ERROR, RPC_INVALID_PARAMETER, RPC_TRANSACTION_ERROR, RpcError } from './errors.js';
+import { RPC_DESERIALIZATION_ERROR, RPC_INVALID_PARAMETER, RpcError } from './errors.js';
 import { decodeTxHex, type ResultObject } from './format/index.js';
 import type { Json } from './json.js';
 import { DECODEPSBT_RESULT } from './psbt-help.js';
 import { decodePsbtJson } from './psbt-json.js';
-import { constructTransaction, createTxDoc, DEFAULT_RAWTX_VERSION } from './rawtransaction-methods.js';
+import { constructTransaction, createTxDoc, DEFAULT_RAWTX_VERSION, ISWITNESS_ARG } from './rawtransaction-methods.js';
 import { defineRpcMethod } from './registry.js';
 import { helpExampleCli, helpExampleRpc, type RpcMethod } from './spec.js';
 import { amountJson } from './values.js';
@@ -76,18 +76,7 @@ export function psbtMethods(chain: ChainName): RpcMethod[] {
         default: false,
         description: 'If true, any signatures in the input will be discarded and conversion\nwill continue. If false, RPC will fail if any signatures are present.',
       },
-      {
-        name: 'iswitness',
-        type: 'bool',
-        defaultHint: 'depends on heuristic tests',
-        description:
-          'Whether the transaction hex is a serialized witness transaction.\n' +
-          'If iswitness is not present, heuristic tests will be used in decoding.\n' +
-          'If true, only witness deserialization will be tried.\n' +
-          'If false, only non-witness deserialization will be tried.\n' +
-          'This boolean should reflect whether the transaction has inputs\n' +
-          '(e.g. fully valid, or on-chain transactions), if known by the caller.',
-      },
+      ISWITNESS_ARG,
     ],
     results: [{ type: 'str', description: 'The resulting raw transaction (base64-encoded string)' }],
     examples:
@@ -127,7 +116,7 @@ export function psbtMethods(chain: ChainName): RpcMethod[] {
     handler: (args) => {
       if (args.array('txs').length === 0) throw new RpcError(RPC_INVALID_PARAMETER, "Parameter 'txs' cannot be empty");
       const merged = combinePsbts(psbtList(args.raw[0]));
-      if (!merged) throw new RpcError(RPC_TRANSACTION_ERROR, 'PSBTs not compatible (different transactions)');
+      if (!merged) throw new RpcError(RPC_INVALID_PARAMETER, 'PSBTs not compatible (different transactions)');
       return encodePsbt(merged);
     },
   });

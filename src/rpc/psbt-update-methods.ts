@@ -7,6 +7,7 @@ import { hashToHex, parseTransaction, toHex } from '../primitives/index.js';
 import { finalizeAndExtract, inputIsSigned, precomputePsbtData, PsbtProvider, removeUnnecessaryTransactions, serializePsbt, signPsbtInput, updatePsbtOutput, type Psbt } from '../psbt/index.js';
 import { encodeBase64, SIGHASH_ALL, type ChainName } from '../script/index.js';
 import { view } from './blockchain-read.js';
+import { RPC_DESERIALIZATION_ERROR, RpcError } from './errors.js';
 import type { Json } from './json.js';
 import { MempoolView, spentOutput } from './mempool-view.js';
 import { addDescriptorObject } from './psbt-descriptors.js';
@@ -65,7 +66,11 @@ function processPsbt(text: string, ctx: RpcCallContext, provider: PsbtProvider, 
   }
   const txdata = precomputePsbtData(psbt);
   psbt.inputs.forEach((input, i) => {
-    if (!inputIsSigned(input)) signPsbtInput(provider, psbt, i, txdata, sighash, finalize);
+    if (inputIsSigned(input)) return;
+    // Only a sighash mismatch is an error: signing with another type than the PSBT asks is never wanted.
+    if (signPsbtInput(provider, psbt, i, txdata, sighash, finalize).error === 'sighash_mismatch') {
+      throw new RpcError(RPC_DESERIALIZATION_ERROR, 'Specified sighash value does not match value stored in PSBT');
+    }
   });
   psbt.outputs.forEach((_, i) => updatePsbtOutput(provider, psbt, i));
   removeUnnecessaryTransactions(psbt, SIGHASH_ALL);
@@ -110,7 +115,7 @@ export function psbtUpdateMethods(chain: ChainName): RpcMethod[] {
         name: 'sighashtype',
         type: 'str',
         default: 'DEFAULT for Taproot, ALL otherwise',
-        description: 'The signature hash type to sign with if not specified by the PSBT. Must be one of\n' + Object.keys(SIGHASH_NAMES).map((n) => `"${n}"\n`).join(''),
+        description: 'The signature hash type to sign with if not specified by the PSBT. Must be one of\n' + Object.keys(SIGHASH_NAMES).map((n) => `"${n}"`).join('\n'),
       },
       { name: 'bip32derivs', type: 'bool', default: true, description: 'Include BIP 32 derivation paths for public keys if we know them' },
       { name: 'finalize', type: 'bool', default: true, description: 'Also finalize inputs if possible' },
