@@ -62,7 +62,7 @@ export function analyzePsbt(original: Psbt): PsbtAnalysis {
     if (utxo && isUnspendable(utxo.scriptPubKey)) return invalid(`PSBT is not valid. Input ${i} spends unspendable output`);
     if (!inputSignedAndVerified(psbt, i, txdata)) {
       analysis.isFinal = false;
-      const { error, data } = signPsbtInput(DUMMY_PSBT_SIGNER, psbt, i, txdata, 1);
+      const { error, data } = signPsbtInput(DUMMY_PSBT_SIGNER, psbt, i, txdata, null);
       if (error !== 'ok') {
         analysis.missingPubkeys = data?.missingPubkeys ?? [];
         analysis.missingRedeemScript = data?.missingRedeemScript ?? '';
@@ -97,7 +97,7 @@ export function analyzePsbt(original: Psbt): PsbtAnalysis {
   const txInputs = [];
   for (let i = 0; i < psbt.inputs.length; i++) {
     const utxo = inputUtxo(psbt, i);
-    if (signPsbtInput(DUMMY_PSBT_SIGNER, psbt, i, null, 1).error !== 'ok' || !utxo) return result;
+    if (signPsbtInput(DUMMY_PSBT_SIGNER, psbt, i, null, null).error !== 'ok' || !utxo) return result;
     spent.push(utxo);
     txInputs.push({ ...psbt.tx.inputs[i]!, scriptSig: psbt.inputs[i]!.finalScriptSig, witness: psbt.inputs[i]!.finalScriptWitness });
   }

@@ -6,8 +6,14 @@
 import { hash160, toHex, type Transaction } from '../primitives/index.js';
 import { SigningKeyStore, transactionInputSigner, type InputSigner, type KeyOriginInfo, type PrecomputedTransactionData } from '../script/index.js';
 import type { PsbtSigner } from './sign.js';
+import { taprootSigner, type TaprootKeys, type TaprootSpendData } from './taproot-sign.js';
+import type { PsbtInput } from './types.js';
 
-export class PsbtProvider implements PsbtSigner {
+const xonlyIds = (xonly: Uint8Array) => [2, 3].map((prefix) => toHex(hash160(Uint8Array.of(prefix, ...xonly))));
+
+export class PsbtProvider implements PsbtSigner, TaprootKeys {
+  /** Core's tr_trees: taproot spend data by hex output key. */
+  readonly taprootOutputs = new Map<string, TaprootSpendData>();
   readonly keys = new SigningKeyStore();
   readonly pubkeys = new Map<string, Uint8Array>();
   readonly origins = new Map<string, KeyOriginInfo>();
@@ -22,6 +28,32 @@ export class PsbtProvider implements PsbtSigner {
 
   script(scriptId: Uint8Array): Uint8Array | undefined {
     return this.keys.script(scriptId);
+  }
+
+  secretByXOnly(xonly: Uint8Array): Uint8Array | undefined {
+    if (this.hideSecret) return undefined;
+    for (const id of xonlyIds(xonly)) {
+      const key = this.keys.key(id);
+      if (key) return key.secret;
+    }
+    return undefined;
+  }
+
+  originByXOnly(xonly: Uint8Array): KeyOriginInfo | undefined {
+    if (this.hideOrigin) return undefined;
+    for (const id of xonlyIds(xonly)) {
+      const origin = this.origins.get(id);
+      if (origin) return origin;
+    }
+    return undefined;
+  }
+
+  spendData(outputKey: Uint8Array): TaprootSpendData | undefined {
+    return this.taprootOutputs.get(toHex(outputKey));
+  }
+
+  taproot(input: PsbtInput, tx: Transaction, index: number, hashType: number, txdata: PrecomputedTransactionData | null) {
+    return taprootSigner(this, input, tx, index, hashType, txdata);
   }
 
   forInput(tx: Transaction, index: number, amount: bigint, hashType: number, txdata: PrecomputedTransactionData | null): InputSigner {

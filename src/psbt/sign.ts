@@ -19,6 +19,7 @@ import {
   type SignatureData,
   type TaprootSigner,
 } from '../script/index.js';
+import { taprootSigner } from './taproot-sign.js';
 import { inputIsSigned, inputUtxo, type Psbt, type PsbtInput } from './types.js';
 
 export type PsbtError = 'ok' | 'missing_inputs' | 'sighash_mismatch' | 'incomplete';
@@ -46,6 +47,7 @@ export const DUMMY_PSBT_SIGNER: PsbtSigner = {
     script: () => undefined,
     sign: () => (txdata ? null : dummySignature()),
   }),
+  taproot: (input, tx, index, hashType, txdata) => taprootSigner(null, input, tx, index, hashType, txdata),
 };
 
 /** Core's DummySignatureChecker: every signature and lock passes. */

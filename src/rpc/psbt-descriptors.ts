@@ -2,28 +2,75 @@
  * Core's EvalDescriptorStringOrObject filling a FlatSigningProvider for the PSBT methods:
  * each descriptor's keys (with origins), private keys and the scripts inside sh() and wsh().
  */
-import { hash160 } from '../primitives/index.js';
+import { getPublicKey } from '@noble/secp256k1';
+import { hash160, toHex } from '../primitives/index.js';
 import { PsbtProvider } from '../psbt/index.js';
-import { ConstKey, OriginKey, ShDescriptor, WshDescriptor, type ChainName, type Descriptor, type KeyExpression, type KeyStore } from '../script/index.js';
+import {
+  Bip32Key,
+  BIP32_HARDENED,
+  ConstKey,
+  deriveExtPrivKeyPath,
+  keyFingerprint,
+  OriginKey,
+  ShDescriptor,
+  TrDescriptor,
+  WshDescriptor,
+  type ChainName,
+  type Descriptor,
+  type KeyExpression,
+  type KeyOriginInfo,
+  type KeyStore,
+} from '../script/index.js';
 import { RPC_INVALID_ADDRESS_OR_KEY, RpcError } from './errors.js';
 import type { Json } from './json.js';
 import { parseScanObject } from './scan-descriptors.js';
 
-/** The origin Core's provider reports for a key: a literal key is its own master (no path). */
-function keyOrigin(key: KeyExpression, pubkey: Uint8Array): { fingerprint: Uint8Array; path: readonly number[] } | undefined {
-  if (key instanceof ConstKey) return { fingerprint: hash160(pubkey).slice(0, 4), path: [] };
-  if (key instanceof OriginKey && key.inner instanceof ConstKey) return { fingerprint: key.fingerprint, path: key.path };
+interface KeyFacts {
+  readonly pubkey: Uint8Array;
+  readonly origin: KeyOriginInfo;
+  readonly secret?: { secret: Uint8Array; compressed: boolean };
+}
+
+/**
+ * A key expression at `pos` as Core's pubkey providers report it: the public key (an x-only
+ * literal's real key when its private key is known), the origin (a literal key is its own
+ * master, an extended key's root is the master of its path) and the private key if known.
+ */
+function keyFacts(key: KeyExpression, pos: number, keys: KeyStore): KeyFacts | undefined {
+  if (key instanceof ConstKey) {
+    const stored = key.xOnly ? keys.getByXOnly(key.publicKey.subarray(1)) : keys.get(key.publicKey);
+    const pubkey = stored ? getPublicKey(stored.secret, stored.compressed) : key.publicKey;
+    return { pubkey, origin: { fingerprint: hash160(pubkey).slice(0, 4), path: [] }, ...(stored ? { secret: stored } : {}) };
+  }
+  if (key instanceof Bip32Key) {
+    const pubkey = key.derive(pos, keys);
+    if (!pubkey) return undefined;
+    const step = key.deriveType === 'unhardened' ? [pos] : key.deriveType === 'hardened' ? [(pos | BIP32_HARDENED) >>> 0] : [];
+    const path = [...key.path, ...step];
+    const root = keys.get(key.root.publicKey);
+    const child = root ? deriveExtPrivKeyPath({ ...key.root, privateKey: root.secret }, path) : null;
+    return { pubkey, origin: { fingerprint: keyFingerprint(key.root.publicKey), path }, ...(child ? { secret: { secret: child.privateKey, compressed: true } } : {}) };
+  }
+  if (key instanceof OriginKey) {
+    const inner = keyFacts(key.inner, pos, keys);
+    return inner && { ...inner, origin: { fingerprint: key.fingerprint, path: [...key.path, ...inner.origin.path] } };
+  }
   return undefined;
 }
 
 function addDescriptor(provider: PsbtProvider, d: Descriptor, pos: number, keys: KeyStore): void {
   for (const key of d.keyArgs) {
-    const pubkey = key.derive(pos, keys);
-    if (!pubkey) continue;
-    const origin = keyOrigin(key, pubkey);
-    if (origin) provider.addPubkey(pubkey, origin);
-    const secret = keys.get(pubkey);
-    if (secret) provider.keys.addKey(secret.secret, secret.compressed);
+    const facts = keyFacts(key, pos, keys);
+    if (!facts) continue;
+    provider.addPubkey(facts.pubkey, facts.origin);
+    if (facts.secret) provider.keys.addKey(facts.secret.secret, facts.secret.compressed);
+  }
+  if (d instanceof TrDescriptor) {
+    const output = d.taprootAt(pos, keys);
+    if (output) {
+      const scripts = output.leaves.map((leaf) => ({ script: leaf.leaf.script, leafVersion: leaf.leaf.leafVersion, controlBlock: leaf.controlBlock }));
+      provider.taprootOutputs.set(toHex(output.outputKey), { internalKey: output.internalKey, merkleRoot: output.merkleRoot, scripts });
+    }
   }
   for (const sub of d.subArgs) {
     if (d instanceof ShDescriptor || d instanceof WshDescriptor) {

@@ -98,7 +98,7 @@ export function psbtUpdateMethods(chain: ChainName): RpcMethod[] {
     handler: (args, ctx) => {
       const provider = providerOf(args.raw[1], chain);
       provider.hideSecret = true;
-      return encodeBase64(serializePsbt(processPsbt(args.string('psbt'), ctx, provider, SIGHASH_ALL, false)));
+      return encodeBase64(serializePsbt(processPsbt(args.string('psbt'), ctx, provider, null, false)));
     },
   });
 

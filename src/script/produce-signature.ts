@@ -320,7 +320,8 @@ export function produceSignature(
   signer: InputSigner = NO_SIGNER,
   taproot?: TaprootSigner,
 ): ProducedSignature {
-  if (data.complete) return { scriptSig: data.scriptSig, witness: data.witness, solved: true, isWitness: data.witness.length > 0 };
+  // Core returns before it learns whether the spend is a witness one.
+  if (data.complete) return { scriptSig: data.scriptSig, witness: data.witness, solved: true, isWitness: false };
   let { solved, type, result } = signStep(data, signer, scriptPubKey, SigVersion.BASE);
   let p2sh = false;
   let subscript: Uint8Array = new Uint8Array(0);

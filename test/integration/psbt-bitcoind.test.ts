@@ -8,12 +8,26 @@
  * answer must be bitcoind's byte for byte.
  */
 import assert from 'node:assert/strict';
+import { appendFileSync } from 'node:fs';
 import { test } from 'node:test';
 import * as noble from '@noble/secp256k1';
 import { referenceBitcoind } from '../../native-bench/reference-bitcoind.js';
 import { ByteWriter, hash160, toHex, Transaction, type TxIn, type TxOut } from '../../src/primitives/index.js';
 import { emptyInput, encodePsbt, psbtFromTransaction, serializePsbt } from '../../src/psbt/index.js';
-import { encodeBase64, encodeSecret, OP, payToPubkeyHashScript, payToScriptHashOf, payToWitnessScriptHashOf, pushData } from '../../src/script/index.js';
+import {
+  encodeBase64,
+  encodeExtPrivKey,
+  encodeExtPubKey,
+  encodeSecret,
+  extKeyFromSeed,
+  neuterExtKey,
+  OP,
+  parseDescriptor,
+  payToPubkeyHashScript,
+  payToScriptHashOf,
+  payToWitnessScriptHashOf,
+  pushData,
+} from '../../src/script/index.js';
 import { rpcCall as call, withBareNodes, type Answer } from '../differential/compare-nodes.js';
 import type { DiffRequest } from '../differential/request-catalogue.js';
 import { secretFromSeed } from '../support/spends.js';
@@ -24,6 +38,8 @@ const reference = referenceBitcoind();
 
 const SECRETS = [1, 2, 3].map((seed) => secretFromSeed(9300 + seed));
 const [A, B, C] = SECRETS.map((s) => noble.getPublicKey(s, true)) as [Uint8Array, Uint8Array, Uint8Array];
+/** A key whose private key no descriptor holds: the script path's internal key. */
+const D = noble.getPublicKey(secretFromSeed(9304), true);
 const [WIF_A, WIF_B, WIF_C] = SECRETS.map((s) => encodeSecret(s, true, 'regtest')) as [string, string, string];
 const VALUE = 10_000_000n;
 
@@ -34,10 +50,50 @@ const hexKeys = (keys: Uint8Array[]) => keys.map(toHex).join(',');
 interface Funded {
   readonly name: string;
   readonly scriptPubKey: Uint8Array;
-  /** A descriptor with the private keys that solve it. */
-  readonly desc: string;
+  /** A descriptor with the private keys that solve it (an object when ranged). */
+  readonly desc: string | { desc: string; range: number[] };
   /** The same descriptor with public keys only. */
-  readonly pubDesc: string;
+  readonly pubDesc: string | { desc: string; range: number[] };
+}
+
+const ROOT = extKeyFromSeed(new Uint8Array(32).fill(0x5e))!;
+const TPRV = encodeExtPrivKey(ROOT, 'regtest');
+const TPUB = encodeExtPubKey(neuterExtKey(ROOT), 'regtest');
+const xonly = (key: Uint8Array) => toHex(key.subarray(1));
+
+/** The scriptPubKey a descriptor has at `pos`, as tsbtcd's descriptor code expands it. */
+function scriptOf(desc: string, pos = 0): Uint8Array {
+  const parsed = parseDescriptor(desc, 'regtest');
+  return parsed.descriptors[0]!.expand(pos, parsed.keys)![0]!;
+}
+
+/** Descriptor-made outputs: taproot key and script paths, BIP32 keys with origins. */
+function descriptorOutputs(): Funded[] {
+  const ranged = (desc: string, pub: string) => ({ desc: { desc, range: [0, 3] }, pubDesc: { desc: pub, range: [0, 3] } });
+  const trLeaves = (a: string, b: string, c: string) => `{pk(${a}),multi_a(2,${b},${c})}`;
+  return [
+    { name: 'tr key path', scriptPubKey: scriptOf(`tr(${WIF_A})`), desc: `tr(${WIF_A})`, pubDesc: `tr(${xonly(A)})` },
+    {
+      name: 'tr key path with leaves',
+      scriptPubKey: scriptOf(`tr(${WIF_C},${trLeaves(WIF_A, WIF_A, WIF_B)})`),
+      desc: `tr(${WIF_C},${trLeaves(WIF_A, WIF_A, WIF_B)})`,
+      pubDesc: `tr(${xonly(C)},${trLeaves(xonly(A), xonly(A), xonly(B))})`,
+    },
+    {
+      name: 'tr script path',
+      scriptPubKey: scriptOf(`tr(${xonly(D)},${trLeaves(WIF_B, WIF_A, WIF_B)})`),
+      desc: `tr(${xonly(D)},${trLeaves(WIF_B, WIF_A, WIF_B)})`,
+      pubDesc: `tr(${xonly(D)},${trLeaves(xonly(B), xonly(A), xonly(B))})`,
+    },
+    { name: 'bip32 wpkh', scriptPubKey: scriptOf(`wpkh(${TPRV}/0/*)`, 1), ...ranged(`wpkh(${TPRV}/0/*)`, `wpkh(${TPUB}/0/*)`) },
+    { name: 'bip32 tr', scriptPubKey: scriptOf(`tr(${TPRV}/1/*)`, 2), ...ranged(`tr(${TPRV}/1/*)`, `tr(${TPUB}/1/*)`) },
+    { name: 'origin pkh', scriptPubKey: payToPubkeyHashScript(hash160(B)), desc: `pkh([deadbeef/1h/2]${WIF_B})`, pubDesc: `pkh([deadbeef/1h/2]${toHex(B)})` },
+    {
+      name: 'bip32 sh-wsh multisig',
+      scriptPubKey: scriptOf(`sh(wsh(multi(1,[01020304/48h]${TPRV}/2/*,${WIF_C})))`, 0),
+      ...ranged(`sh(wsh(multi(1,[01020304/48h]${TPRV}/2/*,${WIF_C})))`, `sh(wsh(multi(1,[01020304/48h]${TPUB}/2/*,${toHex(C)})))`),
+    },
+  ];
 }
 
 function fundedOutputs(): Funded[] {
@@ -186,7 +242,7 @@ test('the PSBT RPCs answer byte for byte as bitcoind v31', { skip: 'path' in ref
     const wallet = new TestWallet(93);
     await mineToBoth(each, wallet, 110);
     const [coin, other] = wallet.spendable(111);
-    const funded = fundedOutputs();
+    const funded = [...fundedOutputs(), ...descriptorOutputs()];
     const funding = wallet.spend([coin!], [...funded.map((f) => ({ value: VALUE, to: f.scriptPubKey })), { value: coin!.value - VALUE * BigInt(funded.length) - 20_000n, to: 'p2wpkh' as const }]);
     await sendToBoth(each, funding);
     await mineToBoth(each, wallet, 1);
@@ -220,8 +276,9 @@ test('the PSBT RPCs answer byte for byte as bitcoind v31', { skip: 'path' in ref
     await both('finalizepsbt', [described]);
 
     // Each signer alone, then combined, finalized and extracted.
-    const byA = (await both('descriptorprocesspsbt', [described, funded.map((f) => f.desc.replaceAll(WIF_B, toHex(B)).replaceAll(WIF_C, toHex(C))), null, true, false])).psbt;
-    const byB = (await both('descriptorprocesspsbt', [described, funded.map((f) => f.desc.replaceAll(WIF_A, toHex(A)).replaceAll(WIF_C, toHex(C))), null, false, false])).psbt;
+    const only = (keep: string) => funded.flatMap((f) => (typeof f.desc === 'string' && !f.desc.startsWith('tr(') ? [f.desc.replaceAll(keep === 'A' ? WIF_B : WIF_A, toHex(keep === 'A' ? B : A)).replaceAll(WIF_C, toHex(C))] : []));
+    const byA = (await both('descriptorprocesspsbt', [described, only('A'), null, true, false])).psbt;
+    const byB = (await both('descriptorprocesspsbt', [described, only('B'), null, false, false])).psbt;
     for (const stage of [byA, byB]) {
       await both('decodepsbt', [stage]);
       await both('analyzepsbt', [stage]);
@@ -249,6 +306,38 @@ test('the PSBT RPCs answer byte for byte as bitcoind v31', { skip: 'path' in ref
         }
       }
     }
+    // Taproot signing needs every spent output: segwit inputs only, and legacy ones with their previous transaction.
+    const legacy = new Set(['p2pkh', 'p2sh multisig', 'origin pkh']);
+    const segwitOnly = await both('createpsbt', [inputs.filter((_, i) => !legacy.has(funded[i]!.name)), outputs]);
+    const withPrevTx = psbtFromTransaction(new Transaction({ version: 2, inputs: inputs.flatMap((_, vout) => (legacy.has(funded[vout]!.name) ? [{ prevout: { txid: funding.txid, vout }, scriptSig: new Uint8Array(0), sequence: 0xfffffffd, witness: [] }] : [])), outputs: [{ value: 1_000_000n, scriptPubKey: wpkh(C) }], locktime: 0 }));
+    withPrevTx.inputs.forEach((input) => (input.nonWitnessUtxo = funding));
+    const legacyPsbt = encodePsbt(withPrevTx);
+    await both('analyzepsbt', [legacyPsbt]);
+    for (const psbt of [segwitOnly, legacyPsbt]) {
+      const full = await both('descriptorprocesspsbt', [psbt, funded.map((f) => f.desc)]);
+      assert.equal(full.complete, true, JSON.stringify(await both('analyzepsbt', [full.psbt])));
+      const accepted = await both('testmempoolaccept', [[full.hex], 0]);
+      assert.equal(accepted[0].allowed, true, JSON.stringify(accepted));
+      for (const finalize of [true, false]) {
+        const signed = (await both('descriptorprocesspsbt', [psbt, funded.map((f) => f.desc), null, true, finalize])).psbt;
+        await both('decodepsbt', [signed]);
+        await both('analyzepsbt', [signed]);
+        await both('finalizepsbt', [signed]);
+        await both('finalizepsbt', [signed, false]);
+      }
+      for (const sighash of ['DEFAULT', 'ALL', 'NONE|ANYONECANPAY', 'SINGLE']) {
+        const signed = (await both('descriptorprocesspsbt', [psbt, funded.map((f) => f.desc), sighash, false, false])).psbt;
+        await both('decodepsbt', [signed]);
+        await both('analyzepsbt', [signed]);
+        await both('finalizepsbt', [signed]);
+      }
+    }
+    const joinRequests = [call('joinpsbts', [[segwitOnly, legacyPsbt]])];
+    const decodedFull = await both('decodepsbt', [(await both('descriptorprocesspsbt', [segwitOnly, funded.map((f) => f.desc), null, true, false])).psbt]);
+    const fields = new Set(decodedFull.inputs.flatMap((input: object) => Object.keys(input)));
+    for (const field of ['partial_signatures', 'taproot_key_path_sig', 'taproot_script_path_sigs', 'taproot_scripts', 'taproot_bip32_derivs', 'bip32_derivs', 'witness_script', 'redeem_script']) {
+      assert.ok(fields.has(field), `signed inputs carry ${field}`);
+    }
     await both('descriptorprocesspsbt', [created, funded.map((f) => f.desc), 'ALL', false]);
     await both('descriptorprocesspsbt', [created, [funded[0]!.desc, { desc: funded[1]!.desc }, { desc: funded[2]!.desc, range: 5 }]]);
     const mismatched = (await both('descriptorprocesspsbt', [created, funded.map((f) => f.desc), 'NONE', true, false])).psbt;
@@ -264,7 +353,7 @@ test('the PSBT RPCs answer byte for byte as bitcoind v31', { skip: 'path' in ref
 
     // joinpsbts: compared decoded, sorted.
     const second = await both('createpsbt', [[{ txid: pooled.txidHex, vout: 1 }], [{ data: '01' }], 7, false, 3]);
-    const joinRequests = [call('joinpsbts', [[described, second]]), call('joinpsbts', [[byA, second, created]])];
+    joinRequests.push(call('joinpsbts', [[described, second]]), call('joinpsbts', [[byA, second, created]]));
     for (const request of joinRequests) {
       const [a, b] = await send(request);
       const [ja, jb] = [JSON.parse(a.body.toString('utf8')), JSON.parse(b.body.toString('utf8'))];
@@ -325,6 +414,7 @@ test('the PSBT RPCs answer byte for byte as bitcoind v31', { skip: 'path' in ref
       let at = 0;
       while (at < ta.length && ta[at] === tb[at]) at++;
       const from = Math.max(0, at - 150);
+      if (process.env.PSBT_DIFF_DUMP) appendFileSync(process.env.PSBT_DIFF_DUMP, `${JSON.stringify(request.body ?? request.label)}\n`);
       different.push(`${request.label.slice(0, 200)}\n  tsbtcd:   ${a.status} …${ta.slice(from, from + 500)}\n  bitcoind: ${b.status} …${tb.slice(from, from + 500)}`);
     }
     console.log(`${requests.length - different.length} of ${requests.length} requests identical`);
