@@ -31,12 +31,12 @@ export interface PsbtSigner {
   taproot?(input: PsbtInput, tx: Transaction, index: number, hashType: number, txdata: PrecomputedTransactionData | null): TaprootSigner;
 }
 
-/** Core's DUMMY_SIGNATURE_CREATOR signature: a valid DER encoding of zeros, 72 bytes with SIGHASH_ALL. */
+/** Core's DUMMY_SIGNATURE_CREATOR signature: a valid DER encoding with 32-byte R and S, 71 bytes with SIGHASH_ALL. */
 function dummySignature(): Uint8Array {
-  const sig = new Uint8Array(72);
-  sig.set([0x30, 69, 0x02, 33, 0x01], 0);
-  sig.set([0x02, 32, 0x01], 37);
-  sig[71] = SIGHASH_ALL;
+  const sig = new Uint8Array(71);
+  sig.set([0x30, 68, 0x02, 32, 0x01], 0);
+  sig.set([0x02, 32, 0x01], 36);
+  sig[70] = SIGHASH_ALL;
   return sig;
 }
 

@@ -31,6 +31,7 @@ import {
 import { rpcCall as call, withBareNodes, type Answer } from '../differential/compare-nodes.js';
 import type { DiffRequest } from '../differential/request-catalogue.js';
 import { secretFromSeed } from '../support/spends.js';
+import { readVectorJson } from '../support/vectors.js';
 import { TestWallet } from '../support/wallet.js';
 import { mineToBoth, resultOf, sendToBoth } from './bare-node-chain.js';
 
@@ -369,7 +370,14 @@ test('the PSBT RPCs answer byte for byte as bitcoind v31', { skip: 'path' in ref
     // Refusals.
     const spent = { value: VALUE, scriptPubKey: funded[1]!.scriptPubKey };
     const tx = new Transaction({ version: 2, inputs: [{ prevout: { txid: funding.txid, vout: 1 }, scriptSig: new Uint8Array(0), sequence: 0xffffffff, witness: [] } as TxIn], outputs: [{ value: 1000n, scriptPubKey: wpkh(B) }, { value: 2000n, scriptPubKey: wpkh(C) }], locktime: 0 });
-    const vectors = handBuiltPsbts(tx, spent);
+    // Core's rpc_psbt.json vectors (a subset), then PSBTs built field by field.
+    const core = readVectorJson<{ invalid: string[]; valid: string[]; signer: { privkeys: string[] }[] }>('rpc-psbt-subset.json');
+    for (const v of core.valid) {
+      requests.push(call('finalizepsbt', [v]), call('finalizepsbt', [v, false]), call('combinepsbt', [[v, v]]), call('utxoupdatepsbt', [v]));
+      requests.push(call('descriptorprocesspsbt', [v, core.signer[0]!.privkeys.map((k) => `pk(${k})`), null, true, false]));
+      requests.push(call('descriptorprocesspsbt', [v, core.signer[0]!.privkeys.map((k) => `pk(${k})`)]));
+    }
+    const vectors = [...core.invalid, ...core.valid, ...handBuiltPsbts(tx, spent)];
     for (const v of vectors) {
       requests.push(call('decodepsbt', [v]), call('analyzepsbt', [v]));
     }
