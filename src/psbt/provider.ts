@@ -20,6 +20,10 @@ export class PsbtProvider implements PsbtSigner, TaprootKeys {
   hideSecret = false;
   hideOrigin = false;
 
+  get taprootKeys(): TaprootKeys {
+    return this;
+  }
+
   addPubkey(pubkey: Uint8Array, origin: KeyOriginInfo): void {
     const id = toHex(hash160(pubkey));
     if (!this.pubkeys.has(id)) this.pubkeys.set(id, pubkey);

@@ -19,7 +19,7 @@ import {
   type SignatureData,
   type TaprootSigner,
 } from '../script/index.js';
-import { taprootSigner } from './taproot-sign.js';
+import { taprootSigner, type TaprootKeys } from './taproot-sign.js';
 import { inputIsSigned, inputUtxo, type Psbt, type PsbtInput } from './types.js';
 
 export type PsbtError = 'ok' | 'missing_inputs' | 'sighash_mismatch' | 'incomplete';
@@ -29,6 +29,8 @@ export interface PsbtSigner {
   /** The signer for input `index` spending `amount` with `hashType`; txdata is null for Core's DUMMY_SIGNATURE_CREATOR. */
   forInput(tx: Transaction, index: number, amount: bigint, hashType: number, txdata: PrecomputedTransactionData | null): InputSigner;
   taproot?(input: PsbtInput, tx: Transaction, index: number, hashType: number, txdata: PrecomputedTransactionData | null): TaprootSigner;
+  /** What the signer knows about taproot outputs, for updating outputs. */
+  readonly taprootKeys?: TaprootKeys;
 }
 
 /** Core's DUMMY_SIGNATURE_CREATOR signature: a valid DER encoding with 32-byte R and S, 71 bytes with SIGHASH_ALL. */

@@ -18,7 +18,7 @@ import {
   type TaprootSigner,
 } from '../script/index.js';
 import { sortedControlBlocks, sortedTapScripts } from './serialize.js';
-import { isNull32, tapScriptKey, type PsbtInput, type TapLeafScripts } from './types.js';
+import { isNull32, tapScriptKey, type PsbtInput, type TapLeafScripts, type TapTreeLeaf } from './types.js';
 
 const TAPSCRIPT_LEAF = 0xc0;
 const CURVE_ORDER = Point.CURVE().n;
@@ -29,6 +29,8 @@ export interface TaprootSpendData {
   /** Null for a key-path-only output. */
   readonly merkleRoot: Uint8Array | null;
   readonly scripts: readonly { script: Uint8Array; leafVersion: number; controlBlock: Uint8Array }[];
+  /** The leaves with their depths in depth-first order (Core's TaprootBuilder tree tuples). */
+  readonly tree: readonly TapTreeLeaf[];
 }
 
 /** What a taproot signer may know: keys by x-only key, their origins, and spend data by output key. */
@@ -55,9 +57,18 @@ const stackSize = (stack: readonly Uint8Array[]) => compactSizeLength(stack.leng
 
 /**
  * The TaprootSigner for input `index`: `keys` null is Core's DUMMY_SIGNING_PROVIDER; txdata
- * null is Core's DUMMY_SIGNATURE_CREATOR (64 zero bytes for any key).
+ * null is Core's DUMMY_SIGNATURE_CREATOR (64 zero bytes for any key) unless `dummy` is false,
+ * a creator without transaction data that signs nothing.
  */
-export function taprootSigner(keys: TaprootKeys | null, input: PsbtInput, tx: Transaction, index: number, hashType: number, txdata: PrecomputedTransactionData | null): TaprootSigner {
+export function taprootSigner(
+  keys: TaprootKeys | null,
+  input: PsbtInput,
+  tx: Transaction,
+  index: number,
+  hashType: number,
+  txdata: PrecomputedTransactionData | null,
+  dummy = txdata === null,
+): TaprootSigner {
   return (_data, outputKey) => {
     // The spend data: the input's, merged with the provider's.
     const scripts = new Map<string, TapLeafScripts>();
@@ -86,7 +97,8 @@ export function taprootSigner(keys: TaprootKeys | null, input: PsbtInput, tx: Tr
     };
     /** Core's CreateSchnorrSig; `tweakRoot` undefined for tapscript (no tweak). */
     const createSig = (xonly: Uint8Array, leafHash: Uint8Array | undefined, tweakRoot: Uint8Array | null | undefined): Uint8Array | null => {
-      if (!txdata) return new Uint8Array(64);
+      if (dummy) return new Uint8Array(64);
+      if (!txdata) return null;
       const secret = keys?.secretByXOnly(xonly);
       if (!secret || !txdata.spentOutputs) return null;
       const digest = taprootSignatureHash(tx, index, hashType, txdata, { annexHash: undefined, ...(leafHash ? { tapleafHash: leafHash, codeseparatorPosition: 0xffffffff } : {}) }, leafHash !== undefined);

@@ -2,7 +2,9 @@
 import { toHex } from '../primitives/index.js';
 import { emptySignatureData, produceSignature, SIGHASH_ALL } from '../script/index.js';
 import type { PsbtSigner } from './sign.js';
-import type { Psbt } from './types.js';
+import { taprootSigner, type TaprootKeys } from './taproot-sign.js';
+import { treeTuples } from './tree-tuples.js';
+import { emptyInput, isNull32, type Psbt } from './types.js';
 import { hash160 } from '../primitives/index.js';
 
 /** Fills an output's scripts and key origins from what the signer knows about its script. */
@@ -18,9 +20,25 @@ export function updatePsbtOutput(signer: PsbtSigner, psbt: Psbt, index: number):
   }
   // A would-be spend of the output, signed by nobody: only the metadata is wanted.
   produceSignature(data, out.scriptPubKey, { tx: psbt.tx, inputIndex: 0, amount: out.value }, { ...signer.forInput(psbt.tx, 0, out.value, SIGHASH_ALL, null), sign: () => null });
+  if (isTaprootScript(out.scriptPubKey) && signer.taprootKeys) updateTaprootOutput(signer.taprootKeys, psbt, index);
   if (psbtOut.redeemScript.length === 0) psbtOut.redeemScript = data.redeemScript;
   if (psbtOut.witnessScript.length === 0) psbtOut.witnessScript = data.witnessScript;
   for (const { pubkey, origin } of data.miscPubkeys.values()) if (!psbtOut.hdKeypaths.has(toHex(pubkey))) psbtOut.hdKeypaths.set(toHex(pubkey), origin);
+}
+
+const isTaprootScript = (script: Uint8Array) => script.length === 34 && script[0] === 0x51 && script[1] === 32;
+
+/** SignTaproot over a would-be spend of a taproot output: its internal key, tree and key origins. */
+function updateTaprootOutput(keys: TaprootKeys, psbt: Psbt, index: number): void {
+  const out = psbt.tx.outputs[index]!;
+  const psbtOut = psbt.outputs[index]!;
+  const outputKey = out.scriptPubKey.subarray(2);
+  const spend = keys.spendData(outputKey);
+  const scratch = emptyInput();
+  taprootSigner(keys, scratch, psbt.tx, 0, SIGHASH_ALL, null, false)(emptySignatureData(), outputKey);
+  if (spend && isNull32(psbtOut.tapInternalKey)) psbtOut.tapInternalKey = spend.internalKey;
+  if (spend && spend.tree.length > 0 && psbtOut.tapTree.length === 0) psbtOut.tapTree = treeTuples(spend.tree);
+  for (const [xonly, path] of scratch.tapBip32Paths) if (!psbtOut.tapBip32Paths.has(xonly)) psbtOut.tapBip32Paths.set(xonly, path);
 }
 
 const witnessVersion = (script: Uint8Array): number | null => {

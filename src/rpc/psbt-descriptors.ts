@@ -69,7 +69,8 @@ function addDescriptor(provider: PsbtProvider, d: Descriptor, pos: number, keys:
     const output = d.taprootAt(pos, keys);
     if (output) {
       const scripts = output.leaves.map((leaf) => ({ script: leaf.leaf.script, leafVersion: leaf.leaf.leafVersion, controlBlock: leaf.controlBlock }));
-      provider.taprootOutputs.set(toHex(output.outputKey), { internalKey: output.internalKey, merkleRoot: output.merkleRoot, scripts });
+      const tree = output.leaves.map((leaf, i) => ({ depth: d.depths[i]!, leafVersion: leaf.leaf.leafVersion, script: leaf.leaf.script }));
+      provider.taprootOutputs.set(toHex(output.outputKey), { internalKey: output.internalKey, merkleRoot: output.merkleRoot, scripts, tree });
     }
   }
   for (const sub of d.subArgs) {

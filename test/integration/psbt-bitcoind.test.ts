@@ -15,6 +15,8 @@ import { referenceBitcoind } from '../../native-bench/reference-bitcoind.js';
 import { ByteWriter, hash160, toHex, Transaction, type TxIn, type TxOut } from '../../src/primitives/index.js';
 import { emptyInput, encodePsbt, psbtFromTransaction, serializePsbt } from '../../src/psbt/index.js';
 import {
+  decodeBase58Check,
+  encodeAddress,
   encodeBase64,
   encodeExtPrivKey,
   encodeExtPubKey,
@@ -136,6 +138,8 @@ function handBuiltPsbts(tx: Transaction, spent: TxOut): string[] {
   const fp = Uint8Array.of(1, 2, 3, 4);
   const path = new ByteWriter(16).bytes(fp).u32(0x80000000).u32(1).finish();
   const u32 = (n: number) => new ByteWriter(4).u32(n).finish();
+  const xpub = decodeBase58Check(TPUB, 78)!;
+  const xpub2 = decodeBase58Check(encodeExtPubKey(neuterExtKey(extKeyFromSeed(new Uint8Array(32).fill(0x61))!), 'regtest'), 78)!;
   const t = (type: number, ...rest: Uint8Array[]) => cat(Uint8Array.of(type), ...rest);
   const out: string[] = [
     b64(magic),
@@ -153,6 +157,12 @@ function handBuiltPsbts(tx: Transaction, spent: TxOut): string[] {
     b64(globalThen(pair(Uint8Array.of(0x70, 1), Uint8Array.of(5)), pair(Uint8Array.of(0x70, 1), Uint8Array.of(5)))),
     b64(globalThen(pair(cat(Uint8Array.of(0xfc, 3), Uint8Array.of(0x61, 0x62, 0x63), Uint8Array.of(9, 0xaa)), Uint8Array.of(1, 2)))),
     b64(globalThen(pair(Uint8Array.of(0x01, 1, 2), path))),
+    b64(globalThen(pair(cat(Uint8Array.of(0x01), xpub), path))),
+    b64(globalThen(pair(cat(Uint8Array.of(0x01), xpub), path), pair(cat(Uint8Array.of(0x01), xpub), fp))),
+    b64(globalThen(pair(cat(Uint8Array.of(0x01), xpub2), path), pair(cat(Uint8Array.of(0x01), xpub), fp))),
+    b64(globalThen(pair(cat(Uint8Array.of(0x01), xpub), Uint8Array.of(1, 2, 3)))),
+    b64(globalThen(pair(cat(Uint8Array.of(0xfc, 1, 0x41), Uint8Array.of(0xfe, 0xff, 0xff, 0xff, 0x00)), Uint8Array.of(1)))),
+    b64(globalThen(pair(cat(Uint8Array.of(0xfc, 1, 0x41), Uint8Array.of(0xfd, 0x01)), Uint8Array.of(1)))),
     b64(cat(magic, Uint8Array.of(0xfd, 1, 0))),
     b64(cat(magic, Uint8Array.of(0xfe, 0xff, 0xff, 0xff, 0x7f))),
     withInput(pair(t(1), witnessUtxo)),
@@ -262,7 +272,17 @@ test('the PSBT RPCs answer byte for byte as bitcoind v31', { skip: 'path' in ref
     }
 
     const inputs = funded.map((_, vout) => ({ txid, vout }));
-    const outputs = [{ bcrt1qw508d6qejxtdg4y5r3zarvary0c5xw7kygt080: 0.3 }, { data: '00ff' }];
+    // Outputs the descriptors know too, so the updaters fill their scripts, trees and key origins.
+    const ownAddress = (name: string) => encodeAddress(funded.find((f) => f.name === name)!.scriptPubKey, 'regtest')!;
+    const outputs = [
+      { bcrt1qw508d6qejxtdg4y5r3zarvary0c5xw7kygt080: 0.3 },
+      { data: '00ff' },
+      { [ownAddress('p2sh-p2wsh multisig')]: 0.01 },
+      { [ownAddress('tr key path with leaves')]: 0.01 },
+      { [ownAddress('bip32 tr')]: 0.01 },
+      { [ownAddress('bip32 sh-wsh multisig')]: 0.01 },
+      { [ownAddress('origin pkh')]: 0.01 },
+    ];
     const created = await both('createpsbt', [[...inputs, { txid: pooled.txidHex, vout: 0 }], outputs]);
     for (const stage of [created]) {
       await both('decodepsbt', [stage]);
