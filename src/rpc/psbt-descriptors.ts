@@ -8,6 +8,7 @@ import { PsbtProvider } from '../psbt/index.js';
 import {
   Bip32Key,
   BIP32_HARDENED,
+  ComboDescriptor,
   ConstKey,
   deriveExtPrivKeyPath,
   keyFingerprint,
@@ -64,6 +65,11 @@ function addDescriptor(provider: PsbtProvider, d: Descriptor, pos: number, keys:
     if (!facts) continue;
     provider.addPubkey(facts.pubkey, facts.origin);
     if (facts.secret) provider.keys.addKey(facts.secret.secret, facts.secret.compressed);
+  }
+  // combo() knows its P2WPKH script, so P2SH-P2WPKH spends of a compressed key solve.
+  if (d instanceof ComboDescriptor) {
+    const key = keyFacts(d.keyArgs[0]!, pos, keys)?.pubkey;
+    if (key?.length === 33) provider.keys.addScript(Uint8Array.of(0x00, 20, ...hash160(key)));
   }
   if (d instanceof TrDescriptor) {
     const output = d.taprootAt(pos, keys);

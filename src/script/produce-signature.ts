@@ -267,7 +267,7 @@ export interface SpendingInput {
  * satisfaction of `witnessScript` as miniscript, or null. A pkh key is known only by a
  * pooled signature's key; without one the script does not decode.
  */
-function satisfyMiniscript(data: SignatureData, signer: InputSigner, witnessScript: Uint8Array, spending: SpendingInput): readonly Uint8Array[] | null {
+function satisfyMiniscript(data: SignatureData, signer: InputSigner, witnessScript: Uint8Array, spending: SpendingInput): { stack: readonly Uint8Array[]; solved: boolean } | null {
   const keys: Uint8Array[] = [];
   const index = (key: Uint8Array) => keys.push(key) - 1;
   const inferrer: KeyInferrer = {
@@ -288,7 +288,8 @@ function satisfyMiniscript(data: SignatureData, signer: InputSigner, witnessScri
     checkOlder: (value) => checker.checkSequence(value),
     checkAfter: (value) => checker.checkLockTime(value),
   };
-  return satisfy(node, ctx).stack;
+  const { available, stack } = satisfy(node, ctx);
+  return stack ? { stack, solved: available === 'yes' } : null;
 }
 
 /** CPubKey::IsValid: the length its first byte announces. */
@@ -346,7 +347,11 @@ export function produceSignature(
     const inner = signStep(data, signer, witnessScript, SigVersion.WITNESS_V0);
     solved = inner.solved && inner.type !== 'scripthash' && inner.type !== 'witness_v0_scripthash' && inner.type !== 'witness_v0_keyhash';
     let stack: readonly Uint8Array[] = inner.result;
-    if (!solved && stack.length === 0) stack = satisfyMiniscript(data, signer, witnessScript, spending) ?? [];
+    if (!solved && stack.length === 0) {
+      const satisfied = satisfyMiniscript(data, signer, witnessScript, spending);
+      stack = satisfied?.stack ?? [];
+      solved = satisfied?.solved ?? false;
+    }
     witness = [...stack, witnessScript];
     isWitness = true;
     result = [];
