@@ -20,7 +20,7 @@ import {
   type TaprootSigner,
 } from '../script/index.js';
 import { taprootSigner, type TaprootKeys } from './taproot-sign.js';
-import { inputIsSigned, inputUtxo, type Psbt, type PsbtInput } from './types.js';
+import { inputIsSigned, inputUtxo, preimageMaps, type Psbt, type PsbtInput } from './types.js';
 
 export type PsbtError = 'ok' | 'missing_inputs' | 'sighash_mismatch' | 'incomplete';
 
@@ -90,6 +90,7 @@ function fillSignatureData(input: PsbtInput): SignatureData {
   for (const [id, pair] of input.partialSigs) data.signatures.set(id, pair);
   data.redeemScript = input.redeemScript;
   data.witnessScript = input.witnessScript;
+  for (const [fragment, map] of preimageMaps(input)) for (const [hash, preimage] of map) data.preimages.set(`${fragment}:${hash}`, preimage);
   for (const [pubkey, origin] of input.hdKeypaths) {
     const bytes = Buffer.from(pubkey, 'hex');
     const id = toHex(hash160(bytes));

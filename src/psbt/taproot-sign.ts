@@ -18,7 +18,7 @@ import {
   type TaprootSigner,
 } from '../script/index.js';
 import { sortedControlBlocks, sortedTapScripts } from './serialize.js';
-import { isNull32, tapScriptKey, type PsbtInput, type TapLeafScripts, type TapTreeLeaf } from './types.js';
+import { isNull32, preimageMaps, tapScriptKey, type PsbtInput, type TapLeafScripts, type TapTreeLeaf } from './types.js';
 
 const TAPSCRIPT_LEAF = 0xc0;
 const CURVE_ORDER = Point.CURVE().n;
@@ -144,6 +144,7 @@ export function taprootSigner(
         pkBytes: (key) => pubkeys[key]!,
         checkOlder: (value) => checker?.checkSequence(value) ?? true,
         checkAfter: (value) => checker?.checkLockTime(value) ?? true,
+        preimage: (fragment, hash) => preimageMaps(input).find(([name]) => name === fragment)![1].get(toHex(hash)),
       });
       if (result.available !== 'yes' || !result.stack) continue;
       const stack = [...result.stack, leaf.script, sortedControlBlocks(leaf.controlBlocks)[0]!];

@@ -183,3 +183,12 @@ export function inputUtxo(psbt: Psbt, index: number): TxOut | null {
   }
   return input.witnessUtxo;
 }
+
+/** The input's preimage maps by miniscript fragment name. */
+export const preimageMaps = (input: PsbtInput) =>
+  [
+    ['sha256', input.sha256Preimages],
+    ['ripemd160', input.ripemd160Preimages],
+    ['hash256', input.hash256Preimages],
+    ['hash160', input.hash160Preimages],
+  ] as const;

@@ -48,6 +48,8 @@ export interface SignatureData {
   readonly missingSigs: string[];
   missingRedeemScript: string;
   missingWitnessScript: string;
+  /** Hash preimages miniscript may reveal, by `<fragment>:<hex hash>` (sha256, ripemd160, hash256, hash160). */
+  readonly preimages: Map<string, Uint8Array>;
 }
 
 export function emptySignatureData(): SignatureData {
@@ -63,6 +65,7 @@ export function emptySignatureData(): SignatureData {
     missingSigs: [],
     missingRedeemScript: '',
     missingWitnessScript: '',
+    preimages: new Map(),
   };
 }
 
@@ -287,6 +290,7 @@ function satisfyMiniscript(data: SignatureData, signer: InputSigner, witnessScri
     pkBytes: (key) => keys[key]!,
     checkOlder: (value) => checker.checkSequence(value),
     checkAfter: (value) => checker.checkLockTime(value),
+    preimage: (fragment, hash) => data.preimages.get(`${fragment}:${toHex(hash)}`),
   };
   const { available, stack } = satisfy(node, ctx);
   return stack ? { stack, solved: available === 'yes' } : null;

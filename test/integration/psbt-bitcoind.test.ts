@@ -12,8 +12,8 @@ import { appendFileSync } from 'node:fs';
 import { test } from 'node:test';
 import * as noble from '@noble/secp256k1';
 import { referenceBitcoind } from '../../native-bench/reference-bitcoind.js';
-import { ByteWriter, hash160, toHex, Transaction, type TxIn, type TxOut } from '../../src/primitives/index.js';
-import { emptyInput, encodePsbt, psbtFromTransaction, serializePsbt } from '../../src/psbt/index.js';
+import { ByteWriter, hash160, sha256, toHex, Transaction, type TxIn, type TxOut } from '../../src/primitives/index.js';
+import { decodeBase64Psbt, emptyInput, encodePsbt, psbtFromTransaction, serializePsbt, type Psbt } from '../../src/psbt/index.js';
 import {
   decodeBase58Check,
   encodeAddress,
@@ -59,6 +59,8 @@ interface Funded {
   readonly pubDesc: string | { desc: string; range: number[] };
 }
 
+/** A hash lock's secret. */
+const PREIMAGE = new Uint8Array(32).fill(0x42);
 const ROOT = extKeyFromSeed(new Uint8Array(32).fill(0x5e))!;
 const TPRV = encodeExtPrivKey(ROOT, 'regtest');
 const TPUB = encodeExtPubKey(neuterExtKey(ROOT), 'regtest');
@@ -102,6 +104,18 @@ function descriptorOutputs(): Funded[] {
       name: 'multipath wpkh',
       scriptPubKey: scriptOf(`wpkh(${TPRV}/<5;6>/*)`, 1),
       ...ranged(`wpkh(${TPRV}/<5;6>/*)`, `wpkh(${TPUB}/<5;6>/*)`),
+    },
+    {
+      name: 'hashlock wsh',
+      scriptPubKey: scriptOf(`wsh(and_v(v:pk(${WIF_A}),sha256(${toHex(sha256(PREIMAGE))})))`),
+      desc: `wsh(and_v(v:pk(${WIF_A}),sha256(${toHex(sha256(PREIMAGE))})))`,
+      pubDesc: `wsh(and_v(v:pk(${toHex(A)}),sha256(${toHex(sha256(PREIMAGE))})))`,
+    },
+    {
+      name: 'hashlock tr',
+      scriptPubKey: scriptOf(`tr(${xonly(D)},and_v(v:pk(${WIF_B}),hash160(${toHex(hash160(PREIMAGE))})))`),
+      desc: `tr(${xonly(D)},and_v(v:pk(${WIF_B}),hash160(${toHex(hash160(PREIMAGE))})))`,
+      pubDesc: `tr(${xonly(D)},and_v(v:pk(${xonly(B)}),hash160(${toHex(hash160(PREIMAGE))})))`,
     },
     {
       name: 'bip32 sh-wsh multisig',
@@ -341,7 +355,9 @@ test('the PSBT RPCs answer byte for byte as bitcoind v31', { skip: 'path' in ref
     }
     // Taproot signing needs every spent output: segwit inputs only, and legacy ones with their previous transaction.
     const legacy = new Set(['p2pkh', 'p2sh multisig', 'origin pkh']);
-    const segwitOnly = await both('createpsbt', [inputs.filter((_, i) => !legacy.has(funded[i]!.name)), outputs]);
+    const hashlocks = new Set(['hashlock wsh', 'hashlock tr']);
+    const segwitOnly = await both('createpsbt', [inputs.filter((_, i) => !legacy.has(funded[i]!.name) && !hashlocks.has(funded[i]!.name)), outputs]);
+    const hashlocked = await both('createpsbt', [inputs.filter((_, i) => hashlocks.has(funded[i]!.name)), [{ data: '00' }]]);
     const withPrevTx = psbtFromTransaction(new Transaction({ version: 2, inputs: inputs.flatMap((_, vout) => (legacy.has(funded[vout]!.name) ? [{ prevout: { txid: funding.txid, vout }, scriptSig: new Uint8Array(0), sequence: 0xfffffffd, witness: [] }] : [])), outputs: [{ value: 1_000_000n, scriptPubKey: wpkh(C) }], locktime: 0 }));
     withPrevTx.inputs.forEach((input) => (input.nonWitnessUtxo = funding));
     const legacyPsbt = encodePsbt(withPrevTx);
@@ -365,6 +381,20 @@ test('the PSBT RPCs answer byte for byte as bitcoind v31', { skip: 'path' in ref
         await both('finalizepsbt', [signed]);
       }
     }
+    // Hash locks finalize once the preimages are in the PSBT.
+    const unrevealed = decodeBase64Psbt((await both('descriptorprocesspsbt', [hashlocked, funded.map((f) => f.desc), null, true, false])).psbt) as Psbt;
+    for (const input of unrevealed.inputs) {
+      const spk = input.witnessUtxo?.scriptPubKey;
+      if (spk && toHex(spk) === toHex(funded.find((f) => f.name === 'hashlock wsh')!.scriptPubKey)) input.sha256Preimages.set(toHex(sha256(PREIMAGE)), PREIMAGE);
+      if (spk && toHex(spk) === toHex(funded.find((f) => f.name === 'hashlock tr')!.scriptPubKey)) input.hash160Preimages.set(toHex(hash160(PREIMAGE)), PREIMAGE);
+    }
+    const revealed = encodePsbt(unrevealed);
+    await both('decodepsbt', [revealed]);
+    await both('analyzepsbt', [revealed]);
+    await both('finalizepsbt', [revealed, false]);
+    const extracted = await both('finalizepsbt', [revealed]);
+    assert.equal(extracted.complete, true, 'hash locks finalize with their preimages');
+    await both('testmempoolaccept', [[extracted.hex], 0]);
     const joinRequests = [call('joinpsbts', [[segwitOnly, legacyPsbt]])];
     const decodedFull = await both('decodepsbt', [(await both('descriptorprocesspsbt', [segwitOnly, funded.map((f) => f.desc), null, true, false])).psbt]);
     const fields = new Set(decodedFull.inputs.flatMap((input: object) => Object.keys(input)));
