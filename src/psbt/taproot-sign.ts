@@ -107,10 +107,15 @@ export function taprootSigner(
       return hashType ? concatBytes(sig, Uint8Array.of(hashType)) : sig;
     };
 
-    // Key path.
+    // Key path: the internal key tweaked by the merkle root, else the output key itself (rawtr()).
     noteOrigin(internalKey);
+    noteOrigin(outputKey);
     if (input.tapKeySig.length === 0) {
       const sig = createSig(internalKey, undefined, merkleRoot);
+      if (sig) input.tapKeySig = sig;
+    }
+    if (input.tapKeySig.length === 0) {
+      const sig = createSig(outputKey, undefined, undefined);
       if (sig) input.tapKeySig = sig;
     }
     if (input.tapKeySig.length > 0) return [input.tapKeySig];

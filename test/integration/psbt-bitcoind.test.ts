@@ -78,6 +78,8 @@ function descriptorOutputs(): Funded[] {
   const trLeaves = (a: string, b: string, c: string) => `{pk(${a}),multi_a(2,${b},${c})}`;
   return [
     { name: 'tr key path', scriptPubKey: scriptOf(`tr(${WIF_A})`), desc: `tr(${WIF_A})`, pubDesc: `tr(${xonly(A)})` },
+    { name: 'rawtr', scriptPubKey: scriptOf(`rawtr(${WIF_B})`), desc: `rawtr(${WIF_B})`, pubDesc: `rawtr(${xonly(B)})` },
+    { name: 'rawtr bip32', scriptPubKey: scriptOf(`rawtr([aabbccdd/86h]${TPRV}/9)`), desc: `rawtr([aabbccdd/86h]${TPRV}/9)`, pubDesc: `rawtr([aabbccdd/86h]${TPUB}/9)` },
     {
       name: 'tr key path with leaves',
       scriptPubKey: scriptOf(`tr(${WIF_C},${trLeaves(WIF_A, WIF_A, WIF_B)})`),
