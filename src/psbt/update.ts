@@ -47,13 +47,16 @@ const witnessVersion = (script: Uint8Array): number | null => {
   return script[0]! >= 0x51 && script[0]! <= 0x60 ? script[0]! - 0x50 : null;
 };
 
-/** Drops non-witness UTXOs when every input spends segwit v1+ (and the sighash is not ANYONECANPAY). */
-export function removeUnnecessaryTransactions(psbt: Psbt, sighashType: number): void {
-  if ((sighashType & 0x80) === 0x80) return;
+/**
+ * Drops non-witness UTXOs when every input spends segwit v1+ and none asks for
+ * ANYONECANPAY (signing has put the sighash it used into each input's field).
+ */
+export function removeUnnecessaryTransactions(psbt: Psbt): void {
   const toDrop: number[] = [];
   for (const [i, input] of psbt.inputs.entries()) {
     const version = input.witnessUtxo ? witnessVersion(input.witnessUtxo.scriptPubKey) : null;
     if (version === null || version === 0) return;
+    if (input.sighashType !== null && (input.sighashType & 0x80) === 0x80) return;
     if (input.nonWitnessUtxo) toDrop.push(i);
   }
   for (const i of toDrop) psbt.inputs[i]!.nonWitnessUtxo = null;

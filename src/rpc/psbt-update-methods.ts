@@ -3,7 +3,7 @@
  * utxoupdatepsbt and descriptorprocesspsbt fill each input's UTXO from the txindex, the
  * mempool or the UTXO set of the call's snapshot, then update and sign with descriptors.
  */
-import { hashToHex, parseTransaction, toHex } from '../primitives/index.js';
+import { parseTransaction, toHex } from '../primitives/index.js';
 import { finalizeAndExtract, inputIsSigned, precomputePsbtData, PsbtProvider, removeUnnecessaryTransactions, serializePsbt, signPsbtInput, updatePsbtOutput, type Psbt } from '../psbt/index.js';
 import { encodeBase64, SIGHASH_ALL, type ChainName } from '../script/index.js';
 import { view } from './blockchain-read.js';
@@ -49,13 +49,11 @@ function processPsbt(text: string, ctx: RpcCallContext, provider: PsbtProvider, 
   psbt.inputs.forEach((input, i) => {
     if (input.nonWitnessUtxo) return;
     const prevout = psbt.tx.inputs[i]!.prevout;
-    const txid = hashToHex(prevout.txid);
     const position = snapshot.txindex?.lookup(prevout.txid);
     const pooled = position ? undefined : snapshot.reader.mempoolEntry(prevout.txid);
     const bytes = position ? snapshot.readTxBytes(position) : pooled?.tx;
     if (bytes) input.nonWitnessUtxo = parseTransaction(bytes);
     else missing.push(i);
-    void txid;
   });
   if (missing.length > 0) {
     const pool = new MempoolView(snapshot);
@@ -73,7 +71,7 @@ function processPsbt(text: string, ctx: RpcCallContext, provider: PsbtProvider, 
     }
   });
   psbt.outputs.forEach((_, i) => updatePsbtOutput(provider, psbt, i));
-  removeUnnecessaryTransactions(psbt, SIGHASH_ALL);
+  removeUnnecessaryTransactions(psbt);
   return psbt;
 }
 

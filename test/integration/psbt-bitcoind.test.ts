@@ -285,7 +285,7 @@ test('the PSBT RPCs answer byte for byte as bitcoind v31', { skip: 'path' in ref
     const funding = wallet.spend([coin!], [...funded.map((f) => ({ value: VALUE, to: f.scriptPubKey })), { value: coin!.value - VALUE * BigInt(funded.length) - 20_000n, to: 'p2wpkh' as const }]);
     await sendToBoth(each, funding);
     await mineToBoth(each, wallet, 1);
-    const pooled = wallet.spend([other!], [{ value: VALUE, to: wpkh(A) }, { value: other!.value - VALUE - 10_000n, to: 'p2wpkh' }]);
+    const pooled = wallet.spend([other!], [{ value: VALUE, to: wpkh(A) }, { value: VALUE, to: scriptOf(`tr(${WIF_A})`) }, { value: other!.value - 2n * VALUE - 10_000n, to: 'p2wpkh' }]);
     await sendToBoth(each, pooled);
 
     const txid = funding.txidHex;
@@ -383,6 +383,15 @@ test('the PSBT RPCs answer byte for byte as bitcoind v31', { skip: 'path' in ref
         await both('finalizepsbt', [signed]);
       }
     }
+    // A taproot-only PSBT spending a pool coin: its previous transaction comes from the mempool and is dropped again unless ANYONECANPAY.
+    const pooledTaproot = await both('createpsbt', [[{ txid: pooled.txidHex, vout: 1 }], [{ data: '01' }]]);
+    await both('decodepsbt', [await both('utxoupdatepsbt', [pooledTaproot])]);
+    for (const sighash of [null, 'ALL|ANYONECANPAY', 'NONE|ANYONECANPAY', 'ALL']) {
+      const processed = await both('descriptorprocesspsbt', [pooledTaproot, [`tr(${WIF_A})`], sighash, true, false]);
+      await both('decodepsbt', [processed.psbt]);
+      requests.push(call('utxoupdatepsbt', [processed.psbt]));
+      await both('analyzepsbt', [processed.psbt]);
+    }
     // Hash locks finalize once the preimages are in the PSBT.
     const unrevealed = decodeBase64Psbt((await both('descriptorprocesspsbt', [hashlocked, funded.map((f) => f.desc), null, true, false])).psbt) as Psbt;
     for (const input of unrevealed.inputs) {
@@ -417,7 +426,7 @@ test('the PSBT RPCs answer byte for byte as bitcoind v31', { skip: 'path' in ref
     requests.push(call('converttopsbt', [signedHex]), call('converttopsbt', [signedHex, true]), call('converttopsbt', [signedHex, true, true]), call('converttopsbt', ['zz']), call('converttopsbt', [signedHex, 'x']));
 
     // joinpsbts: compared decoded, sorted.
-    const second = await both('createpsbt', [[{ txid: pooled.txidHex, vout: 1 }], [{ data: '01' }], 7, false, 3]);
+    const second = await both('createpsbt', [[{ txid: pooled.txidHex, vout: 2 }], [{ data: '01' }], 7, false, 3]);
     joinRequests.push(call('joinpsbts', [[described, second]]), call('joinpsbts', [[byA, second, created]]));
     for (const request of joinRequests) {
       const [a, b] = await send(request);
