@@ -24,6 +24,21 @@ export class PsbtProvider implements PsbtSigner, TaprootKeys {
     return this;
   }
 
+  /** Core's aggregate_pubkeys: MuSig2 aggregate keys (hex) and their participants. */
+  readonly musigAggregates = new Map<string, Uint8Array[]>();
+
+  addMusigAggregate(aggregate: Uint8Array, participants: Uint8Array[]): void {
+    if (!this.musigAggregates.has(toHex(aggregate))) this.musigAggregates.set(toHex(aggregate), participants);
+  }
+
+  musigParticipants(): ReadonlyMap<string, Uint8Array[]> {
+    return this.musigAggregates;
+  }
+
+  originOf(pubkey: Uint8Array): KeyOriginInfo | undefined {
+    return this.hideOrigin ? undefined : this.origins.get(toHex(hash160(pubkey)));
+  }
+
   addPubkey(pubkey: Uint8Array, origin: KeyOriginInfo): void {
     const id = toHex(hash160(pubkey));
     if (!this.pubkeys.has(id)) this.pubkeys.set(id, pubkey);

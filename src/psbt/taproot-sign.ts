@@ -38,6 +38,10 @@ export interface TaprootKeys {
   secretByXOnly(xonly: Uint8Array): Uint8Array | undefined;
   originByXOnly(xonly: Uint8Array): KeyOriginInfo | undefined;
   spendData(outputKey: Uint8Array): TaprootSpendData | undefined;
+  /** MuSig2 aggregate keys (hex, compressed) and their participants. */
+  musigParticipants(): ReadonlyMap<string, Uint8Array[]>;
+  /** A full public key's origin. */
+  originOf(pubkey: Uint8Array): KeyOriginInfo | undefined;
 }
 
 /** CKey::SignSchnorr: the key, tweaked by TapTweak(merkle root) when `tweak` is given, signs with zero aux randomness. */
@@ -85,6 +89,8 @@ export function taprootSigner(
         if (!input.tapScripts.has(key)) input.tapScripts.set(key, { script, leafVersion, controlBlocks: new Map([[toHex(controlBlock), controlBlock]]) });
       }
     }
+    // Every aggregate the provider knows is recorded, whether or not this output uses it.
+    for (const [aggregate, participants] of keys?.musigParticipants() ?? []) if (!input.musig2Participants.has(aggregate)) input.musig2Participants.set(aggregate, participants);
     const internalKey = input.tapInternalKey;
     const merkleRoot = isNull32(input.tapMerkleRoot) ? null : input.tapMerkleRoot;
 
@@ -95,14 +101,36 @@ export function taprootSigner(
       if (!existing) input.tapBip32Paths.set(toHex(xonly), { leafHashes: new Set(leafHash ? [toHex(leafHash)] : []), origin });
       else if (leafHash) existing.leafHashes.add(toHex(leafHash));
     };
+    /** Core's SignMuSig2 as far as it goes without participant keys: the participants' origins. */
+    const noteMusigParticipants = (leafHash: Uint8Array | undefined) => {
+      for (const participants of keys?.musigParticipants().values() ?? []) {
+        for (const participant of participants) {
+          const origin = keys!.originOf(participant);
+          if (!origin) continue;
+          const xonly = participant.subarray(1);
+          const existing = input.tapBip32Paths.get(toHex(xonly));
+          if (!existing) input.tapBip32Paths.set(toHex(xonly), { leafHashes: new Set(leafHash ? [toHex(leafHash)] : []), origin });
+          else if (leafHash) existing.leafHashes.add(toHex(leafHash));
+        }
+      }
+    };
     /** Core's CreateSchnorrSig; `tweakRoot` undefined for tapscript (no tweak). */
     const createSig = (xonly: Uint8Array, leafHash: Uint8Array | undefined, tweakRoot: Uint8Array | null | undefined): Uint8Array | null => {
       if (dummy) return new Uint8Array(64);
-      if (!txdata) return null;
+      if (!txdata) {
+        noteMusigParticipants(leafHash);
+        return null;
+      }
       const secret = keys?.secretByXOnly(xonly);
-      if (!secret || !txdata.spentOutputs) return null;
+      if (!secret || !txdata.spentOutputs) {
+        noteMusigParticipants(leafHash);
+        return null;
+      }
       const digest = taprootSignatureHash(tx, index, hashType, txdata, { annexHash: undefined, ...(leafHash ? { tapleafHash: leafHash, codeseparatorPosition: 0xffffffff } : {}) }, leafHash !== undefined);
-      if (!digest) return null;
+      if (!digest) {
+        noteMusigParticipants(leafHash);
+        return null;
+      }
       const sig = signSchnorr(digest, secret, tweakRoot);
       return hashType ? concatBytes(sig, Uint8Array.of(hashType)) : sig;
     };

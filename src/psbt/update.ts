@@ -39,6 +39,7 @@ function updateTaprootOutput(keys: TaprootKeys, psbt: Psbt, index: number): void
   if (spend && isNull32(psbtOut.tapInternalKey)) psbtOut.tapInternalKey = spend.internalKey;
   if (spend && spend.tree.length > 0 && psbtOut.tapTree.length === 0) psbtOut.tapTree = treeTuples(spend.tree);
   for (const [xonly, path] of scratch.tapBip32Paths) if (!psbtOut.tapBip32Paths.has(xonly)) psbtOut.tapBip32Paths.set(xonly, path);
+  for (const [aggregate, participants] of scratch.musig2Participants) if (!psbtOut.musig2Participants.has(aggregate)) psbtOut.musig2Participants.set(aggregate, participants);
 }
 
 const witnessVersion = (script: Uint8Array): number | null => {

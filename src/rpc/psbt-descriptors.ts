@@ -12,7 +12,10 @@ import {
   ConstKey,
   deriveExtPrivKeyPath,
   keyFingerprint,
+  MusigKey,
   OriginKey,
+  aggregatePublicKeys,
+  sortPublicKeys,
   ShDescriptor,
   TrDescriptor,
   WshDescriptor,
@@ -52,6 +55,15 @@ function keyFacts(key: KeyExpression, pos: number, keys: KeyStore): KeyFacts | u
     const child = root ? deriveExtPrivKeyPath({ ...key.root, privateKey: root.secret }, path) : null;
     return { pubkey, origin: { fingerprint: keyFingerprint(key.root.publicKey), path }, ...(child ? { secret: { secret: child.privateKey, compressed: true } } : {}) };
   }
+  if (key instanceof MusigKey && !key.participants.some((participant) => participant.isRange())) {
+    // The aggregate of the fixed participants is a literal key, or the root of a synthetic xpub when a path follows.
+    const aggregate = musigAggregate(key, pos, keys);
+    const pubkey = aggregate && key.derive(pos, keys);
+    if (!aggregate || !pubkey) return undefined;
+    if (key.deriveType === 'none' && key.path.length === 0) return { pubkey, origin: { fingerprint: hash160(pubkey).slice(0, 4), path: [] } };
+    const step = key.deriveType === 'unhardened' ? [pos] : [];
+    return { pubkey, origin: { fingerprint: keyFingerprint(aggregate), path: [...key.path, ...step] } };
+  }
   if (key instanceof OriginKey) {
     const inner = keyFacts(key.inner, pos, keys);
     return inner && { ...inner, origin: { fingerprint: key.fingerprint, path: [...key.path, ...inner.origin.path] } };
@@ -59,13 +71,29 @@ function keyFacts(key: KeyExpression, pos: number, keys: KeyStore): KeyFacts | u
   return undefined;
 }
 
-function addDescriptor(provider: PsbtProvider, d: Descriptor, pos: number, keys: KeyStore): void {
-  for (const key of d.keyArgs) {
-    const facts = keyFacts(key, pos, keys);
-    if (!facts) continue;
+/** A musig() key's aggregate of its participants at `pos` (sorted, as aggregated), with the participants. */
+function musigAggregate(key: MusigKey, pos: number, keys: KeyStore): Uint8Array | null {
+  const participants = key.participants.map((participant) => participant.derive(pos, keys));
+  if (participants.some((p) => !p)) return null;
+  return aggregatePublicKeys(sortPublicKeys(participants as Uint8Array[]));
+}
+
+function addKey(provider: PsbtProvider, key: KeyExpression, pos: number, keys: KeyStore): void {
+  const facts = keyFacts(key, pos, keys);
+  if (facts) {
     provider.addPubkey(facts.pubkey, facts.origin);
     if (facts.secret) provider.keys.addKey(facts.secret.secret, facts.secret.compressed);
   }
+  if (key instanceof MusigKey) {
+    for (const participant of key.participants) addKey(provider, participant, pos, keys);
+    const aggregate = musigAggregate(key, pos, keys);
+    const participants = key.participants.map((participant) => keyFacts(participant, pos, keys)?.pubkey);
+    if (aggregate && participants.every((p) => p)) provider.addMusigAggregate(aggregate, sortPublicKeys(participants as Uint8Array[]));
+  }
+}
+
+function addDescriptor(provider: PsbtProvider, d: Descriptor, pos: number, keys: KeyStore): void {
+  for (const key of d.keyArgs) addKey(provider, key, pos, keys);
   // combo() knows its P2WPKH script, so P2SH-P2WPKH spends of a compressed key solve.
   if (d instanceof ComboDescriptor) {
     const key = keyFacts(d.keyArgs[0]!, pos, keys)?.pubkey;

@@ -78,6 +78,13 @@ function descriptorOutputs(): Funded[] {
   const trLeaves = (a: string, b: string, c: string) => `{pk(${a}),multi_a(2,${b},${c})}`;
   return [
     { name: 'tr key path', scriptPubKey: scriptOf(`tr(${WIF_A})`), desc: `tr(${WIF_A})`, pubDesc: `tr(${xonly(A)})` },
+    { name: 'musig tr', scriptPubKey: scriptOf(`tr(musig(${toHex(A)},${toHex(C)}))`), desc: `tr(musig(${toHex(A)},${toHex(C)}))`, pubDesc: `tr(musig(${toHex(A)},${toHex(C)}))` },
+    {
+      name: 'musig tr leaves',
+      scriptPubKey: scriptOf(`tr(${xonly(D)},{pk(musig([01020304/1h]${TPUB}/3,${TPUB}/4)/7),pk(${xonly(A)})})`),
+      desc: `tr(${xonly(D)},{pk(musig([01020304/1h]${TPUB}/3,${TPUB}/4)/7),pk(${xonly(A)})})`,
+      pubDesc: `tr(${xonly(D)},{pk(musig([01020304/1h]${TPUB}/3,${TPUB}/4)/7),pk(${xonly(A)})})`,
+    },
     { name: 'rawtr', scriptPubKey: scriptOf(`rawtr(${WIF_B})`), desc: `rawtr(${WIF_B})`, pubDesc: `rawtr(${xonly(B)})` },
     { name: 'rawtr bip32', scriptPubKey: scriptOf(`rawtr([aabbccdd/86h]${TPRV}/9)`), desc: `rawtr([aabbccdd/86h]${TPRV}/9)`, pubDesc: `rawtr([aabbccdd/86h]${TPUB}/9)` },
     {
@@ -358,7 +365,17 @@ test('the PSBT RPCs answer byte for byte as bitcoind v31', { skip: 'path' in ref
     // Taproot signing needs every spent output: segwit inputs only, and legacy ones with their previous transaction.
     const legacy = new Set(['p2pkh', 'p2sh multisig', 'origin pkh']);
     const hashlocks = new Set(['hashlock wsh', 'hashlock tr']);
-    const segwitOnly = await both('createpsbt', [inputs.filter((_, i) => !legacy.has(funded[i]!.name) && !hashlocks.has(funded[i]!.name)), outputs]);
+    const musig = new Set(['musig tr', 'musig tr leaves']);
+    const segwitOnly = await both('createpsbt', [inputs.filter((_, i) => !legacy.has(funded[i]!.name) && !hashlocks.has(funded[i]!.name) && !musig.has(funded[i]!.name)), outputs]);
+    // MuSig2 outputs without participant keys: the participants and their origins are recorded, nothing is signed
+    // (with a participant's key Core makes a pubnonce from fresh randomness, which no second node can repeat).
+    const musigOnly = await both('createpsbt', [inputs.filter((_, i) => musig.has(funded[i]!.name)), [{ [ownAddress('musig tr')]: 0.01 }]]);
+    for (const descriptors of [funded.map((f) => f.pubDesc)]) {
+      const processed = await both('descriptorprocesspsbt', [musigOnly, descriptors, null, true, false]);
+      await both('decodepsbt', [processed.psbt]);
+      await both('analyzepsbt', [processed.psbt]);
+    }
+    await both('decodepsbt', [await both('utxoupdatepsbt', [musigOnly, funded.map((f) => f.pubDesc)])]);
     const hashlocked = await both('createpsbt', [inputs.filter((_, i) => hashlocks.has(funded[i]!.name)), [{ data: '00' }]]);
     const withPrevTx = psbtFromTransaction(new Transaction({ version: 2, inputs: inputs.flatMap((_, vout) => (legacy.has(funded[vout]!.name) ? [{ prevout: { txid: funding.txid, vout }, scriptSig: new Uint8Array(0), sequence: 0xfffffffd, witness: [] }] : [])), outputs: [{ value: 1_000_000n, scriptPubKey: wpkh(C) }], locktime: 0 }));
     withPrevTx.inputs.forEach((input) => (input.nonWitnessUtxo = funding));

@@ -28,7 +28,7 @@ export { MiniscriptDescriptor } from './miniscript-descriptor.js';
 export { parseDescriptor, type ParsedDescriptor, type ParseOptions } from './parse.js';
 export { expandDescriptor } from './expand.js';
 export { inferDescriptor, inferScriptInContext, scriptPubKeyDescriptor, ScriptKnowledge, type InferContext, type ScriptFacts } from './infer.js';
-export { aggregatePublicKeys, musigSyntheticXpub, MUSIG_CHAINCODE } from './musig.js';
+export { aggregatePublicKeys, musigSyntheticXpub, MUSIG_CHAINCODE, sortPublicKeys } from './musig.js';
 export { getDescriptorInfo, type DescriptorInfo } from './descriptor-info.js';
 export { deriveAddresses, deriveDescriptorAddresses, validateDescriptorRange } from './derive-addresses.js';
 export { isValidXOnlyKey } from './xonly.js';
