@@ -59,6 +59,18 @@ function writeExtras(w: ByteWriter, proprietary: ReadonlyMap<string, Proprietary
   w.u8(0);
 }
 
+/** The redeem script under `type` and the witness script under the next type, each when present. */
+function writeScripts(w: ByteWriter, type: number, redeemScript: Uint8Array, witnessScript: Uint8Array): void {
+  if (redeemScript.length > 0) {
+    writeKey(w, type);
+    w.varBytes(redeemScript);
+  }
+  if (witnessScript.length > 0) {
+    writeKey(w, type + 1);
+    w.varBytes(witnessScript);
+  }
+}
+
 const writeTxOut = (v: ByteWriter, out: TxOut) => v.i64(out.value).varBytes(out.scriptPubKey);
 
 function writeInput(w: ByteWriter, input: PsbtInput): void {
@@ -79,14 +91,7 @@ function writeInput(w: ByteWriter, input: PsbtInput): void {
       writeKey(w, 0x03);
       writeVector(w, (v) => v.u32(input.sighashType! >>> 0));
     }
-    if (input.redeemScript.length > 0) {
-      writeKey(w, 0x04);
-      w.varBytes(input.redeemScript);
-    }
-    if (input.witnessScript.length > 0) {
-      writeKey(w, 0x05);
-      w.varBytes(input.witnessScript);
-    }
+    writeScripts(w, 0x04, input.redeemScript, input.witnessScript);
     writeHdKeypaths(w, 0x06, input.hdKeypaths);
     const preimages: [number, Map<string, Uint8Array>][] = [
       [0x0a, input.ripemd160Preimages],
@@ -164,14 +169,7 @@ export function sortedControlBlocks(blocks: ReadonlyMap<string, Uint8Array>): Ui
 }
 
 function writeOutput(w: ByteWriter, output: PsbtOutput): void {
-  if (output.redeemScript.length > 0) {
-    writeKey(w, 0x00);
-    w.varBytes(output.redeemScript);
-  }
-  if (output.witnessScript.length > 0) {
-    writeKey(w, 0x01);
-    w.varBytes(output.witnessScript);
-  }
+  writeScripts(w, 0x00, output.redeemScript, output.witnessScript);
   writeHdKeypaths(w, 0x02, output.hdKeypaths);
   if (!isNull32(output.tapInternalKey)) {
     writeKey(w, 0x05);

@@ -94,23 +94,22 @@ export function taprootSigner(
     const internalKey = input.tapInternalKey;
     const merkleRoot = isNull32(input.tapMerkleRoot) ? null : input.tapMerkleRoot;
 
-    const noteOrigin = (xonly: Uint8Array, leafHash?: Uint8Array) => {
-      const origin = keys?.originByXOnly(xonly);
-      if (!origin) return;
+    /** Core's taproot_misc_pubkeys: a key's origin, with the leaves it was asked to sign in. */
+    const addKeyPath = (xonly: Uint8Array, origin: KeyOriginInfo, leafHash: Uint8Array | undefined) => {
       const existing = input.tapBip32Paths.get(toHex(xonly));
       if (!existing) input.tapBip32Paths.set(toHex(xonly), { leafHashes: new Set(leafHash ? [toHex(leafHash)] : []), origin });
       else if (leafHash) existing.leafHashes.add(toHex(leafHash));
+    };
+    const noteOrigin = (xonly: Uint8Array, leafHash?: Uint8Array) => {
+      const origin = keys?.originByXOnly(xonly);
+      if (origin) addKeyPath(xonly, origin, leafHash);
     };
     /** Core's SignMuSig2 as far as it goes without participant keys: the participants' origins. */
     const noteMusigParticipants = (leafHash: Uint8Array | undefined) => {
       for (const participants of keys?.musigParticipants().values() ?? []) {
         for (const participant of participants) {
           const origin = keys!.originOf(participant);
-          if (!origin) continue;
-          const xonly = participant.subarray(1);
-          const existing = input.tapBip32Paths.get(toHex(xonly));
-          if (!existing) input.tapBip32Paths.set(toHex(xonly), { leafHashes: new Set(leafHash ? [toHex(leafHash)] : []), origin });
-          else if (leafHash) existing.leafHashes.add(toHex(leafHash));
+          if (origin) addKeyPath(participant.subarray(1), origin, leafHash);
         }
       }
     };

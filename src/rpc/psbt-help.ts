@@ -1,6 +1,15 @@
 /** decodepsbt's result description (Core v31 rpc/rawtransaction.cpp), for help. */
 import type { RpcResultSpec } from './spec.js';
 
+/** An optional array of objects with these fields. */
+const listOf = (key: string, inner: RpcResultSpec[], description = ''): RpcResultSpec => ({
+  type: 'arr',
+  key,
+  optional: true,
+  description,
+  inner: [{ type: 'obj', description: '', inner }],
+});
+
 const proprietaryDoc = (description: string): RpcResultSpec => ({
   type: 'arr',
   key: 'proprietary',
@@ -40,88 +49,43 @@ const scriptDoc = (key: string, what: string): RpcResultSpec => ({
   ],
 });
 
-const bip32Doc = (pubkeyDescription: string): RpcResultSpec => ({
-  type: 'arr',
-  key: 'bip32_derivs',
-  optional: true,
-  description: '',
-  inner: [
-    {
-      type: 'obj',
-      description: '',
-      inner: [
-        { type: 'str', key: 'pubkey', description: pubkeyDescription },
-        { type: 'str', key: 'master_fingerprint', description: 'The fingerprint of the master key' },
-        { type: 'str', key: 'path', description: 'The path' },
-      ],
-    },
-  ],
-});
+/** A list of key derivations: pubkey, master fingerprint, path, and any further fields. */
+const derivationsDoc = (key: string, pubkeyDescription: string, more: RpcResultSpec[] = []): RpcResultSpec =>
+  listOf(key, [
+    { type: 'str', key: 'pubkey', description: pubkeyDescription },
+    { type: 'str', key: 'master_fingerprint', description: 'The fingerprint of the master key' },
+    { type: 'str', key: 'path', description: 'The path' },
+    ...more,
+  ]);
 
-const tapBip32Doc: RpcResultSpec = {
-  type: 'arr',
-  key: 'taproot_bip32_derivs',
-  optional: true,
-  description: '',
-  inner: [
-    {
-      type: 'obj',
-      description: '',
-      inner: [
-        { type: 'str', key: 'pubkey', description: 'The x-only public key this path corresponds to' },
-        { type: 'str', key: 'master_fingerprint', description: 'The fingerprint of the master key' },
-        { type: 'str', key: 'path', description: 'The path' },
-        { type: 'arr', key: 'leaf_hashes', description: 'The hashes of the leaves this pubkey appears in', inner: [{ type: 'str_hex', key: 'hash', description: 'The hash of a leaf this pubkey appears in' }] },
-      ],
-    },
-  ],
-};
+const bip32Doc = (pubkeyDescription: string) => derivationsDoc('bip32_derivs', pubkeyDescription);
 
-const musigParticipantsDoc: RpcResultSpec = {
-  type: 'arr',
-  key: 'musig2_participant_pubkeys',
-  optional: true,
-  description: '',
-  inner: [
-    {
-      type: 'obj',
-      description: '',
-      inner: [
-        { type: 'str_hex', key: 'aggregate_pubkey', description: 'The compressed aggregate public key for which the participants create.' },
-        {
-          type: 'arr',
-          key: 'participant_pubkeys',
-          description: '',
-          inner: [{ type: 'str_hex', key: 'pubkey', description: 'The compressed public keys that are aggregated for aggregate_pubkey.' }],
-        },
-      ],
-    },
-  ],
-};
+const tapBip32Doc = derivationsDoc('taproot_bip32_derivs', 'The x-only public key this path corresponds to', [
+  { type: 'arr', key: 'leaf_hashes', description: 'The hashes of the leaves this pubkey appears in', inner: [{ type: 'str_hex', key: 'hash', description: 'The hash of a leaf this pubkey appears in' }] },
+]);
 
-const musigValueDoc = (key: string, valueKey: string, what: string, valueDescription: string): RpcResultSpec => ({
-  type: 'arr',
-  key,
-  optional: true,
-  description: '',
-  inner: [
+const musigParticipantsDoc = listOf('musig2_participant_pubkeys', [
+  { type: 'str_hex', key: 'aggregate_pubkey', description: 'The compressed aggregate public key for which the participants create.' },
+  {
+    type: 'arr',
+    key: 'participant_pubkeys',
+    description: '',
+    inner: [{ type: 'str_hex', key: 'pubkey', description: 'The compressed public keys that are aggregated for aggregate_pubkey.' }],
+  },
+]);
+
+const musigValueDoc = (key: string, valueKey: string, what: string, valueDescription: string) =>
+  listOf(key, [
+    { type: 'str_hex', key: 'participant_pubkey', description: `The compressed public key of the participant that created this ${what}.` },
+    { type: 'str_hex', key: 'aggregate_pubkey', description: `The compressed aggregate public key for which this ${what} is for.` },
     {
-      type: 'obj',
-      description: '',
-      inner: [
-        { type: 'str_hex', key: 'participant_pubkey', description: `The compressed public key of the participant that created this ${what}.` },
-        { type: 'str_hex', key: 'aggregate_pubkey', description: `The compressed aggregate public key for which this ${what} is for.` },
-        {
-          type: 'str_hex',
-          key: 'leaf_hash',
-          optional: true,
-          description: 'The hash of the leaf script that contains the aggregate pubkey being signed for. Omitted when signing for the internal key.',
-        },
-        { type: 'str_hex', key: valueKey, description: valueDescription },
-      ],
+      type: 'str_hex',
+      key: 'leaf_hash',
+      optional: true,
+      description: 'The hash of the leaf script that contains the aggregate pubkey being signed for. Omitted when signing for the internal key.',
     },
-  ],
-});
+    { type: 'str_hex', key: valueKey, description: valueDescription },
+  ]);
 
 const preimagesDoc = (key: string): RpcResultSpec => ({
   type: 'obj_dyn',
@@ -236,23 +200,11 @@ export const DECODEPSBT_RESULT: RpcResultSpec = {
                 },
               ],
             },
-            {
-              type: 'arr',
-              key: 'taproot_scripts',
-              optional: true,
-              description: '',
-              inner: [
-                {
-                  type: 'obj',
-                  description: '',
-                  inner: [
-                    { type: 'str_hex', key: 'script', description: 'A leaf script' },
-                    { type: 'num', key: 'leaf_ver', description: 'The version number for the leaf script' },
-                    { type: 'arr', key: 'control_blocks', description: 'The control blocks for this script', inner: [{ type: 'str_hex', key: 'control_block', description: 'A hex-encoded control block for this script' }] },
-                  ],
-                },
-              ],
-            },
+            listOf('taproot_scripts', [
+              { type: 'str_hex', key: 'script', description: 'A leaf script' },
+              { type: 'num', key: 'leaf_ver', description: 'The version number for the leaf script' },
+              { type: 'arr', key: 'control_blocks', description: 'The control blocks for this script', inner: [{ type: 'str_hex', key: 'control_block', description: 'A hex-encoded control block for this script' }] },
+            ]),
             tapBip32Doc,
             { type: 'str_hex', key: 'taproot_internal_key', optional: true, description: 'The hex-encoded Taproot x-only internal key' },
             { type: 'str_hex', key: 'taproot_merkle_root', optional: true, description: 'The hex-encoded Taproot merkle root' },
