@@ -1,4 +1,7 @@
-/** Core's PSBTInput/PSBTOutput/PartiallySignedTransaction::Merge, CombinePSBTs and joinpsbts' AddInput/AddOutput. */
+/**
+ * Core v31's PSBTInput/PSBTOutput/PartiallySignedTransaction::Merge, CombinePSBTs and joinpsbts'
+ * AddInput/AddOutput. Proprietary entries are never merged: the first PSBT's stay.
+ */
 import { bytesEqual, Transaction, type TxIn } from '../primitives/index.js';
 import { isNull32, type Psbt, type PsbtInput, type PsbtOutput } from './types.js';
 
@@ -24,7 +27,6 @@ function mergeInput(into: PsbtInput, from: PsbtInput): void {
   insertAll(into.hash160Preimages, from.hash160Preimages);
   insertAll(into.hash256Preimages, from.hash256Preimages);
   insertAll(into.hdKeypaths, from.hdKeypaths);
-  insertAll(into.proprietary, from.proprietary);
   insertAll(into.unknown, from.unknown);
   insertAll(into.tapScriptSigs, from.tapScriptSigs);
   insertAll(into.tapScripts, from.tapScripts);
@@ -43,7 +45,6 @@ function mergeInput(into: PsbtInput, from: PsbtInput): void {
 
 function mergeOutput(into: PsbtOutput, from: PsbtOutput): void {
   insertAll(into.hdKeypaths, from.hdKeypaths);
-  insertAll(into.proprietary, from.proprietary);
   insertAll(into.unknown, from.unknown);
   insertAll(into.tapBip32Paths, from.tapBip32Paths);
   if (into.redeemScript.length === 0) into.redeemScript = from.redeemScript;

@@ -269,6 +269,7 @@ function handBuiltPsbts(tx: Transaction, spent: TxOut): string[] {
     withOutput(pair(t(7, x), cat(Uint8Array.of(0), path))),
     withOutput(pair(t(8, A), cat(B, C))),
     withOutput(pair(Uint8Array.of(0x33), Uint8Array.of(1))),
+    withOutput(pair(cat(Uint8Array.of(0xfc, 2, 0x41, 0x42, 7)), Uint8Array.of(9))),
   ];
   return out;
 }
@@ -470,6 +471,11 @@ test('the PSBT RPCs answer byte for byte as bitcoind v31', { skip: 'path' in ref
     const vectors = [...core.invalid, ...core.valid, ...handBuiltPsbts(tx, spent)];
     for (const v of vectors) {
       requests.push(call('decodepsbt', [v]), call('analyzepsbt', [v]));
+    }
+    // Hand-built PSBTs over the same transaction combined with a plain one: which maps merge.
+    const plainTx = psbtFromTransaction(tx);
+    for (const v of handBuiltPsbts(tx, spent)) {
+      if (typeof decodeBase64Psbt(v) !== 'string') requests.push(call('combinepsbt', [[encodePsbt(plainTx), v, v]]), call('combinepsbt', [[v, encodePsbt(plainTx)]]), call('joinpsbts', [[v, v]]));
     }
     const plain = psbtFromTransaction(tx);
     plain.inputs[0] = { ...emptyInput(), witnessUtxo: spent };
