@@ -7,7 +7,7 @@ import { parseTransaction, toHex } from '../primitives/index.js';
 import { finalizeAndExtract, inputIsSigned, precomputePsbtData, PsbtProvider, removeUnnecessaryTransactions, serializePsbt, signPsbtInput, updatePsbtOutput, type Psbt } from '../psbt/index.js';
 import { encodeBase64, SIGHASH_ALL, type ChainName } from '../script/index.js';
 import { view } from './blockchain-read.js';
-import { RPC_DESERIALIZATION_ERROR, RpcError } from './errors.js';
+import { RPC_DESERIALIZATION_ERROR, RPC_MISC_ERROR, RpcError } from './errors.js';
 import type { Json } from './json.js';
 import { MempoolView, spentOutput } from './mempool-view.js';
 import { addDescriptorObject } from './psbt-descriptors.js';
@@ -143,8 +143,15 @@ export function psbtUpdateMethods(chain: ChainName): RpcMethod[] {
       const encoded = encodeBase64(serializePsbt(psbt));
       const result: Record<string, unknown> = { psbt: encoded, complete };
       if (complete) {
+        // Core's CHECK_NONFATAL: every input carries final fields, yet one of them does not verify.
         const tx = finalizeAndExtract(psbt);
-        if (tx) result.hex = toHex(tx.toBytes());
+        if (!tx) {
+          throw new RpcError(
+            RPC_MISC_ERROR,
+            'Internal bug detected: FinalizeAndExtractPSBT(psbtx_copy, mtx)\nsrc/rpc/psbt-update-methods.ts (descriptorprocesspsbt)\nPlease report this issue to the tsbtcd maintainers.\n',
+          );
+        }
+        result.hex = toHex(tx.toBytes());
       }
       return result;
     },

@@ -274,6 +274,16 @@ function handBuiltPsbts(tx: Transaction, spent: TxOut): string[] {
   return out;
 }
 
+/**
+ * Core's CHECK_NONFATAL reports name Core's source line and issue tracker; tsbtcd's name its
+ * own (as echo's internal bug does): the same code and the same first line is the same answer.
+ */
+function sameInternalBug(a: Answer, b: Answer): boolean {
+  const [ra, rb] = [a, b].map((x) => JSON.parse(x.body.toString('utf8')) as { error: { code: number; message: string } | null });
+  if (!ra!.error || !rb!.error || !rb!.error.message.startsWith('Internal bug detected: ')) return false;
+  return a.status === b.status && ra!.error.code === rb!.error.code && ra!.error.message.split('\n')[0] === rb!.error.message.split('\n')[0];
+}
+
 /** decodepsbt's answer with inputs and outputs sorted, for joinpsbts (Core shuffles them). */
 function sortedDecode(answer: Answer): string {
   const reply = JSON.parse(answer.body.toString('utf8')) as { result: any; error: unknown };
@@ -475,7 +485,9 @@ test('the PSBT RPCs answer byte for byte as bitcoind v31', { skip: 'path' in ref
     // Hand-built PSBTs over the same transaction combined with a plain one: which maps merge.
     const plainTx = psbtFromTransaction(tx);
     for (const v of handBuiltPsbts(tx, spent)) {
-      if (typeof decodeBase64Psbt(v) !== 'string') requests.push(call('combinepsbt', [[encodePsbt(plainTx), v, v]]), call('combinepsbt', [[v, encodePsbt(plainTx)]]), call('joinpsbts', [[v, v]]));
+      if (typeof decodeBase64Psbt(v) === 'string') continue;
+      requests.push(call('combinepsbt', [[encodePsbt(plainTx), v, v]]), call('combinepsbt', [[v, encodePsbt(plainTx)]]), call('joinpsbts', [[v, v]]));
+      requests.push(call('finalizepsbt', [v]), call('finalizepsbt', [v, false]), call('utxoupdatepsbt', [v]), call('descriptorprocesspsbt', [v, [`wpkh(${WIF_A})`], null, true, false]));
     }
     const plain = psbtFromTransaction(tx);
     plain.inputs[0] = { ...emptyInput(), witnessUtxo: spent };
@@ -520,9 +532,14 @@ test('the PSBT RPCs answer byte for byte as bitcoind v31', { skip: 'path' in ref
     );
 
     const different: string[] = [];
+    let internalBugs = 0;
     for (const request of requests) {
       const [a, b] = await send(request);
       if (a.status === b.status && a.body.equals(b.body)) continue;
+      if (sameInternalBug(a, b)) {
+        internalBugs++;
+        continue;
+      }
       const [ta, tb] = [a.body.toString(), b.body.toString()];
       let at = 0;
       while (at < ta.length && ta[at] === tb[at]) at++;
@@ -530,7 +547,7 @@ test('the PSBT RPCs answer byte for byte as bitcoind v31', { skip: 'path' in ref
       if (process.env.PSBT_DIFF_DUMP) appendFileSync(process.env.PSBT_DIFF_DUMP, `${JSON.stringify(request.body ?? request.label)}\n`);
       different.push(`${request.label.slice(0, 200)}\n  tsbtcd:   ${a.status} …${ta.slice(from, from + 500)}\n  bitcoind: ${b.status} …${tb.slice(from, from + 500)}`);
     }
-    console.log(`${requests.length - different.length} of ${requests.length} requests identical`);
+    console.log(`${requests.length - different.length - internalBugs} of ${requests.length} requests byte-identical, ${internalBugs} internal-bug reports alike (code and first line)`);
     assert.deepEqual(different, [], `${different.length} of ${requests.length} differ:\n${different.join('\n')}`);
   });
 });
