@@ -3,7 +3,7 @@
  * become a SignatureData (FillSignatureData), ProduceSignature signs or only assembles with
  * what the signer knows, and the result goes back into the input (FromSignatureData).
  */
-import { bytesEqual, hash160, toHex, Transaction, type TxOut } from '../primitives/index.js';
+import { bytesEqual, fromHex, hash160, toHex, Transaction, type TxOut } from '../primitives/index.js';
 import {
   emptySignatureData,
   PrecomputedTransactionData,
@@ -20,7 +20,7 @@ import {
   type TaprootSigner,
 } from '../script/index.js';
 import { taprootSigner, type TaprootKeys } from './taproot-sign.js';
-import { inputIsSigned, inputUtxo, preimageMaps, type Psbt, type PsbtInput } from './types.js';
+import { inputIsSigned, inputUtxo, preimageMaps, type KeyOrigin, type Psbt, type PsbtInput } from './types.js';
 
 export type PsbtError = 'ok' | 'missing_inputs' | 'sighash_mismatch' | 'incomplete';
 
@@ -91,12 +91,17 @@ function fillSignatureData(input: PsbtInput): SignatureData {
   data.redeemScript = input.redeemScript;
   data.witnessScript = input.witnessScript;
   for (const [fragment, map] of preimageMaps(input)) for (const [hash, preimage] of map) data.preimages.set(`${fragment}:${hash}`, preimage);
-  for (const [pubkey, origin] of input.hdKeypaths) {
-    const bytes = Buffer.from(pubkey, 'hex');
-    const id = toHex(hash160(bytes));
-    if (!data.miscPubkeys.has(id)) data.miscPubkeys.set(id, { pubkey: new Uint8Array(bytes), origin });
-  }
+  addKnownDerivations(data, input.hdKeypaths);
   return data;
+}
+
+/** A PSBT map's BIP32 derivations as Core's misc_pubkeys (by key id). */
+export function addKnownDerivations(data: SignatureData, hdKeypaths: ReadonlyMap<string, KeyOrigin>): void {
+  for (const [pubkey, origin] of hdKeypaths) {
+    const bytes = fromHex(pubkey);
+    const id = toHex(hash160(bytes));
+    if (!data.miscPubkeys.has(id)) data.miscPubkeys.set(id, { pubkey: bytes, origin });
+  }
 }
 
 /** Core's PSBTInput::FromSignatureData. */

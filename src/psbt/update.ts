@@ -1,11 +1,10 @@
 /** Core's UpdatePSBTOutput and RemoveUnnecessaryTransactions (psbt.cpp). */
 import { toHex } from '../primitives/index.js';
 import { emptySignatureData, produceSignature, SIGHASH_ALL } from '../script/index.js';
-import type { PsbtSigner } from './sign.js';
+import { addKnownDerivations, type PsbtSigner } from './sign.js';
 import { taprootSigner, type TaprootKeys } from './taproot-sign.js';
 import { treeTuples } from './tree-tuples.js';
 import { emptyInput, isNull32, type Psbt } from './types.js';
-import { hash160 } from '../primitives/index.js';
 
 /** Fills an output's scripts and key origins from what the signer knows about its script. */
 export function updatePsbtOutput(signer: PsbtSigner, psbt: Psbt, index: number): void {
@@ -14,10 +13,7 @@ export function updatePsbtOutput(signer: PsbtSigner, psbt: Psbt, index: number):
   const data = emptySignatureData();
   data.redeemScript = psbtOut.redeemScript;
   data.witnessScript = psbtOut.witnessScript;
-  for (const [pubkey, origin] of psbtOut.hdKeypaths) {
-    const bytes = Uint8Array.from(Buffer.from(pubkey, 'hex'));
-    data.miscPubkeys.set(toHex(hash160(bytes)), { pubkey: bytes, origin });
-  }
+  addKnownDerivations(data, psbtOut.hdKeypaths);
   // A would-be spend of the output, signed by nobody: only the metadata is wanted.
   produceSignature(data, out.scriptPubKey, { tx: psbt.tx, inputIndex: 0, amount: out.value }, { ...signer.forInput(psbt.tx, 0, out.value, SIGHASH_ALL, null), sign: () => null });
   if (isTaprootScript(out.scriptPubKey) && signer.taprootKeys) updateTaprootOutput(signer.taprootKeys, psbt, index);

@@ -1,5 +1,5 @@
 /** decodepsbt's result object (Core v31 rpc/rawtransaction.cpp decodepsbt): fields in Core's order. */
-import { toHex, type TxOut } from '../primitives/index.js';
+import { fromHex, toHex, type TxOut } from '../primitives/index.js';
 import { sortedControlBlocks, sortedEntries, sortedTapScripts, sortedXpubs, isNull32, type KeyOrigin, type Proprietary, type Psbt, type TapKeyPath } from '../psbt/index.js';
 import { encodeBase58Check, formatKeyPath, scriptToAsm, sighashToStr, solve, type ChainName } from '../script/index.js';
 import { scriptPubKeyJson, txToJson, type ResultJson, type ResultObject } from './format/index.js';
@@ -50,7 +50,7 @@ function musigValuesJson(map: ReadonlyMap<string, Map<string, Uint8Array>>, name
   for (const [aggLeaf, byParticipant] of sortedEntries(map)) {
     const leaf = aggLeaf.slice(66);
     for (const [participant, value] of sortedEntries(byParticipant)) {
-      out.push({ participant_pubkey: participant, aggregate_pubkey: aggLeaf.slice(0, 66), ...(isNull32(Buffer.from(leaf, 'hex')) ? {} : { leaf_hash: leaf }), [name]: toHex(value) });
+      out.push({ participant_pubkey: participant, aggregate_pubkey: aggLeaf.slice(0, 66), ...(isNull32(fromHex(leaf)) ? {} : { leaf_hash: leaf }), [name]: toHex(value) });
     }
   }
   return out;
