@@ -10,6 +10,7 @@ import {
   BIP32_HARDENED,
   ComboDescriptor,
   ConstKey,
+  deriveExtPrivKey,
   deriveExtPrivKeyPath,
   keyFingerprint,
   MusigKey,
@@ -21,13 +22,28 @@ import {
   WshDescriptor,
   type ChainName,
   type Descriptor,
+  type ExtPrivKey,
   type KeyExpression,
   type KeyOriginInfo,
   type KeyStore,
+  type TaprootOutput,
 } from '../script/index.js';
 import { RPC_INVALID_ADDRESS_OR_KEY, RpcError } from './errors.js';
 import type { Json } from './json.js';
 import { parseScanObject } from './scan-descriptors.js';
+
+/** An extended key's private key at its fixed path, derived once per key store (null without the root's private key). */
+const privateParents = new WeakMap<Bip32Key, WeakMap<KeyStore, ExtPrivKey | null>>();
+
+function privateParent(key: Bip32Key, keys: KeyStore): ExtPrivKey | null {
+  let byStore = privateParents.get(key);
+  if (!byStore) privateParents.set(key, (byStore = new WeakMap()));
+  if (!byStore.has(keys)) {
+    const root = keys.get(key.root.publicKey);
+    byStore.set(keys, root ? deriveExtPrivKeyPath({ ...key.root, privateKey: root.secret }, key.path) : null);
+  }
+  return byStore.get(keys)!;
+}
 
 interface KeyFacts {
   readonly pubkey: Uint8Array;
@@ -51,8 +67,8 @@ function keyFacts(key: KeyExpression, pos: number, keys: KeyStore): KeyFacts | u
     if (!pubkey) return undefined;
     const step = key.deriveType === 'unhardened' ? [pos] : key.deriveType === 'hardened' ? [(pos | BIP32_HARDENED) >>> 0] : [];
     const path = [...key.path, ...step];
-    const root = keys.get(key.root.publicKey);
-    const child = root ? deriveExtPrivKeyPath({ ...key.root, privateKey: root.secret }, path) : null;
+    const parent = privateParent(key, keys);
+    const child = parent && (step.length > 0 ? deriveExtPrivKey(parent, step[0]!) : parent);
     return { pubkey, origin: { fingerprint: keyFingerprint(key.root.publicKey), path }, ...(child ? { secret: { secret: child.privateKey, compressed: true } } : {}) };
   }
   if (key instanceof MusigKey && !key.participants.some((participant) => participant.isRange())) {
@@ -82,7 +98,7 @@ function addKey(provider: PsbtProvider, key: KeyExpression, pos: number, keys: K
   const facts = keyFacts(key, pos, keys);
   if (facts) {
     provider.addPubkey(facts.pubkey, facts.origin);
-    if (facts.secret) provider.keys.addKey(facts.secret.secret, facts.secret.compressed);
+    if (facts.secret) provider.keys.addKey(facts.secret.secret, facts.secret.compressed, facts.pubkey);
   }
   if (key instanceof MusigKey) {
     for (const participant of key.participants) addKey(provider, participant, pos, keys);
@@ -92,7 +108,7 @@ function addKey(provider: PsbtProvider, key: KeyExpression, pos: number, keys: K
   }
 }
 
-function addDescriptor(provider: PsbtProvider, d: Descriptor, pos: number, keys: KeyStore): void {
+function addDescriptor(provider: PsbtProvider, d: Descriptor, pos: number, keys: KeyStore, taproot?: TaprootOutput | null): void {
   for (const key of d.keyArgs) addKey(provider, key, pos, keys);
   // combo() knows its P2WPKH script, so P2SH-P2WPKH spends of a compressed key solve.
   if (d instanceof ComboDescriptor) {
@@ -100,7 +116,7 @@ function addDescriptor(provider: PsbtProvider, d: Descriptor, pos: number, keys:
     if (key?.length === 33) provider.keys.addScript(Uint8Array.of(0x00, 20, ...hash160(key)));
   }
   if (d instanceof TrDescriptor) {
-    const output = d.taprootAt(pos, keys);
+    const output = taproot ?? d.taprootAt(pos, keys);
     if (output) {
       const scripts = output.leaves.map((leaf) => ({ script: leaf.leaf.script, leafVersion: leaf.leaf.leafVersion, controlBlock: leaf.controlBlock }));
       const tree = output.leaves.map((leaf, i) => ({ depth: d.depths[i]!, leafVersion: leaf.leaf.leafVersion, script: leaf.leaf.script }));
@@ -121,8 +137,10 @@ export function addDescriptorObject(provider: PsbtProvider, item: Json, chain: C
   const { text, parsed, begin, end } = parseScanObject(item, chain);
   for (const d of parsed.descriptors) {
     for (let pos = begin; pos <= end; pos++) {
-      if (!d.expand(pos, parsed.keys)) throw new RpcError(RPC_INVALID_ADDRESS_OR_KEY, `Cannot derive script without private keys: '${text}'`);
-      addDescriptor(provider, d, pos, parsed.keys);
+      // A tr() output computed once serves both the expansion check and the spend data.
+      const taproot = d instanceof TrDescriptor ? d.taprootAt(pos, parsed.keys) : undefined;
+      if (!taproot && !d.expand(pos, parsed.keys)) throw new RpcError(RPC_INVALID_ADDRESS_OR_KEY, `Cannot derive script without private keys: '${text}'`);
+      addDescriptor(provider, d, pos, parsed.keys, taproot);
     }
   }
 }
