@@ -14,7 +14,7 @@ import { blockWeightOptionsError } from './block-weight-options.js';
 import { MAX_FUTURE_BLOCK_TIME } from '../consensus/index.js';
 import { hexToHash } from '../primitives/index.js';
 import { SignatureCache } from '../script/index.js';
-import { blockchainBlockMethods, blockchainMethods, blockchainReadMethods, blockFilterMethods, descriptorActivityMethods, mempoolMethods, miningMethods, signRawTransactionMethods, TipWaiters, waitMethods, type ChainAccess } from '../rpc/index.js';
+import { blockchainBlockMethods, blockchainMethods, blockchainReadMethods, blockFilterMethods, descriptorActivityMethods, mempoolMethods, miningMethods, psbtUpdateMethods, signRawTransactionMethods, TipWaiters, waitMethods, type ChainAccess } from '../rpc/index.js';
 import { dumpTxOutSetMethods, feeMethods, mempoolPersistMethods, mempoolSubmitMethods, prioritisationMethods, scanBlocksMethods, scanTxOutSetMethods, type NetworkSwitch, type SnapshotSource } from '../rpc/index.js';
 import { ScriptCheckPool } from '../../workers/index.js';
 import type { NodeConfig } from './config.js';
@@ -132,7 +132,7 @@ export class ChainstateService implements NodeService {
       mempool: () => this.mempool,
       node: nodeFacts(config, () => (this.ctx?.shutdownRequested ?? false) || (this.chain?.interrupted ?? false), peerCount),
     };
-    this.rpcMethods = [...blockchainReadMethods(), ...blockchainBlockMethods(access.node!.deprecatedRpc), ...blockFilterMethods(), ...descriptorActivityMethods(), ...mempoolMethods(), ...blockchainMethods(access), ...miningMethods(access), ...waitMethods(() => this.tipWaiters), ...signRawTransactionMethods(config.chain)];
+    this.rpcMethods = [...blockchainReadMethods(), ...blockchainBlockMethods(access.node!.deprecatedRpc), ...blockFilterMethods(), ...descriptorActivityMethods(), ...mempoolMethods(), ...blockchainMethods(access), ...miningMethods(access), ...waitMethods(() => this.tipWaiters), ...signRawTransactionMethods(config.chain), ...psbtUpdateMethods(config.chain)];
     const mempool = (): NodeMempool => {
       if (!this.mempool) throw new ChainSystemError('mempool is not loaded');
       return this.mempool;

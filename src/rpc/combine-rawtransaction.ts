@@ -49,7 +49,8 @@ export function combineRawTransactionMethods(): RpcMethod[] {
         if (!coin) throw new RpcError(RPC_VERIFY_ERROR, 'Input not found or already spent');
         let data = emptySignatureData();
         for (const variant of variants) if (variant.inputs.length > i) data = mergeSignatureData(data, dataFromTransaction(variant, i, coin));
-        return { ...input, ...produceSignature(data, coin.scriptPubKey, { tx: merged, inputIndex: i, amount: coin.value }) };
+        const { scriptSig, witness } = produceSignature(data, coin.scriptPubKey, { tx: merged, inputIndex: i, amount: coin.value });
+        return { ...input, scriptSig, witness };
       });
       return toHex(new Transaction({ version: merged.version, inputs, outputs: merged.outputs, locktime: merged.locktime }).toBytes());
     },

@@ -50,5 +50,6 @@ export * from './pure-methods.js';
 export * from './signer-methods.js';
 export * from './sign-rawtransaction.js';
 export * from './dump-txoutset.js';
+export * from './psbt-update-methods.js';
 export * from './peer-network.js';
 export * from './peer-methods.js';

@@ -8,6 +8,7 @@
 import type { ChainName } from '../script/index.js';
 import { messageMethods } from './message-methods.js';
 import { multisigMethods } from './multisig-methods.js';
+import { psbtMethods } from './psbt-methods.js';
 import { privateBroadcastMethods } from './private-broadcast-methods.js';
 import { rawTransactionMethods } from './rawtransaction-methods.js';
 import type { RpcMethod } from './spec.js';
@@ -16,5 +17,5 @@ import { utilMethods } from './util-methods.js';
 import { zmqMethods } from './zmq-methods.js';
 
 export function pureRpcMethods(chain: ChainName): RpcMethod[] {
-  return [...utilMethods(chain), ...multisigMethods(chain), ...messageMethods(chain), ...rawTransactionMethods(chain), ...txOutProofMethods(), ...privateBroadcastMethods(), ...zmqMethods()];
+  return [...utilMethods(chain), ...multisigMethods(chain), ...messageMethods(chain), ...rawTransactionMethods(chain), ...psbtMethods(chain), ...txOutProofMethods(), ...privateBroadcastMethods(), ...zmqMethods()];
 }

@@ -36,7 +36,7 @@ import type { Json } from './json.js';
 /** Core's MAX_MONEY: the amount a prevtxs entry without one is given. */
 const MAX_MONEY = 2_100_000_000_000_000n;
 
-const SIGHASH_NAMES: Readonly<Record<string, number>> = {
+export const SIGHASH_NAMES: Readonly<Record<string, number>> = {
   DEFAULT: SIGHASH_DEFAULT,
   ALL: 0x01,
   NONE: 0x02,
@@ -47,7 +47,7 @@ const SIGHASH_NAMES: Readonly<Record<string, number>> = {
 };
 
 /** Core's ParseSighashString: null is DEFAULT. */
-function parseSighash(value: Json | undefined): number {
+export function parseSighash(value: Json | undefined): number {
   if (value === undefined || value === null) return SIGHASH_DEFAULT;
   const text = getStr(value);
   const type = SIGHASH_NAMES[text];

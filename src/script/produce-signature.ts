@@ -26,7 +26,13 @@ interface SignaturePair {
   readonly sig: Uint8Array;
 }
 
-/** Core's SignatureData, as far as combining uses it. */
+/** Core's KeyOriginInfo: the master key's fingerprint and the derivation path. */
+export interface KeyOriginInfo {
+  readonly fingerprint: Uint8Array;
+  readonly path: readonly number[];
+}
+
+/** Core's SignatureData, as far as combining, signing and PSBTs use it. */
 export interface SignatureData {
   complete: boolean;
   scriptSig: Uint8Array;
@@ -35,10 +41,32 @@ export interface SignatureData {
   witnessScript: Uint8Array;
   /** By hex key id (hash160 of the public key); the first signature found for a key stays. */
   readonly signatures: Map<string, SignaturePair>;
+  /** Core's misc_pubkeys: keys with their origins, by hex key id (a PSBT's BIP32 derivations). */
+  readonly miscPubkeys: Map<string, { pubkey: Uint8Array; origin: KeyOriginInfo }>;
+  /** What signing lacked, by hex key id or script hash (analyzepsbt reports them). */
+  readonly missingPubkeys: string[];
+  readonly missingSigs: string[];
+  missingRedeemScript: string;
+  missingWitnessScript: string;
+  /** Hash preimages miniscript may reveal, by `<fragment>:<hex hash>` (sha256, ripemd160, hash256, hash160). */
+  readonly preimages: Map<string, Uint8Array>;
 }
 
 export function emptySignatureData(): SignatureData {
-  return { complete: false, scriptSig: new Uint8Array(0), witness: [], redeemScript: new Uint8Array(0), witnessScript: new Uint8Array(0), signatures: new Map() };
+  return {
+    complete: false,
+    scriptSig: new Uint8Array(0),
+    witness: [],
+    redeemScript: new Uint8Array(0),
+    witnessScript: new Uint8Array(0),
+    signatures: new Map(),
+    miscPubkeys: new Map(),
+    missingPubkeys: [],
+    missingSigs: [],
+    missingRedeemScript: '',
+    missingWitnessScript: '',
+    preimages: new Map(),
+  };
 }
 
 const keyId = (pubkey: Uint8Array) => toHex(hash160(pubkey));
@@ -51,6 +79,8 @@ export interface InputSigner {
   script(scriptId: Uint8Array): Uint8Array | undefined;
   /** The key's signature (DER and hash type) over the input with this script code, or null. */
   sign(keyId: string, scriptCode: Uint8Array, sigversion: SigVersion): Uint8Array | null;
+  /** The key's origin, when the provider knows and shows it (descriptor keys). */
+  keyOrigin?(keyId: string): KeyOriginInfo | undefined;
 }
 
 /** Core's DUMMY_SIGNING_PROVIDER with a creator that signs nothing. */
@@ -152,14 +182,17 @@ function createSig(data: SignatureData, signer: InputSigner, pubkey: Uint8Array,
   const id = keyId(pubkey);
   const pooled = data.signatures.get(id);
   if (pooled) return pooled.sig;
+  const origin = signer.keyOrigin?.(id);
+  if (origin && !data.miscPubkeys.has(id)) data.miscPubkeys.set(id, { pubkey, origin });
   const sig = signer.sign(id, scriptCode, sigversion);
   if (sig) data.signatures.set(id, { pubkey, sig });
+  else data.missingSigs.push(id);
   return sig;
 }
 
-/** Core's GetPubKey: from a pooled signature, else the provider. */
+/** Core's GetPubKey: from a pooled signature, else a known derivation, else the provider. */
 function knownPubkey(data: SignatureData, signer: InputSigner, id: string): Uint8Array | undefined {
-  return data.signatures.get(id)?.pubkey ?? signer.pubkey(id);
+  return data.signatures.get(id)?.pubkey ?? data.miscPubkeys.get(id)?.pubkey ?? signer.pubkey(id);
 }
 
 /** Core's SignStep (no taproot: nothing here knows taproot spend data). */
@@ -173,11 +206,13 @@ function signStep(data: SignatureData, signer: InputSigner, script: Uint8Array, 
     }
     case 'pubkeyhash': {
       const pubkey = knownPubkey(data, signer, toHex(solution.hash));
+      if (!pubkey) data.missingPubkeys.push(toHex(solution.hash));
       const sig = pubkey && createSig(data, signer, pubkey, script, sigversion);
       return pubkey && sig ? step(true, [sig, pubkey]) : step(false);
     }
     case 'scripthash': {
       const redeem = knownScript(data, signer, solution.hash);
+      if (!redeem) data.missingRedeemScript = toHex(solution.hash);
       return redeem ? step(true, [redeem]) : step(false);
     }
     case 'multisig': {
@@ -196,6 +231,7 @@ function signStep(data: SignatureData, signer: InputSigner, script: Uint8Array, 
       return step(true, [solution.program]);
     case 'witness_v0_scripthash': {
       const witnessScript = knownScript(data, signer, ripemd160(solution.program));
+      if (!witnessScript) data.missingWitnessScript = toHex(solution.program);
       return witnessScript ? step(true, [witnessScript]) : step(false);
     }
     case 'anchor':
@@ -234,7 +270,7 @@ export interface SpendingInput {
  * satisfaction of `witnessScript` as miniscript, or null. A pkh key is known only by a
  * pooled signature's key; without one the script does not decode.
  */
-function satisfyMiniscript(data: SignatureData, signer: InputSigner, witnessScript: Uint8Array, spending: SpendingInput): readonly Uint8Array[] | null {
+function satisfyMiniscript(data: SignatureData, signer: InputSigner, witnessScript: Uint8Array, spending: SpendingInput): { stack: readonly Uint8Array[]; solved: boolean } | null {
   const keys: Uint8Array[] = [];
   const index = (key: Uint8Array) => keys.push(key) - 1;
   const inferrer: KeyInferrer = {
@@ -254,8 +290,10 @@ function satisfyMiniscript(data: SignatureData, signer: InputSigner, witnessScri
     pkBytes: (key) => keys[key]!,
     checkOlder: (value) => checker.checkSequence(value),
     checkAfter: (value) => checker.checkLockTime(value),
+    preimage: (fragment, hash) => data.preimages.get(`${fragment}:${toHex(hash)}`),
   };
-  return satisfy(node, ctx).stack;
+  const { available, stack } = satisfy(node, ctx);
+  return stack ? { stack, solved: available === 'yes' } : null;
 }
 
 /** CPubKey::IsValid: the length its first byte announces. */
@@ -268,14 +306,27 @@ function isValidPubkeyEncoding(bytes: Uint8Array): boolean {
 
 const payToPubkeyHashScript = (hash: Uint8Array) => Uint8Array.of(OP.OP_DUP, OP.OP_HASH160, 20, ...hash, OP.OP_EQUALVERIFY, OP.OP_CHECKSIG);
 
+/** What ProduceSignature built: the scriptSig and witness, whether SignStep solved the script, and whether it is a witness spend. */
+export interface ProducedSignature {
+  scriptSig: Uint8Array;
+  witness: readonly Uint8Array[];
+  solved: boolean;
+  isWitness: boolean;
+}
+
+/** Taproot's SignStep (Core's SignTaproot), for callers that know taproot spend data. */
+export type TaprootSigner = (data: SignatureData, outputKey: Uint8Array) => Uint8Array[] | null;
+
 /** Core's ProduceSignature: the input's scriptSig and witness (Core's UpdateInput), without its final check. */
 export function produceSignature(
   data: SignatureData,
   scriptPubKey: Uint8Array,
   spending: SpendingInput,
   signer: InputSigner = NO_SIGNER,
-): { scriptSig: Uint8Array; witness: readonly Uint8Array[] } {
-  if (data.complete) return { scriptSig: data.scriptSig, witness: data.witness };
+  taproot?: TaprootSigner,
+): ProducedSignature {
+  // Core returns before it learns whether the spend is a witness one.
+  if (data.complete) return { scriptSig: data.scriptSig, witness: data.witness, solved: true, isWitness: false };
   let { solved, type, result } = signStep(data, signer, scriptPubKey, SigVersion.BASE);
   let p2sh = false;
   let subscript: Uint8Array = new Uint8Array(0);
@@ -300,17 +351,26 @@ export function produceSignature(
     const inner = signStep(data, signer, witnessScript, SigVersion.WITNESS_V0);
     solved = inner.solved && inner.type !== 'scripthash' && inner.type !== 'witness_v0_scripthash' && inner.type !== 'witness_v0_keyhash';
     let stack: readonly Uint8Array[] = inner.result;
-    if (!solved && stack.length === 0) stack = satisfyMiniscript(data, signer, witnessScript, spending) ?? [];
+    if (!solved && stack.length === 0) {
+      const satisfied = satisfyMiniscript(data, signer, witnessScript, spending);
+      stack = satisfied?.stack ?? [];
+      solved = satisfied?.solved ?? false;
+    }
     witness = [...stack, witnessScript];
     isWitness = true;
     result = [];
   } else if (type === 'witness_v1_taproot' && !p2sh) {
     isWitness = true;
+    const stack = taproot ? taproot(data, scriptPubKey.subarray(2)) : null;
+    if (stack) {
+      solved = true;
+      witness = stack;
+    }
     result = [];
   } else if (solved && type === 'witness_unknown') {
     isWitness = true;
   }
   if (!isWitness) witness = [];
   if (p2sh) result.push(subscript);
-  return { scriptSig: pushAll(result), witness };
+  return { scriptSig: pushAll(result), witness, solved, isWitness };
 }

@@ -25,8 +25,8 @@ export class SigningKeyStore {
   readonly #keys = new Map<string, SigningKey>();
   readonly #scripts = new Map<string, Uint8Array>();
 
-  addKey(secret: Uint8Array, compressed: boolean): void {
-    const pubkey = secp.getPublicKey(secret, compressed);
+  /** `pubkey`, when the caller has it already, saves computing it. */
+  addKey(secret: Uint8Array, compressed: boolean, pubkey: Uint8Array = secp.getPublicKey(secret, compressed)): void {
     this.#keys.set(toHex(hash160(pubkey)), { secret, pubkey, compressed });
   }
 

@@ -4,7 +4,8 @@
  * defaults, wrong types, missing and unknown things), every REST endpoint in every format,
  * and protocol variants (JSON-RPC 1.0/1.1/2.0, batches, odd ids). Pure: facts in, requests out.
  */
-import { fromHex, hash160, hashToHex, parseTransaction } from '../../src/primitives/index.js';
+import { fromHex, hash160, hashToHex, parseTransaction, Transaction } from '../../src/primitives/index.js';
+import { encodePsbt, psbtFromTransaction } from '../../src/psbt/index.js';
 import { decodeSecret, encodeAddress, payToPubkeyHashScript } from '../../src/script/index.js';
 import { getPublicKey } from '@noble/secp256k1';
 import type { RichChain } from './rich-chain.js';
@@ -183,6 +184,7 @@ export function catalogue(facts: ChainFacts, helpMethods: readonly string[]): Di
     }
     for (const format of ['bin', 'hex', 'json']) rest(`/rest/tx/${tx.txid}.${format}`, 'rest tx');
   }
+  for (const tx of facts.confirmed.slice(-3)) psbtLifeCycle(rpc, tx.hex);
   for (const tx of facts.pool) {
     rpc('getrawtransaction', [tx.txid, 1]);
     rpc('getrawtransaction', [tx.txid, 2]);
@@ -199,6 +201,7 @@ export function catalogue(facts: ChainFacts, helpMethods: readonly string[]): Di
     // Without keys: the inputs' own signatures are checked and kept (the chain's are signed by bitcoind's wallet).
     rpc('signrawtransactionwithkey', [tx.hex, []]);
     rpc('signrawtransactionwithkey', [tx.hex, [MESSAGE_WIF], null, 'NONE']);
+    psbtLifeCycle(rpc, tx.hex);
     for (const input of parseTransaction(fromHex(tx.hex)).inputs) {
       rpc('gettxspendingprevout', [[{ txid: hashToHex(input.prevout.txid), vout: input.prevout.vout }], { return_spending_tx: true }]);
     }
@@ -357,6 +360,19 @@ export function catalogue(facts: ChainFacts, helpMethods: readonly string[]): Di
 }
 
 /** A regtest key bitcoind signed "hello" with (the signature is the input, not an expected answer). */
+/** The PSBT methods over a transaction's inputs and outputs (its signatures stripped): every stage, joined with itself (refused). */
+function psbtLifeCycle(rpc: (method: string, params: unknown[]) => void, hex: string): void {
+  const tx = parseTransaction(fromHex(hex));
+  const unsigned = new Transaction({ version: tx.version, inputs: tx.inputs.map((i) => ({ ...i, scriptSig: new Uint8Array(0), witness: [] })), outputs: tx.outputs, locktime: tx.locktime });
+  const psbt = encodePsbt(psbtFromTransaction(unsigned));
+  rpc('converttopsbt', [hex]);
+  rpc('converttopsbt', [hex, true]);
+  for (const method of ['decodepsbt', 'analyzepsbt', 'utxoupdatepsbt', 'finalizepsbt']) rpc(method, [psbt]);
+  rpc('descriptorprocesspsbt', [psbt, [`wpkh(${MESSAGE_WIF})`, `pkh(${MESSAGE_WIF})`]]);
+  rpc('combinepsbt', [[psbt, psbt]]);
+  rpc('joinpsbts', [[psbt, psbt]]);
+}
+
 const MESSAGE_WIF = 'cVpF924EspNh8KjYsfhgY96mmxvT6DgdWiTYMtMjuM74hJaU5psW';
 const MESSAGE_SIGNATURE = 'IKC+Ijl/SSZ+8GIt8RfXjZa/tzuYFEzIzAyxpvUf48D8AjUYXGAZKz3JfJVta+NUzDlZdMmJIa5rLtdE0ChWEfs=';
 
