@@ -695,6 +695,9 @@ export class Chainstate {
         // Progress made: give the caller a chance to re-evaluate (Core releases cs_main here).
         return false;
       }
+      // connectEach stops at the first block that adds work, which may be short of `target`:
+      // the next step starts from the tip, not from the step's end.
+      height = this.chain.tip!.height;
     }
     return false;
   }

@@ -20,6 +20,7 @@ export * from './standalone-verify.js';
 export * from './lmdb-chain-store.js';
 export * from './import.js';
 export * from './utxo-stats.js';
+export * from './utxo-snapshot-file.js';
 export { storedIndexInfo, type IndexInfo } from './base-index.js';
 export * from './txindex.js';
 export * from './blockfilter.js';

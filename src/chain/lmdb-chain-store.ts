@@ -85,6 +85,8 @@ export class LmdbChainStore implements ChainStore {
   /** Opens (creating if needed) `<netdir>/chainstate` and `<netdir>/blocks`. */
   static open(netdir: string, params: ChainParams, options: LmdbChainStoreOptions = {}): LmdbChainStore {
     const env = openChainstateEnv(netdir);
+    // A directory from before the headers table (or from a build that did not keep it).
+    if (!env.withSnapshot((r) => r.activeHeadersCurrent())) env.writeBatch((w) => w.rebuildActiveHeaders());
     const fileInfo = env.withSnapshot((r) => [...r.fileInfos()]);
     const blocks = BlockFileStore.open(join(netdir, 'blocks'), params.messageStart, {
       xor: options.blocksXor ?? true,
@@ -156,10 +158,7 @@ export class LmdbChainStore implements ChainStore {
       }
       for (const { hash, undo } of batch.undoPuts ?? []) w.putUndoBytes(hash, undo);
       for (const hash of batch.undoDeletes ?? []) w.deleteUndo(hash);
-      for (const { height, hash } of batch.activeChanges ?? []) {
-        if (hash) w.putActive(height, hash);
-        else w.deleteActive(height);
-      }
+      if (batch.activeChanges) w.applyActiveChanges(batch.activeChanges);
       if (batch.tip) w.putMeta(CHAINSTATE_META.tip, batch.tip);
       if (batch.havePruned) w.putMeta(CHAINSTATE_META.havePruned, true);
       if (batch.bestHeader) w.putMeta(CHAINSTATE_META.bestHeader, batch.bestHeader);
@@ -171,6 +170,7 @@ export class LmdbChainStore implements ChainStore {
           else w.putMempoolDelta(txid, delta);
         }
         w.putMeta(CHAINSTATE_META.mempoolSequence, BigInt(batch.mempool.sequence));
+        bumpMempoolVersion(w);
         if (batch.mempool.stats) w.putMeta(CHAINSTATE_META.mempoolStats, batch.mempool.stats);
       }
     });
@@ -185,6 +185,7 @@ export class LmdbChainStore implements ChainStore {
       w.clear('coins');
       w.clear('undo');
       w.clear('active');
+      w.clear('headers');
       w.deleteMeta(CHAINSTATE_META.tip);
     });
   }
@@ -226,6 +227,7 @@ export class LmdbChainStore implements ChainStore {
     this.write((w) => {
       w.clear('mempool');
       w.clear('mempooldelta');
+      bumpMempoolVersion(w);
       w.deleteMeta(CHAINSTATE_META.mempoolDumpHash);
     });
   }
@@ -260,4 +262,12 @@ export class LmdbChainStore implements ChainStore {
     this.blocks.close();
     await this.env.close();
   }
+}
+
+/**
+ * Every batch that changes the mempool tables moves the version: the sequence alone misses
+ * prioritisations, and results rendered once per pool (getrawmempool verbose) are keyed on it.
+ */
+function bumpMempoolVersion(w: ChainstateWriter): void {
+  w.putMeta(CHAINSTATE_META.mempoolVersion, (w.meta(CHAINSTATE_META.mempoolVersion) ?? 0n) + 1n);
 }

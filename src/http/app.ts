@@ -3,8 +3,11 @@
  * accept → 501 page; client not in -rpcallowip → 403; body over 32 MiB → 413; DELETE →
  * 405; then by path: `/` and `/wallet/<name>` → JSON-RPC (POST only → else 405 with
  * Core's text; missing credentials → 401 at once, wrong ones → 401 after 250 ms), /rest/
- * → the REST router when -rest is on, anything else → 404. Bodies are read whole first,
- * as libevent does.
+ * → the REST router when -rest is on, anything else → 404; a matched path over Core's
+ * -rpcthreads + -rpcworkqueue bound (when given) → 503. Bodies are read whole first, as
+ * libevent does. What libevent refuses before Core sees a request (malformed heads,
+ * unknown methods, ...), HTTP/1.0, pipelining and the idle timeout are the wire layer's
+ * (native/http_wire.c), under uWS: requests reach this code one at a time, as HTTP/1.1.
  */
 import type { HttpRequest, HttpResponse, TemplatedApp } from '@trufflesuite/uws-js-unofficial';
 import type { FrontendSettings } from '../ipc/index.js';
@@ -15,6 +18,7 @@ import { emptyReply, libeventErrorPage, sendReply, type Reply } from './reply.js
 import type { RestRouter } from './rest.js';
 import { allowsEveryPeer, canonicalAddress, formatAddress, subnetMatches } from '../primitives/index.js';
 import type { UwsModule } from './uws.js';
+import { HTTP10_KEEP_ALIVE } from './wire.js';
 
 /** libevent's limit on a request body (MAX_SIZE, 0x02000000 bytes). */
 export const MAX_BODY_BYTES = 0x02000000;
@@ -23,6 +27,7 @@ export const FAILED_LOGIN_DELAY_MS = 250;
 
 const LIBEVENT_METHODS = new Set(['GET', 'POST', 'HEAD', 'PUT', 'DELETE']);
 const WWW_AUTHENTICATE: readonly [string, string] = ['WWW-Authenticate', 'Basic realm="jsonrpc"'];
+const KEEP_ALIVE: readonly [string, string] = ['Connection', 'keep-alive'];
 
 export interface FrontendState {
   warmup: string | null;
@@ -30,6 +35,9 @@ export interface FrontendState {
   /** Requests received and not yet answered (shutdown waits for them). */
   inflight: number;
 }
+
+/** Core's reply when its work queue is full. */
+const WORK_QUEUE_FULL: Reply = { status: 503, body: 'Work queue depth exceeded' };
 
 export interface AppDeps {
   readonly settings: FrontendSettings;
@@ -63,6 +71,8 @@ interface Incoming {
   /** undefined when the request has no Authorization header. */
   readonly authorization: string | undefined;
   readonly wantsClose: boolean;
+  /** An HTTP/1.0 client that asked for keep-alive: libevent says it keeps the connection. */
+  readonly keepAlive10: boolean;
   /**
    * The client's address bytes (IPv4-mapped IPv6 folded to IPv4), read on first use: only
    * while the request's callbacks run (uWS discards the response object after them).
@@ -80,6 +90,13 @@ function readAuthorization(req: HttpRequest): string | undefined {
   });
   return present ? '' : undefined;
 }
+
+/**
+ * libevent's error pages always say `Connection: close`; uWS writes it only when the client
+ * did not ask for close itself, so then it is echoed (the wire layer asks for close on behalf
+ * of an HTTP/1.0 client without keep-alive).
+ */
+const asksClose = (request: HttpRequest): boolean => request.getHeader('connection').toLowerCase() === 'close';
 
 export function createApp(uws: UwsModule, deps: AppDeps): TemplatedApp {
   const { settings, state } = deps;
@@ -119,15 +136,29 @@ export function createApp(uws: UwsModule, deps: AppDeps): TemplatedApp {
     return ctx;
   };
 
+  /** Handled requests still running (long polls, calls the coordinator answers): Core's busy workers and queue. */
+  let running = 0;
+  const bound = settings.requestBound;
+  /** Runs a handler, counting it while it runs when Core's bound applies. */
+  function run(handler: () => Reply | Promise<Reply>): Reply | Promise<Reply> {
+    if (bound === null) return handler();
+    if (running >= bound) return WORK_QUEUE_FULL;
+    const reply = handler();
+    if (!(reply instanceof Promise)) return reply;
+    running++;
+    return reply.finally(() => running--);
+  }
+
   /** `body` may be uWS's memory, valid only until this returns: keep a copy to use it later. */
   function route(req: Incoming, body: Uint8Array): Reply | Promise<Reply> {
     if (deps.logsDebug('http')) deps.log('debug', 'http', `Received a ${req.method} request for ${req.uri} from ${formatAddress(req.peer())}`);
     // DELETE is known to libevent but not to Core.
     if (req.method === 'DELETE') return emptyReply(405);
-    if (req.uri === '/' || req.uri.startsWith('/wallet/')) return jsonRpc(req, body);
+    // Core queues a request once a handler matched its path, and refuses it (503) when full.
+    if (req.uri === '/' || req.uri.startsWith('/wallet/')) return run(() => jsonRpc(req, body));
     if (settings.rest && req.uri.startsWith('/rest/')) {
       const found = deps.rest.match(req.uri);
-      if (found) return found.handler({ method: req.method, rest: found.rest, uri: req.uri, warmup: state.warmup, body: new Uint8Array(body) });
+      if (found) return run(() => found.handler({ method: req.method, rest: found.rest, uri: req.uri, warmup: state.warmup, body: new Uint8Array(body) }));
     }
     return emptyReply(404);
   }
@@ -146,11 +177,11 @@ export function createApp(uws: UwsModule, deps: AppDeps): TemplatedApp {
     const peer = (): ArrayLike<number> => (address ??= canonicalAddress(new Uint8Array(res.getRemoteAddress())));
     if (state.shuttingDown) {
       // Core's HTTP server refuses new work once shutdown has begun.
-      sendReply(res, libeventErrorPage(503));
+      sendReply(res, libeventErrorPage(503), asksClose(request));
       return;
     }
     if (!LIBEVENT_METHODS.has(method)) {
-      sendReply(res, libeventErrorPage(501));
+      sendReply(res, libeventErrorPage(501), asksClose(request));
       return;
     }
     if (!everyPeerAllowed && !settings.allowSubnets.some((s) => subnetMatches(s, peer()))) {
@@ -160,15 +191,17 @@ export function createApp(uws: UwsModule, deps: AppDeps): TemplatedApp {
     }
     const length = request.getHeader('content-length');
     if (length !== '' && Number(length) > MAX_BODY_BYTES) {
-      sendReply(res, libeventErrorPage(413));
+      sendReply(res, libeventErrorPage(413), asksClose(request));
       return;
     }
     const query = request.getQuery();
+    const connection = request.getHeader('connection');
     const incoming: Incoming = {
       method,
       uri: request.getUrl() + (query ? `?${query}` : ''),
       authorization: readAuthorization(request),
-      wantsClose: request.getHeader('connection').toLowerCase() === 'close',
+      wantsClose: connection.toLowerCase() === 'close',
+      keepAlive10: connection === HTTP10_KEEP_ALIVE,
       peer,
     };
 
@@ -182,7 +215,8 @@ export function createApp(uws: UwsModule, deps: AppDeps): TemplatedApp {
       if (done) return;
       done = true;
       // While shutting down every reply ends its connection, as Core's do.
-      const closing = state.shuttingDown && !reply.close ? { ...reply, close: true } : reply;
+      let closing = state.shuttingDown && !reply.close ? { ...reply, close: true } : reply;
+      if (incoming.keepAlive10) closing = { ...closing, headers: [...(closing.headers ?? []), KEEP_ALIVE] };
       if (!reply.writer) state.inflight--;
       streaming = reply.writer;
       const send = (): void =>

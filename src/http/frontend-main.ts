@@ -17,6 +17,7 @@ import type { CallOutcome } from './jsonrpc.js';
 import { RestRouter } from './rest.js';
 import { registerRestEndpoints } from '../rest/index.js';
 import { loadUws, type UwsModule } from './uws.js';
+import { chooseSignatureBackend } from '../script/index.js';
 
 /** How long a shutting-down front-end waits for requests in flight. */
 const SHUTDOWN_GRACE_MS = 5000;
@@ -55,6 +56,9 @@ let nodeView: NodeView | undefined;
 
 function setUpLocalCalls(settings: FrontendSettings): void {
   if (settings.netDir === '') return;
+  // Rendering blocks hashes every transaction and checks taproot keys: with the native
+  // backend (the default) the addon does both; a failure to load it ends this process loudly.
+  chooseSignatureBackend(settings.sigBackend);
   const registry = new RpcRegistry();
   registry.register(...blockchainReadMethods(), ...blockchainBlockMethods((name) => settings.deprecatedRpc.includes(name)), ...blockFilterMethods(), ...descriptorActivityMethods(), ...mempoolMethods(), ...waitMethods(() => tipWaiters));
   registry.register(...pureRpcMethods(settings.chain));
@@ -121,7 +125,7 @@ function start(settings: FrontendSettings): void {
   setUpLocalCalls(settings);
   debugCategories = new Set(settings.debugCategories);
   try {
-    uws = loadUws();
+    uws = loadUws(settings.serverTimeout);
   } catch (err) {
     channel.send({ t: 'fatal', message: (err as Error).message });
     process.exitCode = 1;

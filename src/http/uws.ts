@@ -7,6 +7,7 @@
 import { createRequire } from 'node:module';
 import * as path from 'node:path';
 import type * as Uws from '@trufflesuite/uws-js-unofficial';
+import { installWire } from './wire.js';
 
 export type UwsModule = typeof Uws;
 
@@ -19,7 +20,8 @@ export function uwsBinaryPath(): string {
   return path.join(pkg, 'binaries', `uws_${process.platform}_${process.arch}_${process.versions.modules}.node`);
 }
 
-export function loadUws(): UwsModule {
+/** Loads uWS with the wire layer under it; `idleTimeoutSeconds` is -rpcservertimeout. */
+export function loadUws(idleTimeoutSeconds: number): UwsModule {
   process.env['UWS_HTTP_MAX_HEADERS_SIZE'] = MAX_HEADERS_SIZE;
   const require = createRequire(import.meta.url);
   const file = uwsBinaryPath();
@@ -30,5 +32,6 @@ export function loadUws(): UwsModule {
     throw new Error(`cannot load the uWebSockets.js binary ${file}: ${(err as Error).message}`);
   }
   if (typeof mod.App !== 'function') throw new Error(`${file} is not a uWebSockets.js binary`);
+  installWire(file, idleTimeoutSeconds);
   return mod;
 }

@@ -7,6 +7,7 @@ import type { RpcErrorObject, RpcParams } from '../rpc/index.js';
 import type { ChainArgs, ChainName } from '../consensus/index.js';
 import type { MempoolPolicyOptions } from '../mempool/index.js';
 import type { SubnetSpec } from '../primitives/index.js';
+import type { SignatureBackendChoice } from '../script/index.js';
 
 export type { SubnetSpec };
 
@@ -33,6 +34,10 @@ export interface FrontendSettings {
   readonly whitelists: readonly { readonly user: string; readonly methods: readonly string[] }[];
   readonly whitelistDefault: boolean;
   readonly rest: boolean;
+  /** -rpcservertimeout: seconds an idle connection stays open. */
+  readonly serverTimeout: number;
+  /** Requests one front-end runs at once before it answers 503 (Core's threads + work queue); null: no bound. */
+  readonly requestBound: number | null;
   /** Current init message, null once ready. */
   readonly warmup: string | null;
   readonly tip: TipEvent | null;
@@ -54,6 +59,8 @@ export interface FrontendSettings {
   readonly mempoolPolicy: MempoolPolicyOptions;
   /** The -dbcache split getchainstates reports. */
   readonly coinsCacheBytes: { readonly db: number; readonly tip: number };
+  /** -sigbackend: front-ends hash and check keys with the same backend as the coordinator. */
+  readonly sigBackend: SignatureBackendChoice;
 }
 
 export interface TipEvent {

@@ -145,21 +145,41 @@ export function compareMiningOrder(a: RankedChunk, b: RankedChunk): number {
 /**
  * Chunks across clusters in mining order: a cluster's chunks always in their own order (a
  * later chunk never pays more than an earlier one), the clusters' next chunks merged by
- * compareMiningOrder.
+ * compareMiningOrder through a binary heap of clusters keyed by their next chunk (a scan
+ * of every cluster per chunk took half a second for 5,000 lone transactions). Chunks of
+ * distinct clusters never compare equal (their highest txids differ), so the merge is
+ * the same whatever the heap's shape.
  */
 export function miningOrder(clusters: readonly Chunk[][]): Chunk[] {
   const ranked = clusters.map((chunks) => chunks.map((_, i) => rankChunk(chunks, i)));
   const next = clusters.map(() => 0);
-  const out: Chunk[] = [];
-  for (;;) {
-    let best = -1;
-    for (let c = 0; c < ranked.length; c++) {
-      const candidate = ranked[c]![next[c]!];
-      if (!candidate) continue;
-      if (best < 0 || compareMiningOrder(candidate, ranked[best]![next[best]!]!) < 0) best = c;
+  const head = (c: number): RankedChunk => ranked[c]![next[c]!]!;
+  const before = (a: number, b: number): boolean => compareMiningOrder(head(a), head(b)) < 0;
+  const heap: number[] = [];
+  for (let c = 0; c < ranked.length; c++) if (ranked[c]!.length > 0) heap.push(c);
+  const siftDown = (start: number): void => {
+    let i = start;
+    for (;;) {
+      const left = 2 * i + 1;
+      if (left >= heap.length) return;
+      const child = left + 1 < heap.length && before(heap[left + 1]!, heap[left]!) ? left + 1 : left;
+      if (!before(heap[child]!, heap[i]!)) return;
+      [heap[i], heap[child]] = [heap[child]!, heap[i]!];
+      i = child;
     }
-    if (best < 0) return out;
-    out.push(ranked[best]![next[best]!]!.chunk);
+  };
+  for (let i = (heap.length >> 1) - 1; i >= 0; i--) siftDown(i);
+  const out: Chunk[] = [];
+  while (heap.length > 0) {
+    const best = heap[0]!;
+    out.push(head(best).chunk);
     next[best]!++;
+    if (next[best]! >= ranked[best]!.length) {
+      const last = heap.pop()!;
+      if (heap.length === 0) break;
+      heap[0] = last;
+    }
+    siftDown(0);
   }
+  return out;
 }

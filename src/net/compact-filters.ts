@@ -18,7 +18,7 @@
 import type { ActiveChain, BlockFilterIndexView, BlockIndexEntry, BlockTree } from '../chain/index.js';
 import { BASIC_FILTER_PARAMS, blockFilterHash, BlockStatus } from '../chain/index.js';
 import { blockProofEquivalentTime, type ChainParams } from '../consensus/index.js';
-import { ByteReader, ByteWriter, bytesEqual, DecodeError, decodeGcs, hashToHex } from '../primitives/index.js';
+import { ByteReader, ByteWriter, DecodeError, decodeGcs, hashToHex } from '../primitives/index.js';
 
 /** Core's MAX_GETCFILTERS_SIZE: filters one getcfilters may ask for (BIP157). */
 export const MAX_GETCFILTERS_SIZE = 1000;

@@ -14,8 +14,8 @@ import { blockWeightOptionsError } from './block-weight-options.js';
 import { MAX_FUTURE_BLOCK_TIME } from '../consensus/index.js';
 import { hexToHash } from '../primitives/index.js';
 import { SignatureCache } from '../script/index.js';
-import { blockchainBlockMethods, blockchainMethods, blockchainReadMethods, blockFilterMethods, descriptorActivityMethods, mempoolMethods, miningMethods, TipWaiters, waitMethods, type ChainAccess } from '../rpc/index.js';
-import { feeMethods, mempoolPersistMethods, mempoolSubmitMethods, prioritisationMethods, scanBlocksMethods, scanTxOutSetMethods, type SnapshotSource } from '../rpc/index.js';
+import { blockchainBlockMethods, blockchainMethods, blockchainReadMethods, blockFilterMethods, descriptorActivityMethods, mempoolMethods, miningMethods, psbtUpdateMethods, signRawTransactionMethods, TipWaiters, waitMethods, type ChainAccess } from '../rpc/index.js';
+import { dumpTxOutSetMethods, feeMethods, mempoolPersistMethods, mempoolSubmitMethods, prioritisationMethods, scanBlocksMethods, scanTxOutSetMethods, type NetworkSwitch, type SnapshotSource } from '../rpc/index.js';
 import { ScriptCheckPool } from '../../workers/index.js';
 import type { NodeConfig } from './config.js';
 import { InitError } from './config.js';
@@ -106,6 +106,8 @@ export class ChainstateService implements NodeService {
     private readonly config: NodeConfig,
     /** Connected peers (getblocktemplate refuses to work without any off regtest). */
     peerCount: () => number = () => 0,
+    /** The P2P network, which dumptxoutset suspends while it rolls the chain back. */
+    network: () => NetworkSwitch | undefined = () => undefined,
   ) {
     const self = this;
     const access: ChainAccess = {
@@ -130,7 +132,7 @@ export class ChainstateService implements NodeService {
       mempool: () => this.mempool,
       node: nodeFacts(config, () => (this.ctx?.shutdownRequested ?? false) || (this.chain?.interrupted ?? false), peerCount),
     };
-    this.rpcMethods = [...blockchainReadMethods(), ...blockchainBlockMethods(access.node!.deprecatedRpc), ...blockFilterMethods(), ...descriptorActivityMethods(), ...mempoolMethods(), ...blockchainMethods(access), ...miningMethods(access), ...waitMethods(() => this.tipWaiters)];
+    this.rpcMethods = [...blockchainReadMethods(), ...blockchainBlockMethods(access.node!.deprecatedRpc), ...blockFilterMethods(), ...descriptorActivityMethods(), ...mempoolMethods(), ...blockchainMethods(access), ...miningMethods(access), ...waitMethods(() => this.tipWaiters), ...signRawTransactionMethods(config.chain), ...psbtUpdateMethods(config.chain)];
     const mempool = (): NodeMempool => {
       if (!this.mempool) throw new ChainSystemError('mempool is not loaded');
       return this.mempool;
@@ -149,6 +151,7 @@ export class ChainstateService implements NodeService {
         import: (file, options) => mempoolFile().import(file, options),
       }),
       ...scanTxOutSetMethods({ chain: config.chain, flush: async () => this.chain?.flushNow(), snapshots: () => this.snapshots, node: access.node! }),
+      ...dumpTxOutSetMethods({ access, netDir: config.netDir, flush: async () => this.chain?.flushNow(), snapshots: () => this.snapshots, network }),
       ...scanBlocksMethods({ chain: config.chain, snapshots: () => this.snapshots, node: access.node! }),
       // Core's floor: the mempool's minimum fee (GetMinFee, which decays it) or -minrelaytxfee.
       ...feeMethods({

@@ -141,6 +141,15 @@ export class NodeConfig {
   get rpcWorkQueue(): number {
     return this.args.getIntArg('rpcworkqueue', 64);
   }
+  /**
+   * Core's bound on requests in flight (its worker threads plus its work queue, each at
+   * least 1), beyond which it answers 503: only when -rpcthreads or -rpcworkqueue is given,
+   * else null (unbounded: tsbtcd's front-ends have no threads to run out of).
+   */
+  get rpcRequestBound(): number | null {
+    if (!this.args.isArgSet('rpcthreads') && !this.args.isArgSet('rpcworkqueue')) return null;
+    return Math.max(this.rpcThreads, 1) + Math.max(this.rpcWorkQueue, 1);
+  }
   /** Number of HTTP front-end processes sharing the RPC port (tsbtcd's own option); default one per core. */
   get rpcFrontends(): number {
     return Math.max(1, this.args.getIntArg('rpcfrontends', availableParallelism()));

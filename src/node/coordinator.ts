@@ -184,6 +184,8 @@ export class Coordinator {
         whitelists: setup.whitelists,
         whitelistDefault: setup.whitelistDefault,
         rest: this.config.rest,
+        serverTimeout: this.config.rpcServerTimeout,
+        requestBound: this.config.rpcRequestBound,
         warmup: this.server.warmupStatus ?? null,
         tip: this.tip,
         debugCategories: Object.entries(this.log.categoryStatus())
@@ -197,6 +199,7 @@ export class Coordinator {
         pruneTarget: this.config.pruneTarget,
         mempoolPolicy: this.config.mempoolPolicy,
         coinsCacheBytes: this.config.coinsCacheBytes,
+        sigBackend: this.config.sigBackend,
         chain: this.config.chain,
         chainArgs: this.config.chainArgs,
       }),

@@ -66,6 +66,9 @@ function parsePermissions(text: string, config: NodeConfig): { permissions: Perm
 
 export function netOptions(config: NodeConfig): NetOptions {
   const args = config.args;
+  // Accepting it would relay the node's own transactions to every peer: a privacy leak where
+  // the operator asked for the opposite.
+  if (args.getBoolArg('privatebroadcast', false)) throw new InitError('-privatebroadcast is not supported by tsbtcd: it would relay transactions publicly instead of privately.');
   const connectArgs = args.getArgs('connect');
   // -connect=0 (or -noconnect) leaves the list empty and turns automatic connections off.
   const connect = connectArgs.filter((c) => c !== '0' && c !== '');

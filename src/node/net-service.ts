@@ -31,6 +31,11 @@ export class NetService implements NodeService {
     this.rpcMethods = [...networkMethods(networkFacts(config), facts, () => this.#network), ...peerMethods(() => this.#network, (name) => deprecated.has(name))];
   }
 
+  /** The running P2P network (undefined before start). */
+  get peerNetwork(): PeerNetwork | undefined {
+    return this.#network;
+  }
+
   peerCount(): number {
     if (!this.#manager) return 0;
     let n = 0;

@@ -11,6 +11,7 @@ import {
   formatSubVersion,
   nodeMethods,
   pureRpcMethods,
+  signerMethods,
   SERVICE_FLAGS,
   walletStubMethods,
   type NetworkFacts,
@@ -112,7 +113,7 @@ export function walletDir(config: NodeConfig): string {
 
 export function nodeRpcMethods(config: NodeConfig, facts: NodeFacts): RpcMethod[] {
   // getnetworkinfo and getconnectioncount come with the P2P service (net-service.ts).
-  const methods = [...pureRpcMethods(config.chain), ...nodeMethods()];
+  const methods = [...pureRpcMethods(config.chain), ...nodeMethods(), ...signerMethods(config.args.getArg('signer') ?? '')];
   if (!config.args.getBoolArg('disablewallet', false)) methods.push(...walletStubMethods({ walletDir: () => walletDir(config) }));
   return methods;
 }

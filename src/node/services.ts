@@ -75,7 +75,7 @@ export function nodeServices(config: NodeConfig): NodeService[] {
   if (config.testWarmupMs > 0) services.push(testWarmupService(config.testWarmupMs));
   // The chainstate counts peers for getblocktemplate through the net service started after it.
   let net: NetService | undefined;
-  const chainstate = new ChainstateService(config, () => net?.peerCount() ?? 0);
+  const chainstate = new ChainstateService(config, () => net?.peerCount() ?? 0, () => net?.peerNetwork);
   net = new NetService(config, chainstate);
   services.push(chainstate, net);
   return services;

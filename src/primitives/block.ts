@@ -51,8 +51,25 @@ function hashTransactionsNatively(bytes: Uint8Array, blockStart: number, transac
     const tx = transactions[i]!;
     tx.adoptHashes(hashes.subarray(64 * i, 64 * i + 32), tx.wireWitnessOffset >= 0 ? hashes.subarray(64 * i + 32, 64 * i + 64) : undefined);
   }
-  const roots = nativeBlockRoots(hashes)!;
-  parsedRoots.set(transactions, { merkle: { root: roots.root, mutated: roots.mutated }, witness: { root: roots.witnessRoot, mutated: roots.witnessMutated } });
+  parsedRoots.set(transactions, new NativeRoots(hashes));
+}
+
+/**
+ * Both merkle roots of a parsed block from its hashes in one native call, made when first
+ * asked for: validation asks at once, RPC renderers that parse a block never do.
+ */
+class NativeRoots {
+  private roots: { merkle: MerkleResult; witness: MerkleResult } | undefined;
+
+  constructor(private readonly hashes: Uint8Array) {}
+
+  get(): { merkle: MerkleResult; witness: MerkleResult } {
+    if (!this.roots) {
+      const roots = nativeBlockRoots(this.hashes)!;
+      this.roots = { merkle: { root: roots.root, mutated: roots.mutated }, witness: { root: roots.witnessRoot, mutated: roots.witnessMutated } };
+    }
+    return this.roots;
+  }
 }
 
 /**
@@ -60,7 +77,7 @@ function hashTransactionsNatively(bytes: Uint8Array, blockStart: number, transac
  * block built from another list (a test's changed copy, a template) has none and computes
  * its own. Lists are never changed in place (Block's are readonly).
  */
-const parsedRoots = new WeakMap<readonly Transaction[], { merkle: MerkleResult; witness: MerkleResult }>();
+const parsedRoots = new WeakMap<readonly Transaction[], NativeRoots>();
 
 export function parseBlock(bytes: Uint8Array): ParsedBlock {
   const reader = new ByteReader(bytes);
@@ -78,12 +95,12 @@ export function serializeBlock(block: Block, withWitness = true): Uint8Array {
 }
 
 export function blockMerkleRoot(block: Block): MerkleResult {
-  return parsedRoots.get(block.transactions)?.merkle ?? computeMerkleRoot(block.transactions.map((tx) => tx.txid));
+  return parsedRoots.get(block.transactions)?.get().merkle ?? computeMerkleRoot(block.transactions.map((tx) => tx.txid));
 }
 
 /** BIP141 witness merkle root: the coinbase's wtxid counts as 32 zero bytes. */
 export function blockWitnessMerkleRoot(block: Block): MerkleResult {
-  return parsedRoots.get(block.transactions)?.witness ?? computeMerkleRoot(block.transactions.map((tx, i) => (i === 0 ? new Uint8Array(32) : tx.wtxid)));
+  return parsedRoots.get(block.transactions)?.get().witness ?? computeMerkleRoot(block.transactions.map((tx, i) => (i === 0 ? new Uint8Array(32) : tx.wtxid)));
 }
 
 /** The BIP141 commitment header: OP_RETURN, push 36, 0xaa21a9ed. */

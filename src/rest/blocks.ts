@@ -6,13 +6,12 @@
  */
 import { BlockDataUnavailable, type SnapshotChainView } from '../chain/index.js';
 import type { Reply, RestRequest } from '../http/index.js';
-import { ByteWriter, hashToHex, HEADER_SIZE, parseBlock, type ParsedBlock } from '../primitives/index.js';
+import { ByteWriter, hashToHex, parseBlock, type ParsedBlock } from '../primitives/index.js';
 import {
   blockJsonUndo,
   blockToJson,
   blockTransactionJson,
   headerFields,
-  headerToJson,
   RpcError,
   scriptPubKeyJson,
   amountJson,
@@ -39,6 +38,8 @@ import {
   warmupError,
 } from './format.js';
 import { queryParameter, UriParseError } from './query.js';
+import { activeHeadersJson } from './headers-json.js';
+import { recentBlockBytes } from './recent-blocks.js';
 import { bytesBody, hexBody, piecesBody, STREAM_THRESHOLD_BYTES } from './stream.js';
 
 /** Core's MAX_REST_HEADERS_RESULTS (headers and filter headers). */
@@ -96,7 +97,7 @@ function restBlock(req: RestRequest, ctx: RestContext, verbosity: 1 | 3, part?: 
         }
         bytes = snapshot.readBlockRange(entry, Number(part.offset), Number(part.size));
       } else {
-        bytes = snapshot.readBlockBytes(entry);
+        bytes = recentBlockBytes(snapshot, entry);
       }
     } catch (err) {
       if (err instanceof BlockDataUnavailable) {
@@ -153,16 +154,20 @@ export function restBlockPart(req: RestRequest, ctx: RestContext): Reply {
 }
 
 /**
- * The active-chain walk of headers and filter headers: the hashes from `hash` upwards, at
- * most `count`; empty when the block is unknown or off the active chain. Only the active
- * table is read past the first block.
+ * The active-chain run of headers and filter headers: the heights from `hash`'s upwards,
+ * at most `count`; none when the block is unknown or off the active chain.
  */
-export function activeHashes(snapshot: SnapshotChainView, hash: Uint8Array, count: number): Uint8Array[] {
+function activeRun(snapshot: SnapshotChainView, hash: Uint8Array, count: number): { from: number; count: number; chainWork: bigint } {
   const start = snapshot.entry(hash);
-  if (!start || !snapshot.isActive(start)) return [];
-  const out = [start.hash];
-  const last = Math.min(snapshot.height, start.height + count - 1);
-  for (let h = start.height + 1; h <= last; h++) out.push(snapshot.reader.activeHash(h)!);
+  if (!start || !snapshot.isActive(start)) return { from: 0, count: 0, chainWork: 0n };
+  return { from: start.height, count: Math.min(count, snapshot.height - start.height + 1), chainWork: start.chainWork };
+}
+
+/** The hashes of activeRun's heights. Only the active table is read past the first block. */
+export function activeHashes(snapshot: SnapshotChainView, hash: Uint8Array, count: number): Uint8Array[] {
+  const run = activeRun(snapshot, hash, count);
+  const out: Uint8Array[] = [];
+  for (let h = run.from; h < run.from + run.count; h++) out.push(snapshot.reader.activeHash(h)!);
   return out;
 }
 
@@ -214,17 +219,19 @@ export function restHeaders(req: RestRequest, ctx: RestContext): Reply {
   if ('status' in start) return start;
   const { hash, count } = start;
   return ctx.withSnapshot((snapshot) => {
-    const hashes = activeHashes(snapshot, hash, count);
+    const run = activeRun(snapshot, hash, count);
     switch (format) {
       case 'bin':
       case 'hex': {
-        // The stored 80-byte headers as they are: no entry objects for a 2,000-header walk.
-        const out = new Uint8Array(hashes.length * HEADER_SIZE);
-        hashes.forEach((h, i) => out.set(snapshot.reader.blockHeaderBytes(h)!, i * HEADER_SIZE));
+        // The headers table's runs as they are: a few reads for 2,000 headers.
+        const out = run.count === 0 ? new Uint8Array(0) : snapshot.reader.activeHeaders(run.from, run.count);
         return format === 'bin' ? binReply(out) : hexReply(out);
       }
-      case 'json':
-        return jsonValueReply(hashes.map((h) => headerToJson(headerFields(snapshot, snapshot.entry(h)!))));
+      case 'json': {
+        // 2,000 headers are 1.3 MB of JSON: streamed like a block, not copied into uWS's buffer.
+        const json = activeHeadersJson(snapshot, run.from, run.count, run.chainWork);
+        return json.length <= STREAM_THRESHOLD_BYTES ? { status: 200, contentType: 'application/json', body: json } : { status: 200, contentType: 'application/json', writer: bytesBody(json) };
+      }
       default:
         return formatNotFound(ALL_FORMATS);
     }

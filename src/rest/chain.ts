@@ -6,7 +6,8 @@
  * as the RPC methods, on one snapshot per request.
  */
 import type { Reply, RestRequest } from '../http/index.js';
-import { blockchainInfo, deploymentInfoResult, mempoolContentsJson, mempoolInfoJson } from '../rpc/index.js';
+import { deploymentInfoResult, mempoolContentsJson, mempoolInfoJson } from '../rpc/index.js';
+import { chainInfoBody } from './chaininfo-memo.js';
 import type { RestContext } from './context.js';
 import { formatNotFound, JSON_ONLY, jsonValueReply, parseDataFormat, parseRestHash, restError, warmupError } from './format.js';
 import { queryParameter, UriParseError } from './query.js';
@@ -16,7 +17,7 @@ export function restChainInfo(req: RestRequest, ctx: RestContext): Reply {
   if (req.warmup !== null) return warmupError(req.warmup);
   const { format } = parseDataFormat(req.rest);
   if (format !== 'json') return formatNotFound(JSON_ONLY);
-  return ctx.withSnapshot((snapshot) => jsonValueReply(blockchainInfo(snapshot)));
+  return ctx.withSnapshot((snapshot) => ({ status: 200, contentType: 'application/json', body: chainInfoBody(snapshot) }));
 }
 
 /** /rest/deploymentinfo.json and /rest/deploymentinfo/<hash>.json: the format is checked before the hash. */

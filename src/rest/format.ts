@@ -7,6 +7,7 @@
 import type { Reply } from '../http/index.js';
 import { hexToHash } from '../primitives/index.js';
 import { writeJson } from '../rpc/index.js';
+import { hexBytes } from './hex.js';
 
 export type RestFormat = 'bin' | 'hex' | 'json' | 'undef';
 
@@ -99,7 +100,7 @@ export function binReply(body: Uint8Array): Reply {
 
 /** Hex of `bytes` (lowercase) and LF. */
 export function hexReply(bytes: Uint8Array): Reply {
-  return textReply(`${Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex')}\n`);
+  return { status: 200, contentType: 'text/plain', body: hexBytes(bytes, true) };
 }
 
 /** text/plain as given (the caller adds the LF). */

@@ -9,8 +9,8 @@
  * and the outpoint count from the body's first byte. Reproduced here byte for byte; see
  * decodeUtxoBody.
  */
-import { ByteReader, ByteWriter, DecodeError, type OutPoint } from '../primitives/index.js';
-import { parseRestHash, parseUnsigned, UINT32_MAX } from './format.js';
+import { ByteReader, ByteWriter, DecodeError, hexToHash, type OutPoint } from '../primitives/index.js';
+import { parseUnsigned, UINT32_MAX } from './format.js';
 
 /** Core's MAX_GETUTXOS_OUTPOINTS. */
 export const MAX_GETUTXOS_OUTPOINTS = 15;
@@ -42,16 +42,18 @@ export function uriParts(param: string): string[] {
   return param.length > 1 ? param.slice(1).split('/') : [];
 }
 
+/** `<txid>-<n>`: split on '-' into exactly two pieces, a 64-digit hash and ToIntegral<uint32_t> digits. */
+const OUTPOINT_RE = /^([0-9a-fA-F]{64})-([0-9]+)$/;
+
 export function parseUriOutpoints(parts: readonly string[]): UriOutpoints {
   const checkMempool = parts[0] === 'checkmempool';
   const outpoints: OutPoint[] = [];
-  for (const part of parts.slice(checkMempool ? 1 : 0)) {
-    const pieces = part.split('-');
-    if (pieces.length !== 2) throw new UtxoRequestError(400, 'Parse error');
-    const txid = parseRestHash(pieces[0]!);
-    const n = parseUnsigned(pieces[1]!, UINT32_MAX);
-    if (!txid || n === undefined) throw new UtxoRequestError(400, 'Parse error');
-    outpoints.push({ txid, vout: Number(n) });
+  for (let i = checkMempool ? 1 : 0; i < parts.length; i++) {
+    const m = OUTPOINT_RE.exec(parts[i]!);
+    // Nine digits cannot exceed the u32 range (leading zeros allowed); longer ones are checked exactly.
+    const n = m === null ? undefined : m[2]!.length <= 9 ? Number(m[2]) : parseUnsigned(m[2]!, UINT32_MAX);
+    if (m === null || n === undefined) throw new UtxoRequestError(400, 'Parse error');
+    outpoints.push({ txid: hexToHash(m[1]!.toLowerCase()), vout: Number(n) });
   }
   return { checkMempool, outpoints };
 }

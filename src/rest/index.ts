@@ -22,5 +22,6 @@ export {
   UtxoRequestError,
   type UtxoResult,
 } from './getutxos.js';
+export { hexBytes } from './hex.js';
 export { bytesBody, hexBody, piecesBody, STREAM_CHUNK_BYTES, STREAM_THRESHOLD_BYTES } from './stream.js';
 export { MAX_REST_HEADERS_RESULTS } from './blocks.js';

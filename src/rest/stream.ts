@@ -8,6 +8,7 @@
  */
 import type { HttpResponse } from '@trufflesuite/uws-js-unofficial';
 import type { BodyWriter } from '../http/index.js';
+import { hexBytes } from './hex.js';
 
 /** Hex output bytes encoded per step (from half as many block bytes). */
 export const STREAM_CHUNK_BYTES = 64 * 1024;
@@ -103,9 +104,9 @@ export function hexBody(bytes: Uint8Array): BodyWriter {
   return new StreamedBody(bytes.length * 2 + 1, () => {
     if (offset < bytes.length) {
       const end = Math.min(bytes.length, offset + step);
-      const hex = Buffer.from(bytes.buffer, bytes.byteOffset + offset, end - offset).toString('hex');
+      const chunk = hexBytes(bytes.subarray(offset, end), end === bytes.length);
       offset = end;
-      return Buffer.from(end === bytes.length ? `${hex}\n` : hex, 'latin1');
+      return chunk;
     }
     if (!ended && bytes.length === 0) {
       ended = true;

@@ -89,7 +89,9 @@ function getUtxos(req: RestRequest, ctx: RestContext): Reply {
   }
   return ctx.withSnapshot((snapshot) => {
     // Core's CCoinsViewMemPool with mempool->isSpent: outputs a pool transaction spends are missing.
-    const pool = checkMempool ? new MempoolView(snapshot) : undefined;
+    const viewed = checkMempool ? new MempoolView(snapshot) : undefined;
+    // An empty pool spends and creates nothing: no per-outpoint lookups in it.
+    const pool = viewed && viewed.entries.size > 0 ? viewed : undefined;
     const hits: boolean[] = [];
     const utxos: UtxoHit[] = [];
     for (const outpoint of outpoints) {
@@ -113,13 +115,22 @@ function getUtxos(req: RestRequest, ctx: RestContext): Reply {
         return binReply(encodeUtxoResult(result));
       case 'hex':
         return hexReply(encodeUtxoResult(result));
-      default:
+      default: {
+        // Outpoints of one request often share a script (one address's outputs): described once.
+        const described = new Map<string, ReturnType<typeof scriptPubKeyJson>>();
+        const describe = (script: Uint8Array) => {
+          const key = Buffer.from(script.buffer, script.byteOffset, script.byteLength).toString('latin1');
+          let json = described.get(key);
+          if (json === undefined) described.set(key, (json = scriptPubKeyJson(script, snapshot.params.name)));
+          return json;
+        };
         return jsonValueReply({
           chainHeight: result.chainHeight,
           chaintipHash: tip.hashHex,
           bitmap: hits.map((h) => (h ? '1' : '0')).join(''),
-          utxos: utxos.map((u) => ({ height: u.height, value: amountJson(u.value), scriptPubKey: scriptPubKeyJson(u.scriptPubKey, snapshot.params.name) })),
+          utxos: utxos.map((u) => ({ height: u.height, value: amountJson(u.value), scriptPubKey: describe(u.scriptPubKey) })),
         });
+      }
     }
   });
 }

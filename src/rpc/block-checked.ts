@@ -16,6 +16,18 @@ export function readBlockBytesOrThrow(snapshot: SnapshotChainView, entry: ViewEn
   }
 }
 
+/**
+ * The same checks as readBlockBytesOrThrow without reading the block: its data is recorded
+ * and its record header is on disk (for answers rendered from the block earlier).
+ */
+export function blockOnDiskOrThrow(snapshot: SnapshotChainView, entry: ViewEntry): void {
+  try {
+    snapshot.readBlockSize(entry);
+  } catch (err) {
+    throw new RpcError(RPC_MISC_ERROR, (err instanceof BlockDataUnavailable ? err : new BlockDataUnavailable('missing-on-disk')).message);
+  }
+}
+
 export function blockChecked(snapshot: SnapshotChainView, entry: ViewEntry): ParsedBlock {
   return parseBlock(readBlockBytesOrThrow(snapshot, entry));
 }

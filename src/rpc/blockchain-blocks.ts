@@ -6,24 +6,29 @@
  */
 import { BASIC_FILTER_INDEX_NAME, type SnapshotChainView, type ViewEntry } from '../chain/index.js';
 import { blockScriptFlags, deploymentInfo, getDifficulty, guessVerificationProgress, uint256Hex, deriveTarget, VersionBitsCache } from '../consensus/index.js';
-import { bytesEqual, parseTransaction, toHex, type Transaction } from '../primitives/index.js';
+import { ByteReader, DecodeError, HEADER_SIZE, bytesEqual, hashToHex, parseBlock, parseTransaction, readTransaction, toHex, type Transaction } from '../primitives/index.js';
+import type { TxIndexEntry } from '../storage/index.js';
 import { ALL_FLAG_NAMES, VerifyFlags } from '../script/index.js';
 import { blockHeaderDoc, deploymentDoc, getblockResultDocs } from './blockchain-help.js';
-import { readBlockBytesOrThrow } from './block-checked.js';
-import { view, lookupViewBlock } from './blockchain-read.js';
-import { RPC_INTERNAL_ERROR, RPC_INVALID_ADDRESS_OR_KEY, RPC_INVALID_PARAMETER, RPC_MISC_ERROR, RPC_TYPE_ERROR, RpcError } from './errors.js';
+import { blockOnDiskOrThrow, readBlockBytesOrThrow } from './block-checked.js';
+import { blockTailKey, keepBlockStats, keepBlockTail, keepTransaction, keptBlockStats, keptBlockTail, keptTransaction, transactionKey } from './rendered-blocks.js';
+import { view, lookupViewBlock, parseHashOrHeight } from './blockchain-read.js';
+import { RPC_INTERNAL_ERROR, RPC_INVALID_ADDRESS_OR_KEY, RPC_INVALID_PARAMETER, RPC_MISC_ERROR, RpcError } from './errors.js';
 import {
-  blockToJson,
+  blockTailText,
   computeBlockStats,
+  joinBlockText,
   headerToJson,
   parseStatNames,
-  rawTransactionJson,
+  rawTransactionMembersText,
   scriptPubKeyJson,
+  wrapRawTransactionText,
+  type TxBlockContext,
   selectBlockStats,
   type HeaderJsonFields,
 } from './format/index.js';
-import type { Json } from './json.js';
-import { doubleJson } from './number-format.js';
+import { JsonText, jsonString, writeJson, type RawJsonNumber } from './json.js';
+import { doubleJson, formatDouble } from './number-format.js';
 import { parseVerbosity } from './value-parse.js';
 import { defineRpcMethod } from './registry.js';
 import { helpExampleCli, helpExampleRpc, type RpcMethod } from './spec.js';
@@ -53,17 +58,6 @@ export function headerFields(snapshot: SnapshotChainView, entry: ViewEntry): Hea
 }
 
 /** Core's ParseHashOrHeight. */
-function parseHashOrHeight(snapshot: SnapshotChainView, value: Json | undefined): ViewEntry {
-  if (typeof value === 'number') {
-    const height = Math.trunc(value);
-    if (height < 0) throw new RpcError(RPC_INVALID_PARAMETER, `Target block height ${height} is negative`);
-    if (height > snapshot.height) throw new RpcError(RPC_INVALID_PARAMETER, `Target block height ${height} after current tip ${snapshot.height}`);
-    return snapshot.activeEntry(height)!;
-  }
-  if (typeof value !== 'string') throw new RpcError(RPC_TYPE_ERROR, `JSON value of type ${value === null || value === undefined ? 'null' : typeof value} is not of expected type string`);
-  return lookupViewBlock(snapshot, value, 'hash_or_height');
-}
-
 /** Core's FormatScriptFlags as an array: the names of the set flags, in name order. */
 function scriptFlagNames(flags: number): string[] {
   return ALL_FLAG_NAMES.filter((name) => (flags & VerifyFlags[name]) !== 0).sort();
@@ -91,7 +85,6 @@ function difficultyFields(snapshot: SnapshotChainView, tip: ViewEntry): { bits: 
 export function blockchainInfo(snapshot: SnapshotChainView): Record<string, unknown> {
   const tip = snapshot.tip();
   const params = snapshot.params;
-  const prune = snapshot.node.pruneTarget;
   const out: Record<string, unknown> = {
     chain: params.name,
     blocks: tip.height,
@@ -104,17 +97,57 @@ export function blockchainInfo(snapshot: SnapshotChainView): Record<string, unkn
     initialblockdownload: snapshot.node.ibd,
     chainwork: uint256Hex(tip.chainWork),
     size_on_disk: snapshot.sizeOnDisk(),
-    pruned: prune !== 0,
+    ...pruningAndWarnings(snapshot),
   };
+  return out;
+}
+
+/** getblockchaininfo's last fields: pruned (with the prune state when pruning), signet_challenge, warnings. */
+function pruningAndWarnings(snapshot: SnapshotChainView): Record<string, unknown> {
+  const prune = snapshot.node.pruneTarget;
+  const out: Record<string, unknown> = { pruned: prune !== 0 };
   if (prune !== 0) {
     const pruneHeight = snapshot.pruneHeight();
     out.pruneheight = pruneHeight === undefined ? 0 : pruneHeight + 1;
     out.automatic_pruning = prune !== 1;
     if (prune !== 1) out.prune_target_size = prune;
   }
-  if (params.signetChallenge) out.signet_challenge = toHex(params.signetChallenge);
+  if (snapshot.params.signetChallenge) out.signet_challenge = toHex(snapshot.params.signetChallenge);
   out.warnings = warnings(snapshot);
   return out;
+}
+
+/** getblockchaininfo's verificationprogress as text, for the last tip, header count and second seen. */
+let progressText: { tip: string; headers: number; now: number; text: string } | undefined;
+/** The fields the tip block fixes (bits to mediantime, and chainwork), as text, for the last tip this process saw. */
+let tipText: { hash: string; difficulty: string; chainwork: string } | undefined;
+
+/**
+ * writeJson(blockchainInfo(snapshot)) written directly: the most frequent call of all, so
+ * what the tip fixes is rendered once per tip and the rest (header count, progress, disk
+ * size, IBD) per call, with no object for JSON.stringify to walk.
+ */
+export function blockchainInfoText(snapshot: SnapshotChainView): JsonText {
+  const tip = snapshot.tip();
+  const params = snapshot.params;
+  if (tipText?.hash !== tip.hashHex) {
+    const d = difficultyFields(snapshot, tip);
+    tipText = {
+      hash: tip.hashHex,
+      difficulty: `"bits":"${d.bits}","target":"${d.target}","difficulty":${(d.difficulty as RawJsonNumber).text},"time":${tip.time},"mediantime":${tip.medianTimePast()}`,
+      chainwork: `"chainwork":"${uint256Hex(tip.chainWork)}"`,
+    };
+  }
+  const headers = snapshot.bestHeader().height;
+  const now = snapshot.node.now();
+  // The progress is a function of the tip, the header count and the second: formatted once per second.
+  if (progressText?.tip !== tip.hashHex || progressText.headers !== headers || progressText.now !== now) {
+    progressText = { tip: tip.hashHex, headers, now, text: formatDouble(guessVerificationProgress(params.chainTxData, tip, headers, params.targetSpacing, now)) };
+  }
+  const progress = progressText.text;
+  let out = `{"chain":${jsonString(params.name)},"blocks":${tip.height},"headers":${headers},"bestblockhash":"${tip.hashHex}",${tipText.difficulty},"verificationprogress":${progress},"initialblockdownload":${snapshot.node.ibd},${tipText.chainwork},"size_on_disk":${snapshot.sizeOnDisk()}`;
+  out += `,${writeJson(pruningAndWarnings(snapshot)).slice(1)}`;
+  return new JsonText(out);
 }
 
 /**
@@ -187,7 +220,7 @@ export function blockchainBlockMethods(deprecatedRpc: (name: string) => boolean)
     ],
     examples: helpExampleCli('getblockchaininfo', '') + helpExampleRpc('getblockchaininfo', ''),
     readsSnapshot: true,
-    handler: (_args, ctx) => blockchainInfo(view(ctx)),
+    handler: (_args, ctx) => blockchainInfoText(view(ctx)),
   });
 
   const getdifficulty = defineRpcMethod({
@@ -222,7 +255,7 @@ export function blockchainBlockMethods(deprecatedRpc: (name: string) => boolean)
     handler: (args, ctx) => {
       const snapshot = view(ctx);
       const entry = lookupViewBlock(snapshot, args.string('blockhash'), 'hash');
-      if (!args.boolean('verbose')) return toHex(entry.header.toBytes());
+      if (!args.boolean('verbose')) return hexText(entry.header.toBytes());
       return headerToJson(headerFields(snapshot, entry));
     },
   });
@@ -254,15 +287,29 @@ export function blockchainBlockMethods(deprecatedRpc: (name: string) => boolean)
       const snapshot = view(ctx);
       const entry = lookupViewBlock(snapshot, args.string('blockhash'), 'blockhash');
       const verbosity = parseVerbosity(args.raw[1], 1, true, args.spelledAt(1));
-      const bytes = readBlockBytesOrThrow(snapshot, entry);
-      if (verbosity <= 0) return toHex(bytes);
-      const block = snapshot.readBlock(entry);
-      const undo = verbosity >= 2 ? blockJsonUndo(snapshot, entry) : undefined;
-      return blockToJson(block, headerFields(snapshot, entry), {
-        chain: snapshot.params.name,
-        verbosity: verbosity === 1 ? 1 : verbosity === 2 ? 2 : 3,
-        ...(undo ? { undo } : {}),
-      });
+      if (verbosity <= 0) {
+        const key = blockTailKey(entry.hashHex, 0, false);
+        const kept = keptBlockTail(key);
+        if (kept === undefined) {
+          const text = hexText(readBlockBytesOrThrow(snapshot, entry));
+          keepBlockTail(key, text.text);
+          return text;
+        }
+        blockOnDiskOrThrow(snapshot, entry);
+        return new JsonText(kept);
+      }
+      const level = verbosity === 1 ? 1 : verbosity === 2 ? 2 : 3;
+      const key = blockTailKey(entry.hashHex, level, level >= 2 && entry.hasUndo);
+      let tail = keptBlockTail(key);
+      if (tail === undefined) {
+        const block = parseBlock(readBlockBytesOrThrow(snapshot, entry));
+        const undo = level >= 2 ? blockJsonUndo(snapshot, entry) : undefined;
+        tail = blockTailText(block, { chain: snapshot.params.name, verbosity: level, ...(undo ? { undo } : {}) });
+        keepBlockTail(key, tail);
+      } else {
+        blockOnDiskOrThrow(snapshot, entry);
+      }
+      return new JsonText(joinBlockText(headerFields(snapshot, entry), tail));
     },
   });
 
@@ -369,13 +416,17 @@ export function blockchainBlockMethods(deprecatedRpc: (name: string) => boolean)
       const snapshot = view(ctx);
       const entry = parseHashOrHeight(snapshot, args.raw[0]);
       const names = parseStatNames(args.optArray('stats'));
-      readBlockBytesOrThrow(snapshot, entry);
-      const block = snapshot.readBlock(entry);
-      const undo = entry.height === 0 ? [] : snapshot.readUndo(entry);
-      if (!undo) {
-        throw new RpcError(RPC_MISC_ERROR, snapshot.havePruned() && !entry.hasData ? 'Undo data not available (pruned data)' : 'Undo data not available');
+      let stats = keptBlockStats(entry.hashHex);
+      if (stats) {
+        blockOnDiskOrThrow(snapshot, entry);
+        if (entry.height > 0 && !entry.hasUndo) throw blockStatsUndoMissing(snapshot, entry);
+      } else {
+        const block = parseBlock(readBlockBytesOrThrow(snapshot, entry));
+        const undo = entry.height === 0 ? [] : snapshot.readUndo(entry);
+        if (!undo) throw blockStatsUndoMissing(snapshot, entry);
+        stats = computeBlockStats({ block, undo, height: entry.height, medianTimePast: entry.medianTimePast(), params: snapshot.params });
+        keepBlockStats(entry.hashHex, stats);
       }
-      const stats = computeBlockStats({ block, undo, height: entry.height, medianTimePast: entry.medianTimePast(), params: snapshot.params });
       return selectBlockStats(stats, names);
     },
   });
@@ -607,6 +658,7 @@ export function blockchainBlockMethods(deprecatedRpc: (name: string) => boolean)
       let tx: Transaction | undefined;
       let blockEntry: ViewEntry | undefined;
       let txIndexReady = false;
+      let position: TxIndexEntry | undefined;
       let pooled;
       if (given) {
         if (given.hasData) {
@@ -619,7 +671,14 @@ export function blockchainBlockMethods(deprecatedRpc: (name: string) => boolean)
       } else if (snapshot.txindex) {
         const info = snapshot.txindex.info();
         txIndexReady = info.synced;
-        const position = snapshot.txindex.lookup(txid);
+        position = snapshot.txindex.lookup(txid);
+        if (position && verbosity >= 1) {
+          const kept = keptTransaction(transactionKey(hashToHex(txid), position, verbosity));
+          const keptBlock = kept && snapshot.entry(kept.blockHash);
+          if (kept && keptBlock && kept.withUndo === undoReadable(keptBlock)) {
+            return new JsonText(wrapRawTransactionText(kept.members, { block: txBlockContext(snapshot, keptBlock) }));
+          }
+        }
         if (position) {
           tx = parseTransaction(snapshot.readTxBytes(position));
           blockEntry = findBlockAt(snapshot, position);
@@ -639,27 +698,21 @@ export function blockchainBlockMethods(deprecatedRpc: (name: string) => boolean)
         }
         throw new RpcError(RPC_INVALID_ADDRESS_OR_KEY, `${message}. Use gettransaction for wallet transactions.`);
       }
-      if (verbosity <= 0) return toHex(tx.toBytes());
-      const block = blockEntry
-        ? {
-            hash: blockEntry.hashHex,
-            // Core's TxToJSON: a block off the active chain gives confirmations 0 and no time.
-            index: snapshot.isActive(blockEntry) ? { confirmations: snapshot.height - blockEntry.height + 1, time: blockEntry.time } : { confirmations: 0 },
-          }
-        : undefined;
+      if (verbosity <= 0) return hexText(tx.toBytes());
       let undo;
-      if (verbosity >= 2 && blockEntry && !tx.isCoinbase() && blockEntry.hasUndo && blockEntry.hasData) {
+      if (verbosity >= 2 && blockEntry && !tx.isCoinbase() && undoReadable(blockEntry)) {
         const blockUndo = snapshot.readUndo(blockEntry);
-        const txs = snapshot.readBlock(blockEntry).transactions;
-        const index = txs.findIndex((t) => bytesEqual(t.txid, txid));
+        const index = txIndexInBlock(snapshot, blockEntry, txid, position);
         if (blockUndo && index > 0) undo = blockUndo[index - 1];
       }
-      return rawTransactionJson(tx, {
-        chain: snapshot.params.name,
-        ...(given ? { inActiveChain: snapshot.isActive(given) } : {}),
-        ...(block ? { block } : {}),
-        ...(undo ? { undo } : {}),
-      });
+      const members = rawTransactionMembersText(tx, { chain: snapshot.params.name, ...(undo ? { undo } : {}) });
+      if (position && blockEntry) keepTransaction(transactionKey(hashToHex(txid), position, verbosity), { blockHash: blockEntry.hash, withUndo: undoReadable(blockEntry), members });
+      return new JsonText(
+        wrapRawTransactionText(members, {
+          ...(given ? { inActiveChain: snapshot.isActive(given) } : {}),
+          ...(blockEntry ? { block: txBlockContext(snapshot, blockEntry) } : {}),
+        }),
+      );
     },
   });
 
@@ -777,6 +830,51 @@ export function blockchainBlockMethods(deprecatedRpc: (name: string) => boolean)
     getrawtransaction,
     getindexinfo,
   ];
+}
+
+/**
+ * Where the transaction `txid` stands in `entry`'s block. With its txindex position, the
+ * transactions before it are walked to that offset (nothing hashed, nothing after it
+ * read); otherwise the block is parsed and searched by txid. -1 when it is not there.
+ */
+function txIndexInBlock(snapshot: SnapshotChainView, entry: ViewEntry, txid: Uint8Array, position: TxIndexEntry | undefined): number {
+  if (position) {
+    const reader = new ByteReader(snapshot.readBlockRange(entry, 0, position.offset));
+    reader.offset = HEADER_SIZE;
+    try {
+      const count = reader.compactSize();
+      for (let i = 0; i < count; i++) {
+        if (reader.offset === position.offset) return i;
+        readTransaction(reader);
+      }
+    } catch (err) {
+      // A position that is no transaction boundary: search by txid below.
+      if (!(err instanceof DecodeError)) throw err;
+    }
+  }
+  return snapshot.readBlock(entry).transactions.findIndex((t) => bytesEqual(t.txid, txid));
+}
+
+function blockStatsUndoMissing(snapshot: SnapshotChainView, entry: ViewEntry): RpcError {
+  return new RpcError(RPC_MISC_ERROR, snapshot.havePruned() && !entry.hasData ? 'Undo data not available (pruned data)' : 'Undo data not available');
+}
+
+/** Hex of `bytes` as a whole result: a hex string needs no escaping, so JSON.stringify need not scan it. */
+function hexText(bytes: Uint8Array): JsonText {
+  return new JsonText(`"${toHex(bytes)}"`);
+}
+
+/** Whether getrawtransaction 2 reads the block's undo data (a kept rendering is only valid while this holds). */
+function undoReadable(entry: ViewEntry): boolean {
+  return entry.hasUndo && entry.hasData;
+}
+
+/** Core's TxToJSON: a block off the active chain gives confirmations 0 and no time. */
+function txBlockContext(snapshot: SnapshotChainView, entry: ViewEntry): TxBlockContext {
+  return {
+    hash: entry.hashHex,
+    index: snapshot.isActive(entry) ? { confirmations: snapshot.height - entry.height + 1, time: entry.time } : { confirmations: 0 },
+  };
 }
 
 /** The block a txindex position points into: the active block whose data sits there. */

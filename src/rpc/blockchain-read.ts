@@ -2,9 +2,11 @@
  * The Blockchain family's read-only methods: answered from one LMDB snapshot per call,
  * by whichever process receives the call (an HTTP front-end, or the coordinator).
  */
-import { computeUtxoStats, snapshotChainTips, type SnapshotChainView, type UtxoHashType } from '../chain/index.js';
+import { computeUtxoStats, snapshotChainTips, type SnapshotChainView, type UtxoHashType, type ViewEntry } from '../chain/index.js';
 import { hashToHex } from '../primitives/index.js';
-import { RPC_INVALID_ADDRESS_OR_KEY, RPC_INVALID_PARAMETER, RpcError } from './errors.js';
+import { RPC_INVALID_ADDRESS_OR_KEY, RPC_INVALID_PARAMETER, RPC_TYPE_ERROR, RpcError } from './errors.js';
+import { typeMismatchMessage, type Json } from './json.js';
+import { getInt, INT32_MAX, INT32_MIN } from './value-parse.js';
 import { defineRpcMethod } from './registry.js';
 import { helpExampleCli, helpExampleRpc, type RpcCallContext, type RpcMethod } from './spec.js';
 import { amountJson, parseHash } from './values.js';
@@ -21,6 +23,18 @@ export function lookupViewBlock(snapshot: SnapshotChainView, hashText: string, a
   const entry = snapshot.entry(parseHash(hashText, argName));
   if (!entry) throw new RpcError(RPC_INVALID_ADDRESS_OR_KEY, 'Block not found');
   return entry;
+}
+
+/** Core's ParseHashOrHeight: a height (getInt<int>) in the active chain, or a known block's hash. */
+export function parseHashOrHeight(snapshot: SnapshotChainView, value: Json | undefined): ViewEntry {
+  if (typeof value === 'number') {
+    const height = getInt(value, INT32_MIN, INT32_MAX);
+    if (height < 0) throw new RpcError(RPC_INVALID_PARAMETER, `Target block height ${height} is negative`);
+    if (height > snapshot.height) throw new RpcError(RPC_INVALID_PARAMETER, `Target block height ${height} after current tip ${snapshot.height}`);
+    return snapshot.activeEntry(height)!;
+  }
+  if (typeof value !== 'string') throw new RpcError(RPC_TYPE_ERROR, typeMismatchMessage(value, 'string'));
+  return lookupViewBlock(snapshot, value, 'hash_or_height');
 }
 
 export function blockchainReadMethods(): RpcMethod[] {

@@ -4,23 +4,15 @@
  * the spent outputs from the call's snapshot (UTXO set and mempool, as Core's
  * CCoinsViewMemPool: a pooled transaction's outputs even when the pool spends them).
  */
-import { MempoolView } from './mempool-view.js';
-import { toHex, Transaction, type OutPoint, type TxOut } from '../primitives/index.js';
+import { MempoolView, spentOutput } from './mempool-view.js';
+import { toHex, Transaction } from '../primitives/index.js';
 import { dataFromTransaction, emptySignatureData, mergeSignatureData, produceSignature } from '../script/index.js';
-import type { SnapshotChainView } from '../chain/index.js';
 import { view } from './blockchain-read.js';
 import { RPC_DESERIALIZATION_ERROR, RPC_VERIFY_ERROR, RpcError } from './errors.js';
 import { decodeTxHex } from './format/index.js';
 import { defineRpcMethod } from './registry.js';
 import { helpExampleCli, type RpcMethod } from './spec.js';
 import { getStr } from './value-parse.js';
-
-/** The output an input spends, from the pool first, else the UTXO set. */
-function spentOutput(snapshot: SnapshotChainView, pool: MempoolView, outpoint: OutPoint): TxOut | undefined {
-  const pooled = pool.output(outpoint);
-  if (pooled !== undefined) return pooled?.output;
-  return snapshot.coin(outpoint)?.output;
-}
 
 export function combineRawTransactionMethods(): RpcMethod[] {
   const combinerawtransaction = defineRpcMethod({
@@ -57,7 +49,8 @@ export function combineRawTransactionMethods(): RpcMethod[] {
         if (!coin) throw new RpcError(RPC_VERIFY_ERROR, 'Input not found or already spent');
         let data = emptySignatureData();
         for (const variant of variants) if (variant.inputs.length > i) data = mergeSignatureData(data, dataFromTransaction(variant, i, coin));
-        return { ...input, ...produceSignature(data, coin.scriptPubKey, { tx: merged, inputIndex: i, amount: coin.value }) };
+        const { scriptSig, witness } = produceSignature(data, coin.scriptPubKey, { tx: merged, inputIndex: i, amount: coin.value });
+        return { ...input, scriptSig, witness };
       });
       return toHex(new Transaction({ version: merged.version, inputs, outputs: merged.outputs, locktime: merged.locktime }).toBytes());
     },

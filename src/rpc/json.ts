@@ -61,6 +61,19 @@ export class RawJsonNumber {
   }
 }
 
+/**
+ * A whole result already serialized as Core would write it (rendered once and kept, see
+ * mempool-rendered.ts): writeJson passes it through. Only a handler's entire result may be
+ * one; nested inside another value it refuses to be written rather than print wrongly.
+ */
+export class JsonText {
+  constructor(readonly text: string) {}
+
+  toJSON(): never {
+    throw new Error('JsonText is only written as a whole result');
+  }
+}
+
 /** 128 random bits drawn per process: no string a client or a block supplies carries them. */
 const RAW_NONCE = randomBytes(16).toString('hex');
 
@@ -100,11 +113,20 @@ function stringify(value: unknown): string | undefined {
  * piece took a fifth of a 3 MB getblock verbosity 2.
  */
 export function writeJson(value: unknown): string {
+  if (value instanceof JsonText) return value.text;
   // A lone string (getblockhash's result, most ids) cannot hold the raw marker's nonce.
   if (typeof value === 'string') return escapeDel(JSON.stringify(value));
   let out = stringify(value) ?? 'null';
   if (out.includes(RAW_WRITTEN_START)) out = out.replace(RAW_WRITTEN, '$1');
   return escapeDel(out);
+}
+
+/** Strings JSON.stringify writes between quotes as they are (no escape, no DEL, no lone surrogate half). */
+const PLAIN_STRING = /^[^"\\\u0000-\u001f\u007f\ud800-\udfff]*$/;
+
+/** A string as writeJson writes it, for renderers that write JSON text directly. */
+export function jsonString(text: string): string {
+  return PLAIN_STRING.test(text) ? `"${text}"` : escapeDel(JSON.stringify(text));
 }
 
 /** DEL can only occur inside strings (keys included): escaping it everywhere is exact. */

@@ -13,6 +13,7 @@ import { view } from './blockchain-read.js';
 import { RPC_INVALID_ADDRESS_OR_KEY, RPC_INVALID_PARAMETER, RpcError } from './errors.js';
 import { mempoolEntriesByTxidDoc, mempoolEntryDoc } from './mempool-help.js';
 import { MempoolView, type ViewedEntry } from './mempool-view.js';
+import { mempoolRenderedOnce } from './mempool-rendered.js';
 import { defineRpcMethod } from './registry.js';
 import { helpExampleCli, helpExampleRpc, type RpcMethod } from './spec.js';
 import { txSpendingPrevoutMethods } from './spending-prevout.js';
@@ -205,7 +206,8 @@ export function mempoolMethods(): RpcMethod[] {
       const verbose = args.boolean('verbose');
       const sequence = args.boolean('mempool_sequence');
       if (verbose && sequence) throw new RpcError(RPC_INVALID_PARAMETER, 'Verbose results cannot contain mempool sequence values.');
-      return mempoolContentsJson(view(ctx), verbose, sequence);
+      const snapshot = view(ctx);
+      return mempoolRenderedOnce(snapshot, verbose, sequence, () => mempoolContentsJson(snapshot, verbose, sequence));
     },
   });
 

@@ -130,3 +130,10 @@ export class MempoolView {
     return output ? { output, height: MEMPOOL_HEIGHT } : null;
   }
 }
+
+/** The output an input spends, as Core's CCoinsViewMemPool sees it: the pool's first (even when the pool spends it), else the UTXO set. */
+export function spentOutput(snapshot: SnapshotChainView, pool: MempoolView, outpoint: OutPoint): TxOut | undefined {
+  const pooled = pool.output(outpoint);
+  if (pooled !== undefined) return pooled?.output;
+  return snapshot.coin(outpoint)?.output;
+}

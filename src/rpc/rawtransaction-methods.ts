@@ -90,6 +90,20 @@ export function createTxDoc(): RpcArgSpec[] {
   ];
 }
 
+/** The iswitness argument decoderawtransaction and converttopsbt share. */
+export const ISWITNESS_ARG: RpcArgSpec = {
+  name: 'iswitness',
+  type: 'bool',
+  defaultHint: 'depends on heuristic tests',
+  description:
+    'Whether the transaction hex is a serialized witness transaction.\n' +
+    'If iswitness is not present, heuristic tests will be used in decoding.\n' +
+    'If true, only witness deserialization will be tried.\n' +
+    'If false, only non-witness deserialization will be tried.\n' +
+    'This boolean should reflect whether the transaction has inputs\n' +
+    '(e.g. fully valid, or on-chain transactions), if known by the caller.',
+};
+
 /** Core's DEFAULT_RAWTX_VERSION (CTransaction::CURRENT_VERSION). */
 export const DEFAULT_RAWTX_VERSION = 2;
 /** Core's TX_MIN_STANDARD_VERSION / TX_MAX_STANDARD_VERSION (v29+: TRUC is version 3). */
@@ -204,18 +218,7 @@ export function rawTransactionMethods(chain: ChainName): RpcMethod[] {
     description: 'Return a JSON object representing the serialized, hex-encoded transaction.',
     args: [
       { name: 'hexstring', type: 'hex', description: 'The transaction hex string' },
-      {
-        name: 'iswitness',
-        type: 'bool',
-        defaultHint: 'depends on heuristic tests',
-        description:
-          'Whether the transaction hex is a serialized witness transaction.\n' +
-          'If iswitness is not present, heuristic tests will be used in decoding.\n' +
-          'If true, only witness deserialization will be tried.\n' +
-          'If false, only non-witness deserialization will be tried.\n' +
-          'This boolean should reflect whether the transaction has inputs\n' +
-          '(e.g. fully valid, or on-chain transactions), if known by the caller.',
-      },
+      ISWITNESS_ARG,
     ],
     results: [{ type: 'obj', description: '', inner: decodeTxDoc('The transaction id') }],
     examples: helpExampleCli('decoderawtransaction', '"hexstring"') + helpExampleRpc('decoderawtransaction', '"hexstring"'),

@@ -37,6 +37,7 @@ import {
   WpkhDescriptor,
   WshDescriptor,
   type ChainName,
+  type ParsedDescriptor,
   type KeyExpression,
   type KeyStore,
 } from '../script/index.js';
@@ -206,12 +207,16 @@ export function scanDescriptorFor(d: Descriptor, pos: number, keys: KeyStore, ch
   return (specialized ?? inferDescriptor(script, chain)).toString();
 }
 
-/**
- * Core's EvalDescriptorStringOrObject for one scan object, one position at a time: each
- * yield is every script of every multipath expansion at that position, in Core's order.
- * Callers doing long ranges can yield to the event loop between positions.
- */
-export function* scanObjectPositions(scanObject: Json, chain: ChainName): Generator<ScanNeedle[]> {
+/** A parsed scan object (Core's EvalDescriptorStringOrObject up to the expansion): its text, descriptors and position range. */
+export interface ParsedScanObject {
+  readonly text: string;
+  readonly parsed: ParsedDescriptor;
+  readonly begin: number;
+  readonly end: number;
+}
+
+/** Reads a descriptor string or {desc, range} object with Core's errors. */
+export function parseScanObject(scanObject: Json, chain: ChainName): ParsedScanObject {
   let text: string;
   let range = DEFAULT_SCAN_RANGE;
   if (typeof scanObject === 'string') {
@@ -233,6 +238,16 @@ export function* scanObjectPositions(scanObject: Json, chain: ChainName): Genera
     return rethrowDescriptorError(err);
   }
   const [begin, end] = parsed.descriptors[0]!.isRange() ? range : [0, 0];
+  return { text, parsed, begin, end };
+}
+
+/**
+ * Core's EvalDescriptorStringOrObject for one scan object, one position at a time: each
+ * yield is every script of every multipath expansion at that position, in Core's order.
+ * Callers doing long ranges can yield to the event loop between positions.
+ */
+export function* scanObjectPositions(scanObject: Json, chain: ChainName): Generator<ScanNeedle[]> {
+  const { text, parsed, begin, end } = parseScanObject(scanObject, chain);
   for (let pos = begin; pos <= end; pos++) {
     const out: ScanNeedle[] = [];
     for (const d of parsed.descriptors) {

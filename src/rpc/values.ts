@@ -21,9 +21,19 @@ export function parseHexArg(value: string, name: string): Uint8Array {
 
 /** Core's ValueFromAmount: satoshis as a JSON number with exactly 8 decimals. */
 export function amountJson(sats: bigint): RawJsonNumber {
+  return new RawJsonNumber(amountText(sats));
+}
+
+/** The JSON text of amountJson, for renderers that write JSON text directly. */
+export function amountText(sats: bigint): string {
   const negative = sats < 0n;
   const abs = negative ? -sats : sats;
-  const whole = abs / 100_000_000n;
+  // Exact in doubles below 2^53 (every valid amount); bigint division only beyond.
+  if (abs <= 9_007_199_254_740_991n) {
+    const n = Number(abs);
+    const fraction = String(n % 100_000_000).padStart(8, '0');
+    return `${negative ? '-' : ''}${Math.floor(n / 100_000_000)}.${fraction}`;
+  }
   const fraction = (abs % 100_000_000n).toString().padStart(8, '0');
-  return new RawJsonNumber(`${negative ? '-' : ''}${whole}.${fraction}`);
+  return `${negative ? '-' : ''}${abs / 100_000_000n}.${fraction}`;
 }

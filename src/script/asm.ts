@@ -23,6 +23,11 @@ const SIGHASH_NAMES: ReadonlyMap<number, string> = new Map([
   [0x83, 'SINGLE|ANYONECANPAY'],
 ]);
 
+/** Core's SighashToStr: the name of a hash type, "" for one without. */
+export function sighashToStr(hashType: number): string {
+  return SIGHASH_NAMES.get(hashType) ?? '';
+}
+
 /** Core's CheckSignatureEncoding under STRICTENC for a non-empty push: strict DER and a defined hash type. */
 function sighashSuffix(data: Uint8Array): string | undefined {
   if (!isValidSignatureEncoding(data)) return undefined;

@@ -161,6 +161,25 @@ function assertChildNumber(childNumber: number): void {
 }
 
 /**
+ * Points and public keys of parent keys, by the identity of their bytes: deriving the children
+ * of one parent (a descriptor's range) decompresses or multiplies it once, not once per child.
+ */
+const parentPoints = new WeakMap<Uint8Array, Point>();
+const parentPublics = new WeakMap<Uint8Array, Uint8Array>();
+
+function parentPointOf(publicKey: Uint8Array): Point {
+  let point = parentPoints.get(publicKey);
+  if (!point) parentPoints.set(publicKey, (point = Point.fromBytes(publicKey)));
+  return point;
+}
+
+function parentPublicOf(privateKey: Uint8Array): Uint8Array {
+  let publicKey = parentPublics.get(privateKey);
+  if (!publicKey) parentPublics.set(privateKey, (publicKey = getPublicKey(privateKey, true)));
+  return publicKey;
+}
+
+/**
  * CKDpub: the public child `childNumber` of `parent`. Null for hardened numbers (they
  * need the private key), at depth 255, and in the 2^-127 cases BIP32 declares invalid.
  */
@@ -169,7 +188,7 @@ export function deriveExtPubKey(parent: ExtPubKey, childNumber: number): ExtPubK
   if (isHardenedChild(childNumber) || parent.depth >= MAX_DEPTH) return null;
   const { tweak, chainCode } = bip32Hash(parent.chainCode, parent.publicKey, childNumber);
   if (tweak >= CURVE_ORDER) return null;
-  const parentPoint = Point.fromBytes(parent.publicKey);
+  const parentPoint = parentPointOf(parent.publicKey);
   const child = tweak === 0n ? parentPoint : parentPoint.add(Point.BASE.multiply(tweak));
   if (child.is0()) return null;
   return {
@@ -185,7 +204,7 @@ export function deriveExtPubKey(parent: ExtPubKey, childNumber: number): ExtPubK
 export function deriveExtPrivKey(parent: ExtPrivKey, childNumber: number): ExtPrivKey | null {
   assertChildNumber(childNumber);
   if (parent.depth >= MAX_DEPTH) return null;
-  const parentPublic = getPublicKey(parent.privateKey, true);
+  const parentPublic = parentPublicOf(parent.privateKey);
   // Hardened children hash the private key (0x00 || k), the others the public key.
   const data = isHardenedChild(childNumber) ? concatBytes(Uint8Array.of(0), parent.privateKey) : parentPublic;
   const { tweak, chainCode } = bip32Hash(parent.chainCode, data, childNumber);

@@ -19,6 +19,7 @@ interface SecpAddon extends NativeHashes {
   verifySchnorr(sig: Uint8Array, message: Uint8Array, xOnlyKey: Uint8Array): boolean;
   checkTapTweak(internalKey: Uint8Array, tweak: Uint8Array, outputKey: Uint8Array, parity: number): boolean;
   verifyBatch(records: Uint8Array, verdicts: Uint8Array): void;
+  isValidXOnlyKey(x: Uint8Array): boolean;
   readonly RECORD_SIZE: number;
 }
 
@@ -62,6 +63,18 @@ let backend: SignatureBackend | undefined;
 /** The addon's SHA-256 and HASH160 entry points (src/primitives/native/hashes.c), for useNativeHashes. */
 export function loadNativeHashes(): NativeHashes {
   return loadAddon();
+}
+
+/** The addon's x-only key check (Core's XOnlyPubKey::IsFullyValid), for useNativeXOnlyCheck. */
+export function loadNativeXOnlyCheck(): (x: Uint8Array) => boolean {
+  const a = loadAddon();
+  // Keys cut out of scripts are often small arrays V8 keeps on its heap, which Node-API
+  // would move off it (an allocation) on every call: they are copied into this one instead.
+  const key = new Uint8Array(new ArrayBuffer(32));
+  return (x) => {
+    key.set(x);
+    return a.isValidXOnlyKey(key);
+  };
 }
 
 /** The libsecp256k1 backend; loads the addon on first use (NativeBackendUnavailableError if it cannot). */

@@ -6,7 +6,8 @@
  */
 import { nobleBackend, setSignatureBackend, type SignatureBackend } from './secp256k1.js';
 import { useNativeHashes } from '../primitives/index.js';
-import { loadNativeBackend, loadNativeHashes } from './secp256k1-native.js';
+import { loadNativeBackend, loadNativeHashes, loadNativeXOnlyCheck } from './secp256k1-native.js';
+import { useNativeXOnlyCheck } from './descriptors/index.js';
 
 export const SIGNATURE_BACKEND_CHOICES = ['native', 'noble'] as const;
 export type SignatureBackendChoice = (typeof SIGNATURE_BACKEND_CHOICES)[number];
@@ -31,6 +32,7 @@ export function chooseSignatureBackend(choice: SignatureBackendChoice): Signatur
   setSignatureBackend(backend);
   // The addon's hashes go with its signatures: short messages hash faster through it than through node:crypto.
   useNativeHashes(choice === 'native' ? loadNativeHashes() : null);
+  useNativeXOnlyCheck(choice === 'native' ? loadNativeXOnlyCheck() : null);
   chosen = choice;
   return backend;
 }

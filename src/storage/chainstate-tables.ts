@@ -5,9 +5,10 @@
  */
 import type { Coin } from '../consensus/index.js';
 import type { OutPoint } from '../primitives/index.js';
+import { activeHeadersCurrent, applyActiveChanges, readActiveHeaders, rebuildActiveHeaders } from './active-headers.js';
 import { decodeBlockFileInfo, encodeBlockFileInfo, type BlockFileInfo, type FileInfoSource } from './block-file-info.js';
 import { decodeCoin, encodeCoin } from './coin-codec.js';
-import { blockIndexRecordHeader, decodeBlockIndexRecord, encodeBlockIndexRecord, type BlockIndexRecord } from './index-record.js';
+import { blockIndexRecordHeader, blockIndexRecordTxCount, decodeBlockIndexRecord, encodeBlockIndexRecord, type BlockIndexRecord } from './index-record.js';
 import {
   blockHashKey,
   CHAINSTATE_META,
@@ -69,6 +70,12 @@ export class ChainstateReader {
     return readStored(this.tables, 'index', blockHashKey(hash), blockIndexRecordHeader);
   }
 
+  /** A block's nTx from its index record (undefined when unknown), read in place. */
+  blockTxCount(hash: Uint8Array): number | undefined {
+    const key = blockHashKey(hash);
+    return this.tables.withValue('index', key, (value) => decodeStored('index', key, value, blockIndexRecordTxCount));
+  }
+
   /** Every block index record, in hash order: what the chain loads at start-up. */
   *blockIndexEntries(): Generator<{ hash: Uint8Array; record: BlockIndexRecord }> {
     for (const { key, value } of this.tables.range('index')) {
@@ -81,6 +88,16 @@ export class ChainstateReader {
     const key = heightKey(height);
     const value = this.tables.get('active', key);
     return value === undefined ? undefined : checkHashValue('active', key, value);
+  }
+
+  /** The active chain's headers of heights from..from+count-1 (within 0..tip), concatenated: a few reads however many. */
+  activeHeaders(from: number, count: number): Uint8Array {
+    return readActiveHeaders(this.tables, from, count);
+  }
+
+  /** Whether the headers table matches the active table (else rebuildActiveHeaders). */
+  activeHeadersCurrent(): boolean {
+    return activeHeadersCurrent(this.tables);
   }
 
   /** Height of the last entry of the active table, -1 when it is empty. */
@@ -207,6 +224,18 @@ export class ChainstateWriter extends ChainstateReader {
 
   deleteActive(height: number): boolean {
     return this.tables.del('active', heightKey(height));
+  }
+
+  /**
+   * The chain's changes per height (a block, or null for a height that left it) to the
+   * active table and, with headers from the index (written first), the headers table.
+   */
+  applyActiveChanges(changes: Iterable<{ readonly height: number; readonly hash: Uint8Array | null }>): void {
+    applyActiveChanges(this.tables, changes);
+  }
+
+  rebuildActiveHeaders(): void {
+    rebuildActiveHeaders(this.tables);
   }
 
   putCoin(txid: Uint8Array, vout: number, coin: Coin): void {

@@ -88,6 +88,12 @@ export function blockIndexRecordHeader(bytes: Uint8Array): Uint8Array {
   return bytes.subarray(0, HEADER_SIZE);
 }
 
+/** The txCount of an index record, without decoding the rest (REST header runs). */
+export function blockIndexRecordTxCount(bytes: Uint8Array): number {
+  checkRecordSize(bytes);
+  return (bytes[120]! | (bytes[121]! << 8) | (bytes[122]! << 16)) + bytes[123]! * 0x1000000;
+}
+
 export function decodeBlockIndexRecord(bytes: Uint8Array): BlockIndexRecord {
   checkRecordSize(bytes);
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);

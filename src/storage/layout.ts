@@ -29,6 +29,7 @@
  * | `meta`     | UTF-8 field name (CHAINSTATE_META)    | per field, see below                            |
  * | `index`    | block hash (32)                       | BlockIndexRecord, 144 bytes (index-record.ts)   |
  * | `active`   | height u32 BE (4)                     | block hash (32) of the active chain at height   |
+ * | `headers`  | height / 256, u32 BE (4)              | the active chain's headers of those 256 heights, 80 bytes each, in height order |
  * | `coins`    | txid (32) ‖ vout u32 BE (4)           | Coin: Core's Coin serialization (coin-codec.ts) |
  * | `undo`     | block hash (32)                       | Core's CBlockUndo serialization (undo-codec.ts) |
  * | `mempool`  | txid (32)                             | MempoolEntryRecord (mempool-record.ts)          |
@@ -40,10 +41,12 @@
  * then numeric vout order — the order Core's hash_serialized_3 hashes coins in (it
  * regroups each txid's outputs in a std::map<uint32_t, Coin>). Core's own LevelDB key,
  * txid ‖ VARINT(vout), would not: VARINT byte order departs from numeric order at
- * vout 16512. `active` holds exactly the heights
- * 0..tip of the active chain. `mempooldelta` is Core's mapDeltas: every prioritisation, of
- * pooled transactions and of others, committed with the pool changes. `fileinfo` is
- * written in the same transaction as the index entries that point into the file.
+ * vout 16512. `active` holds exactly the heights 0..tip of the active chain, and
+ * `headers` the same chain's headers (active-headers.ts), written in the same
+ * transactions and rebuilt at open when a directory predates the table. `mempooldelta`
+ * is Core's mapDeltas: every prioritisation, of pooled transactions and of others,
+ * committed with the pool changes. `fileinfo` is written in the same transaction as the
+ * index entries that point into the file.
  *
  * Meta fields (CHAINSTATE_META):
  *
@@ -60,6 +63,7 @@
  * | `bestHeader`    | block hash (32)               | most-work valid header known at the last flush |
  * | `mempoolSequence` | u64 LE                      | the pool's mempool_sequence as of the `mempool` table |
  * | `mempoolStats`  | MempoolStatsRecord, 25 bytes  | the pool's memory usage and rolling minimum fee state as of the `mempool` table (mempool-stats-meta.ts) |
+ * | `mempoolVersion` | u64 LE                       | bumped by every batch that changes the `mempool` or `mempooldelta` table (renderers key per-pool results on it; absent: 0) |
  * | `mempoolDumpHash` | hash (32)                   | SHA-256 of the mempool.dat this node last wrote (its own dump: not loaded again at start-up) |
  * | `blockFilesSize` | u64 LE                       | sum of `fileinfo` sizes, kept in the same batches (absent in older directories: summed then) |
  *
@@ -90,7 +94,7 @@ export const INDEXES_DIR = 'indexes';
 /** Bumped when any table's encoding changes; a directory with another version is refused. */
 export const FORMAT_VERSION = 1;
 
-export const CHAINSTATE_TABLES = ['meta', 'index', 'active', 'coins', 'undo', 'mempool', 'mempooldelta', 'fileinfo'] as const;
+export const CHAINSTATE_TABLES = ['meta', 'index', 'active', 'headers', 'coins', 'undo', 'mempool', 'mempooldelta', 'fileinfo'] as const;
 export type ChainstateTable = (typeof CHAINSTATE_TABLES)[number];
 
 export const INDEXES_TABLES = ['meta', 'txindex', 'filter.basic', 'filterheader.basic'] as const;
@@ -108,6 +112,7 @@ export const CHAINSTATE_META = {
   bestHeader: metaField('bestHeader', hashMeta),
   mempoolSequence: metaField('mempoolSequence', u64Meta),
   mempoolStats: metaField('mempoolStats', mempoolStatsMeta),
+  mempoolVersion: metaField('mempoolVersion', u64Meta),
   mempoolDumpHash: metaField('mempoolDumpHash', hashMeta),
   blockFilesSize: metaField('blockFilesSize', u64Meta),
 } as const;
@@ -150,6 +155,14 @@ export function txidKey(txid: Uint8Array): Uint8Array {
 /** Key of the active table. */
 export function heightKey(height: number): Uint8Array {
   return u32BE(height, 'height');
+}
+
+/** Heights per value of the headers table. */
+export const HEADERS_PER_CHUNK = 256;
+
+/** Key of the headers table: the chunk number (height / HEADERS_PER_CHUNK). */
+export function headerChunkKey(chunk: number): Uint8Array {
+  return u32BE(chunk, 'header chunk');
 }
 
 export function decodeHeightKey(key: Uint8Array): number {

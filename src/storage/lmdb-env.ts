@@ -68,6 +68,11 @@ export interface Entry {
 /** Reads through one transaction. Values and keys returned are copies the caller owns. */
 export interface TableReader<T extends string> {
   get(table: T, key: Uint8Array): Uint8Array | undefined;
+  /**
+   * `fn` on the stored value without a copy (undefined when absent): the view is valid only
+   * during `fn`, which must not read again. For large values read in parts (header chunks).
+   */
+  withValue<R>(table: T, key: Uint8Array, fn: (value: Uint8Array) => R): R | undefined;
   has(table: T, key: Uint8Array): boolean;
   /** Entries in key order; iterate it inside the callback that gave you the reader. */
   range(table: T, query?: RangeQuery): Iterable<Entry>;
@@ -147,6 +152,12 @@ class LmdbTableReader<T extends string> implements TableReader<T> {
     // read; its `length` is the value's, which may be shorter than the memory behind it.
     const value = (this.dbs[table] as FastGetter).getBinaryFast(key, this.getOptions);
     return value === undefined ? undefined : new Uint8Array(value.buffer, value.byteOffset, value.length).slice();
+  }
+
+  withValue<R>(table: T, key: Uint8Array, fn: (value: Uint8Array) => R): R | undefined {
+    this.checkOpen();
+    const value = (this.dbs[table] as FastGetter).getBinaryFast(key, this.getOptions);
+    return value === undefined ? undefined : fn(new Uint8Array(value.buffer, value.byteOffset, value.length));
   }
 
   has(table: T, key: Uint8Array): boolean {

@@ -11,12 +11,15 @@ import { join } from 'node:path';
 import { BitcoindProcess } from '../integration/bitcoind-process.js';
 import { Daemon, tempDir } from '../integration/daemon-harness.js';
 import { knownDifference } from './known-differences.js';
-import { maskNodeLocal } from './node-local.js';
+import { maskNodeLocal, viewAnswers } from './node-local.js';
 import { catalogue, type ChainFacts, type DiffRequest } from './request-catalogue.js';
 import { buildRichChain, replayRichChain } from './rich-chain.js';
 
-/** Both nodes run with these: REST, the indexes tsbtcd has, no wallet. */
-export const COMPARED_NODE_OPTIONS = ['-rest', '-txindex', '-blockfilterindex=1', '-disablewallet', '-connect=0'];
+/**
+ * Both nodes run with these: REST, the indexes tsbtcd has, no wallet, and no BIP324
+ * transport (tsbtcd has none yet, so bitcoind would add P2P_V2 to its services).
+ */
+export const COMPARED_NODE_OPTIONS = ['-rest', '-txindex', '-blockfilterindex=1', '-disablewallet', '-connect=0', '-v2transport=0'];
 
 export interface Answer {
   readonly status: number;
@@ -96,16 +99,15 @@ export async function withBareNodes<T>(bitcoind: string, body: (send: SendToBoth
   }
 }
 
-/** The body as compared: JSON with node-local members masked where the group has any, else the bytes. */
-function comparable(request: DiffRequest, answer: Answer): string {
+/** The body as compared: JSON with node-local members masked where the group has any (and `result` in place of the reply's when a view changed it), else the bytes. */
+function comparable(request: DiffRequest, answer: Answer, result?: { value: unknown }): string {
   const text = answer.body.toString('latin1');
   if (!answer.contentType.includes('json')) return text;
   try {
     const parsed = JSON.parse(answer.body.toString('utf8')) as unknown;
-    if (request.path === '/' && parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) && 'result' in parsed) {
-      const reply = parsed as { result: unknown };
-      const masked = maskNodeLocal(request.group, reply.result);
-      return masked === reply.result ? text : JSON.stringify({ ...reply, result: masked });
+    if (isRpcReply(request, parsed)) {
+      const masked = maskNodeLocal(request.group, result ? result.value : parsed.result);
+      return masked === parsed.result && !result ? text : JSON.stringify({ ...parsed, result: masked });
     }
     const masked = maskNodeLocal(request.group, parsed);
     return masked === parsed ? text : JSON.stringify(masked);
@@ -114,8 +116,28 @@ function comparable(request: DiffRequest, answer: Answer): string {
   }
 }
 
-export function sameAnswer(request: DiffRequest, a: Answer, b: Answer): boolean {
-  return a.status === b.status && a.contentType === b.contentType && comparable(request, a) === comparable(request, b);
+function isRpcReply(request: DiffRequest, parsed: unknown): parsed is { result: unknown } {
+  return request.path === '/' && parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) && 'result' in parsed;
+}
+
+/** JSON-RPC results through the group's answer views (node-local.ts); undefined when not both are results. */
+function viewedResults(request: DiffRequest, ours: Answer, theirs: Answer): [{ value: unknown }, { value: unknown }] | undefined {
+  try {
+    const [a, b] = [JSON.parse(ours.body.toString('utf8')) as unknown, JSON.parse(theirs.body.toString('utf8')) as unknown];
+    if (!isRpcReply(request, a) || !isRpcReply(request, b)) return undefined;
+    const [va, vb] = viewAnswers(request.group, a.result, b.result);
+    // Either changed: both are compared as re-serialised JSON, so that neither is compared as raw bytes against the other's JSON.
+    return va === a.result && vb === b.result ? undefined : [{ value: va }, { value: vb }];
+  } catch {
+    return undefined;
+  }
+}
+
+/** `ours` is tsbtcd's answer, `theirs` bitcoind's. */
+export function sameAnswer(request: DiffRequest, ours: Answer, theirs: Answer): boolean {
+  if (ours.status !== theirs.status || ours.contentType !== theirs.contentType) return false;
+  const viewed = ours.contentType.includes('json') ? viewedResults(request, ours, theirs) : undefined;
+  return comparable(request, ours, viewed?.[0]) === comparable(request, theirs, viewed?.[1]);
 }
 
 async function facts(call: (method: string, params?: unknown[]) => Promise<any>, chain: ChainFacts['chain']): Promise<ChainFacts> {

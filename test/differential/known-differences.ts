@@ -9,11 +9,7 @@ export interface KnownDifference {
   readonly reason: string;
 }
 
-export const KNOWN_DIFFERENCES: readonly KnownDifference[] = [
-  { label: 'help []', reason: 'the listing names the methods tsbtcd does not serve yet (printed by make differential)' },
-  { label: 'help ["stop"]', reason: 'the product name: "tsbtcd" where Core says "Bitcoin Core"' },
-  { label: 'getnetworkinfo []', reason: 'the product name in subversion, and NODE_P2P_V2 (no BIP324 transport yet)' },
-];
+export const KNOWN_DIFFERENCES: readonly KnownDifference[] = [];
 
 export function knownDifference(label: string): KnownDifference | undefined {
   return KNOWN_DIFFERENCES.find((k) => k.label === label);

@@ -25,7 +25,57 @@ export const NODE_LOCAL_FIELDS: readonly NodeLocalField[] = [
   { group: 'getnettotals', path: 'timemillis', reason: 'the clock when answered' },
   { group: 'getblocktemplate', path: 'longpollid', reason: "the tip hash and the node's count of pool changes since it started" },
   { group: 'getblocktemplate', path: 'curtime', reason: 'the clock when answered (mock time on both, but read a second apart possibly)' },
+  { group: 'getnetworkinfo', path: 'subversion', reason: "the product's BIP14 user agent: /tsbtcd:<version>/ where Core says /Satoshi:<version>/" },
 ];
+
+/**
+ * Answers compared through a view of both: the product's own name, and help's listing,
+ * which names methods only one node serves (the report prints those as missing methods;
+ * every method both serve is compared by its own `help <method>` and its calls).
+ */
+export interface AnswerView {
+  readonly group: string;
+  readonly reason: string;
+  /** Both JSON-RPC results as compared. */
+  readonly view: (ours: unknown, theirs: unknown) => [unknown, unknown];
+}
+
+const PRODUCT_NAME = /tsbtcd/g;
+
+export const ANSWER_VIEWS: readonly AnswerView[] = [
+  {
+    group: 'help',
+    reason: 'the product name: help stop says "tsbtcd" where Core says "Bitcoin Core"',
+    view: (ours, theirs) => [typeof ours === 'string' ? ours.replace(PRODUCT_NAME, 'Bitcoin Core') : ours, theirs],
+  },
+  {
+    group: 'help',
+    reason: "help's listing is compared on the methods both serve",
+    view: (ours, theirs) => {
+      if (typeof ours !== 'string' || typeof theirs !== 'string' || !ours.startsWith('== ')) return [ours, theirs];
+      const methods = (listing: string) => new Set(listing.split('\n').map((line) => line.split(' ')[0]!));
+      const [a, b] = [methods(ours), methods(theirs)];
+      return [commonListing(ours, b), commonListing(theirs, a)];
+    },
+  },
+];
+
+/** A help listing without the methods `other` lacks, and without sections left empty. */
+function commonListing(listing: string, other: ReadonlySet<string>): string {
+  return listing
+    .split('\n\n')
+    .map((section) => section.split('\n').filter((line) => line.startsWith('== ') || other.has(line.split(' ')[0]!)))
+    .filter((lines) => lines.length > 1)
+    .map((lines) => lines.join('\n'))
+    .join('\n\n');
+}
+
+/** tsbtcd's and bitcoind's results as compared, after every view of the group. */
+export function viewAnswers(group: string, ours: unknown, theirs: unknown): [unknown, unknown] {
+  let pair: [unknown, unknown] = [ours, theirs];
+  for (const v of ANSWER_VIEWS) if (v.group === group) pair = v.view(...pair);
+  return pair;
+}
 
 /** The value with every node-local member replaced by its JSON type name. */
 export function maskNodeLocal(group: string, value: unknown): unknown {

@@ -4,7 +4,8 @@
  * defaults, wrong types, missing and unknown things), every REST endpoint in every format,
  * and protocol variants (JSON-RPC 1.0/1.1/2.0, batches, odd ids). Pure: facts in, requests out.
  */
-import { fromHex, hash160, hashToHex, parseTransaction } from '../../src/primitives/index.js';
+import { fromHex, hash160, hashToHex, parseTransaction, Transaction } from '../../src/primitives/index.js';
+import { encodePsbt, psbtFromTransaction } from '../../src/psbt/index.js';
 import { decodeSecret, encodeAddress, payToPubkeyHashScript } from '../../src/script/index.js';
 import { getPublicKey } from '@noble/secp256k1';
 import type { RichChain } from './rich-chain.js';
@@ -140,6 +141,7 @@ export function catalogue(facts: ChainFacts, helpMethods: readonly string[]): Di
   rpc('getblockstats', [facts.height, ['nosuchstat']]);
   rpc('getblockstats', [-1]);
   rpc('getblockstats', [UNKNOWN_HASH]);
+  for (const odd of [3.5, 1e10, true, [1], null]) rpc('getblockstats', [odd, ['height']]);
   rpc('getchaintxstats', [facts.height + 5]);
   rpc('getchaintxstats', [0]);
   rpc('getchaintxstats', [10, UNKNOWN_HASH]);
@@ -182,6 +184,7 @@ export function catalogue(facts: ChainFacts, helpMethods: readonly string[]): Di
     }
     for (const format of ['bin', 'hex', 'json']) rest(`/rest/tx/${tx.txid}.${format}`, 'rest tx');
   }
+  for (const tx of facts.confirmed.slice(-3)) psbtLifeCycle(rpc, tx.hex);
   for (const tx of facts.pool) {
     rpc('getrawtransaction', [tx.txid, 1]);
     rpc('getrawtransaction', [tx.txid, 2]);
@@ -195,6 +198,10 @@ export function catalogue(facts: ChainFacts, helpMethods: readonly string[]): Di
     rpc('sendrawtransaction', [tx.hex]);
     rpc('combinerawtransaction', [[tx.hex]]);
     rpc('combinerawtransaction', [[tx.hex, tx.hex]]);
+    // Without keys: the inputs' own signatures are checked and kept (the chain's are signed by bitcoind's wallet).
+    rpc('signrawtransactionwithkey', [tx.hex, []]);
+    rpc('signrawtransactionwithkey', [tx.hex, [MESSAGE_WIF], null, 'NONE']);
+    psbtLifeCycle(rpc, tx.hex);
     for (const input of parseTransaction(fromHex(tx.hex)).inputs) {
       rpc('gettxspendingprevout', [[{ txid: hashToHex(input.prevout.txid), vout: input.prevout.vout }], { return_spending_tx: true }]);
     }
@@ -293,6 +300,7 @@ export function catalogue(facts: ChainFacts, helpMethods: readonly string[]): Di
   rpc('createrawtransaction', [[{ txid: aTx.txid, vout: 0, sequence: 5 }], [{ data: 'deadbeef' }], 10, false, 3]);
   rpc('createrawtransaction', [[], {}]);
   messageRequests(rpc);
+  idleFeatureRequests(rpc);
 
   // Spends the pool knows of, and partially signed transactions it helps complete.
   const spentOutpoints = facts.confirmed.slice(0, 20).map((t) => ({ txid: t.txid, vout: 0 }));
@@ -352,8 +360,34 @@ export function catalogue(facts: ChainFacts, helpMethods: readonly string[]): Di
 }
 
 /** A regtest key bitcoind signed "hello" with (the signature is the input, not an expected answer). */
+/** The PSBT methods over a transaction's inputs and outputs (its signatures stripped): every stage, joined with itself (refused). */
+function psbtLifeCycle(rpc: (method: string, params: unknown[]) => void, hex: string): void {
+  const tx = parseTransaction(fromHex(hex));
+  const unsigned = new Transaction({ version: tx.version, inputs: tx.inputs.map((i) => ({ ...i, scriptSig: new Uint8Array(0), witness: [] })), outputs: tx.outputs, locktime: tx.locktime });
+  const psbt = encodePsbt(psbtFromTransaction(unsigned));
+  rpc('converttopsbt', [hex]);
+  rpc('converttopsbt', [hex, true]);
+  for (const method of ['decodepsbt', 'analyzepsbt', 'utxoupdatepsbt', 'finalizepsbt']) rpc(method, [psbt]);
+  rpc('descriptorprocesspsbt', [psbt, [`wpkh(${MESSAGE_WIF})`, `pkh(${MESSAGE_WIF})`]]);
+  rpc('combinepsbt', [[psbt, psbt]]);
+  rpc('joinpsbts', [[psbt, psbt]]);
+}
+
 const MESSAGE_WIF = 'cVpF924EspNh8KjYsfhgY96mmxvT6DgdWiTYMtMjuM74hJaU5psW';
 const MESSAGE_SIGNATURE = 'IKC+Ijl/SSZ+8GIt8RfXjZa/tzuYFEzIzAyxpvUf48D8AjUYXGAZKz3JfJVta+NUzDlZdMmJIa5rLtdE0ChWEfs=';
+
+/** The private broadcast queue, ZeroMQ publishers and external signers, none of which either node has here. */
+function idleFeatureRequests(rpc: (method: string, params: unknown, form?: string) => void): void {
+  rpc('getprivatebroadcastinfo', []);
+  rpc('getprivatebroadcastinfo', ['extra']);
+  for (const id of ['00', 'zz'.repeat(32), '11'.repeat(32), '']) rpc('abortprivatebroadcast', [id]);
+  rpc('abortprivatebroadcast', { id: '22'.repeat(32) }, 'named');
+  rpc('abortprivatebroadcast', []);
+  rpc('abortprivatebroadcast', [5]);
+  rpc('getzmqnotifications', []);
+  rpc('getzmqnotifications', [1]);
+  rpc('enumeratesigners', []);
+}
 
 function messageRequests(rpc: (method: string, params: unknown, form?: string) => void): void {
   const secret = decodeSecret(MESSAGE_WIF, 'regtest')!;

@@ -40,7 +40,7 @@ import {
   PROTOCOL_VERSION,
 } from '../../src/net/index.js';
 import { buildCompactBlock } from '../../src/net/compact-relay.js';
-import { DecodeError, fromHex, parseBlock, parseTransaction, serializeBlock } from '../../src/primitives/index.js';
+import { DecodeError, parseBlock, parseTransaction, serializeBlock } from '../../src/primitives/index.js';
 import { Daemon } from '../integration/daemon-harness.js';
 import { buildBlock, REGTEST, TestPeer } from '../integration/p2p-test-peer.js';
 import { seededRandom } from '../support/memo-signatures.js';

@@ -163,6 +163,31 @@ test('invalidateblock marks the block and every descendant invalid; reconsiderbl
   }
 });
 
+test('reconsiderblock over a shorter branch reconnects every block, however many steps it takes', async () => {
+  const fixture = chainFixture();
+  try {
+    const { chain, close } = await fixture.open();
+    const hashes = await generateBlocks(chain, OP_TRUE, 60, 1e6);
+    const utxoHash = async () => {
+      await chain.flushNow();
+      return hashToHex(chain.snapshot((v) => computeUtxoStats(v.coins(), 'hash_serialized_3')).hash!);
+    };
+    const utxos = await utxoHash();
+    const target = chain.lookup(hashes[9]!)!;
+    await chain.invalidateBlock(target);
+    // A branch with more work than the fork point but less than the original chain: the
+    // reorg back first connects blocks that add no work over it.
+    await generateBlocks(chain, Uint8Array.of(0x51, 0x01, 0x07, 0x75), 5, 1e6);
+    await chain.reconsiderBlock(target);
+    assert.equal(chain.tip!.hashHex, hashes[59]);
+    for (let h = 10; h <= 60; h++) assert.equal(chain.tip!.ancestor(h)!.hashHex, hashes[h - 1], `height ${h}`);
+    assert.equal(await utxoHash(), utxos);
+    await close();
+  } finally {
+    fixture.remove();
+  }
+});
+
 test('-loadblock of mainnet blocks 0–255 (Core framing, assumevalid=0) reaches height 255 with the right hash and chainwork', async () => {
   const fixture = chainFixture('main', 1_800_000_000);
   try {

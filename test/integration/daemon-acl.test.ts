@@ -14,7 +14,7 @@ import { LOOPBACK_SUBNETS, RestRouter, allowsEveryPeer, canonicalAddress, create
 import type { FrontendSettings } from '../../src/ipc/index.js';
 import { freePort, httpRequest } from './daemon-harness.js';
 
-const uws = loadUws();
+const uws = loadUws(30);
 /** User `u` with password `pw`, stored as Core stores it: HMAC-SHA256 keyed with the salt. */
 const PASSWORD = 'pw';
 const CREDENTIALS = [{ user: 'u', salt: 's', hash: createHmac('sha256', 's').update(PASSWORD).digest('hex') }];
@@ -31,6 +31,8 @@ async function serve(overrides: Partial<FrontendSettings>, deps: Partial<Pick<Ap
     whitelists: [],
     whitelistDefault: false,
     rest: false,
+    serverTimeout: 30,
+    requestBound: null,
     warmup: null,
     tip: null,
     debugCategories: [],
@@ -43,6 +45,7 @@ async function serve(overrides: Partial<FrontendSettings>, deps: Partial<Pick<Ap
     pruneTarget: 0,
     mempoolPolicy: DEFAULT_MEMPOOL_POLICY,
     coinsCacheBytes: { db: 8 << 20, tip: 440 << 20 },
+    sigBackend: 'native',
     ...overrides,
   };
   const state: FrontendState = { warmup: null, shuttingDown: false, inflight: 0 };

@@ -23,7 +23,7 @@ import { test } from 'node:test';
 import { decodeInventory, encodeInventory, MSG_WTX } from '../../src/net/index.js';
 import { hashToHex } from '../../src/primitives/index.js';
 import { sleep, waitFor } from './daemon-harness.js';
-import { cleanupsAfterTests, NODE_STARTERS, skipUnless, startTsbtcd, type NodeOptions, type NodeUnderTest, type Starter } from './node-under-test.js';
+import { cleanupsAfterTests, NODE_STARTERS, skipUnless, startTsbtcd, type NodeUnderTest, type Starter } from './node-under-test.js';
 import { TestPeer } from './p2p-test-peer.js';
 
 const ADDRESS = 'bcrt1qw508d6qejxtdg4y5r3zarvary0c5xw7kygt080';

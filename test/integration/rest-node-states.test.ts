@@ -78,10 +78,13 @@ test('-rest off: every REST path is 404 with an empty body', async () => {
 });
 
 test('pruned blocks (-prune=1 -fastprune, pruneblockchain) and -txindex off', { timeout: 180_000 }, async () => {
-  const d = await Daemon.start({ args: ['-rest', '-prune=1', '-fastprune'] });
+  // One front-end: the block served before pruning is kept by the process asked after it.
+  const d = await Daemon.start({ args: ['-rest', '-prune=1', '-fastprune', '-rpcfrontends=1'] });
   try {
     const get = (t: string) => restRequest(d.port, t);
     for (let done = 0; done < 700; done += 100) await d.call('generatetoaddress', [100, ADDRESS]);
+    // Served (and so kept by the front-end's recent blocks) before it is pruned.
+    assert.equal((await get(`/rest/block/${await d.call<string>('getblockhash', [1])}.bin`)).status, 200);
     const pruned = await d.call<number>('pruneblockchain', [300]);
     assert.ok(pruned > 0, `pruned up to ${pruned}`);
     const gone = await d.call<string>('getblockhash', [1]);

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import * as noble from '@noble/secp256k1';
 import { referenceBitcoind } from '../../native-bench/reference-bitcoind.js';
-import { fromHex, hash160, parseBlock, toHex, Transaction, type TxIn, type TxOut } from '../../src/primitives/index.js';
+import { hash160, toHex, Transaction, type TxIn, type TxOut } from '../../src/primitives/index.js';
 import {
   encodeAddress,
   encodeSecret,
@@ -21,18 +21,13 @@ import {
   SIGHASH_ALL,
   witnessV0SignatureHash,
 } from '../../src/script/index.js';
-import { rpcCall as call, withBareNodes, type Answer, type SendToEach } from '../differential/compare-nodes.js';
+import { rpcCall as call, withBareNodes, type SendToEach } from '../differential/compare-nodes.js';
 import type { DiffRequest } from '../differential/request-catalogue.js';
 import { derEncode, secretFromSeed } from '../support/spends.js';
+import { mineToBoth, resultOf, sendToBoth } from './bare-node-chain.js';
 import { TestWallet, type WalletCoin } from '../support/wallet.js';
 
 const reference = referenceBitcoind();
-
-const resultOf = <T>(answer: Answer): T => {
-  const reply = JSON.parse(answer.body.toString('utf8')) as { result: T; error: unknown };
-  assert.equal(reply.error, null, answer.body.toString('utf8'));
-  return reply.result;
-};
 
 const SECRETS = [1, 2, 3].map((seed) => secretFromSeed(9000 + seed));
 const PUBKEYS = SECRETS.map((s) => noble.getPublicKey(s, true));
@@ -106,22 +101,6 @@ async function verifyRequests(each: SendToEach): Promise<DiffRequest[]> {
     call('verifymessage', { address, signature }),
   );
   return requests;
-}
-
-/** bitcoind mines 110 blocks to the wallet; tsbtcd takes each through submitblock. */
-async function mineToBoth(each: SendToEach, wallet: TestWallet, count: number): Promise<void> {
-  const hashes = resultOf<string[]>(await each.bitcoind(call('generatetoaddress', [count, wallet.address('p2wpkh')])));
-  for (const hash of hashes) {
-    const hex = resultOf<string>(await each.bitcoind(call('getblock', [hash, 0])));
-    assert.equal(resultOf(await each.tsbtcd(call('submitblock', [hex]))), null);
-    wallet.processBlock(parseBlock(fromHex(hex)), resultOf<{ height: number }>(await each.bitcoind(call('getblockheader', [hash]))).height);
-  }
-}
-
-async function sendToBoth(each: SendToEach, tx: Transaction): Promise<void> {
-  const hex = toHex(tx.toBytes());
-  assert.equal(resultOf(await each.bitcoind(call('sendrawtransaction', [hex]))), tx.txidHex);
-  assert.equal(resultOf(await each.tsbtcd(call('sendrawtransaction', [hex]))), tx.txidHex);
 }
 
 const derSig = (digest: Uint8Array, secret: Uint8Array) => Uint8Array.of(...derEncode(noble.sign(digest, secret, { prehash: false, lowS: true })), SIGHASH_ALL);

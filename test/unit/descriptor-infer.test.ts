@@ -11,6 +11,8 @@ import {
   inferDescriptor,
   inferScriptInContext,
   isValidXOnlyKey,
+  loadNativeXOnlyCheck,
+  useNativeXOnlyCheck,
   KeyStore,
   scriptPubKeyDescriptor,
   ScriptKnowledge,
@@ -171,23 +173,30 @@ test('scriptPubKeyDescriptor is cheap enough for every output of a block', () =>
   assert.ok(performance.now() - started < 2000);
 });
 
-test('the x-only validity check agrees with point decompression', () => {
-  let state = 341;
-  const next = (): number => (state = (Math.imul(state, 1664525) + 1013904223) >>> 0);
-  for (let round = 0; round < 300; round++) {
-    const x = Uint8Array.from({ length: 32 }, () => next() & 0xff);
-    if (round % 50 === 0) x.fill(0xff); // above the field prime
-    let decompresses = true;
+for (const native of [false, true]) {
+  test(`the x-only validity check agrees with point decompression (${native ? 'libsecp256k1 through the addon' : 'BigInt arithmetic'})`, () => {
+    useNativeXOnlyCheck(native ? loadNativeXOnlyCheck() : null);
     try {
-      Point.fromBytes(Uint8Array.of(2, ...x));
-    } catch {
-      decompresses = false;
+      let state = 341;
+      const next = (): number => (state = (Math.imul(state, 1664525) + 1013904223) >>> 0);
+      for (let round = 0; round < 300; round++) {
+        const x = Uint8Array.from({ length: 32 }, () => next() & 0xff);
+        if (round % 50 === 0) x.fill(0xff); // above the field prime
+        let decompresses = true;
+        try {
+          Point.fromBytes(Uint8Array.of(2, ...x));
+        } catch {
+          decompresses = false;
+        }
+        assert.equal(isValidXOnlyKey(x), decompresses, toHex(x));
+      }
+      assert.equal(isValidXOnlyKey(fromHex(XONLY_ZERO)), false);
+      assert.equal(isValidXOnlyKey(fromHex(XONLY_ONE)), true);
+    } finally {
+      useNativeXOnlyCheck(null);
     }
-    assert.equal(isValidXOnlyKey(x), decompresses, toHex(x));
-  }
-  assert.equal(isValidXOnlyKey(fromHex(XONLY_ZERO)), false);
-  assert.equal(isValidXOnlyKey(fromHex(XONLY_ONE)), true);
-});
+  });
+}
 
 test('witness scripts that are sane miniscript infer as wsh(miniscript), others stay addr() (bitcoind decodescript answers)', () => {
   const wsh = (witnessScript: string): string => {

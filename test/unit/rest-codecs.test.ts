@@ -13,6 +13,7 @@ import {
   decodeUtxoBody,
   encodeUtxoResult,
   hexBody,
+  hexBytes,
   MEMPOOL_HEIGHT,
   parseDataFormat,
   parseHexLenient,
@@ -96,11 +97,11 @@ test('getutxos URI outpoints: checkmempool, exactly <64 hex>-<u32>, else Parse e
   assert.deepEqual(uriParts('/'), []);
   assert.deepEqual(uriParts('/checkmempool'), ['checkmempool']);
   assert.deepEqual(uriParts('XYZ'), ['YZ']);
-  const parsed = parseUriOutpoints(['checkmempool', `${G}-0`, `${G}-4294967295`, `${G}-007`]);
+  const parsed = parseUriOutpoints(['checkmempool', `${G}-0`, `${G}-4294967295`, `${G}-007`, `${G.toUpperCase()}-0000000000001`]);
   assert.equal(parsed.checkMempool, true);
-  assert.deepEqual(parsed.outpoints.map((o) => [hashToHex(o.txid), o.vout]), [[G, 0], [G, 4294967295], [G, 7]]);
+  assert.deepEqual(parsed.outpoints.map((o) => [hashToHex(o.txid), o.vout]), [[G, 0], [G, 4294967295], [G, 7], [G, 1]]);
   assert.deepEqual(parseUriOutpoints(['checkmempool']).outpoints, []);
-  for (const bad of [`${G}-+1`, `${G}-0-1`, `${G}`, `${G}-4294967296`, `${G}--1`, `${G.slice(2)}-0`, '', `${G}-`]) {
+  for (const bad of [`${G}-+1`, `${G}-0-1`, `${G}-04294967296`, `-${G}-0`, `${G}`, `${G}-4294967296`, `${G}--1`, `${G.slice(2)}-0`, '', `${G}-`]) {
     assert.throws(() => parseUriOutpoints([bad]), (e: unknown) => e instanceof UtxoRequestError && e.message === 'Parse error', bad);
   }
 });
@@ -131,6 +132,17 @@ test('getutxos body: Core reads CompactSize(len) ‖ body as bool ‖ vector<COu
   assert.equal(seven.length, 253);
   assert.throws(() => decodeUtxoBody(seven), parseError);
   assert.deepEqual(decodeUtxoBody(Buffer.of(0)).outpoints, []);
+});
+
+test('hex bodies: lowercase pairs as Buffer.toString gives them, any length and offset, LF when asked', () => {
+  const source = Buffer.from(Array.from({ length: 301 }, (_, i) => (i * 97 + 13) & 0xff));
+  for (let length = 0; length <= 300; length++) {
+    for (const start of [0, 1]) {
+      const bytes = source.subarray(start, start + length);
+      assert.equal(hexBytes(bytes, true).toString('latin1'), `${bytes.toString('hex')}\n`);
+      assert.equal(hexBytes(bytes, false).toString('latin1'), bytes.toString('hex'));
+    }
+  }
 });
 
 test('ParseHex as Core: whitespace between pairs only, anything invalid gives nothing', () => {

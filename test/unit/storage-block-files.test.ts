@@ -53,6 +53,25 @@ test('file names: five digits, and nothing that only looks like one', () => {
   assert.equal(parseBlockFileName('blk0042.dat'), undefined);
 });
 
+test('xorAtOffset equals the byte-by-byte XOR with the key rotated to the offset, at any length, alignment and offset', () => {
+  const random = seeded(0xb10c0010);
+  const key = randomBytes(random, 8);
+  const source = randomBytes(random, 700);
+  for (const length of [0, 1, 7, 8, 15, 16, 31, 32, 33, 63, 64, 65, 100, 257, 600]) {
+    for (const start of [0, 1, 4]) {
+      for (const fileOffset of [0, 3, 8, 1001]) {
+        const bytes = source.slice(start, start + length);
+        // A fresh buffer at `start`, so the word path meets aligned and unaligned views.
+        const view = new Uint8Array(new ArrayBuffer(start + length), start, length);
+        view.set(bytes);
+        xorAtOffset(view, key, fileOffset);
+        const expected = bytes.map((b, i) => b ^ key[(fileOffset + i) % 8]!);
+        assert.deepEqual(view, expected, `${length} bytes at ${start}, file offset ${fileOffset}`);
+      }
+    }
+  }
+});
+
 test('a new blocks dir gets a random XOR key; bytes on disk are obfuscated, reads are plain', async () => {
   await withTempDir((dir) => {
     const blocksDir = join(dir, 'blocks');

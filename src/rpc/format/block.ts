@@ -10,6 +10,8 @@ import type { ChainName } from '../../script/index.js';
 import type { ResultObject } from './result.js';
 import { doubleJson } from '../number-format.js';
 import { txToJson, type SpentCoins } from './transaction.js';
+import { txText } from './transaction-text.js';
+import { writeJson } from '../json.js';
 
 /** What blockheaderToJSON reads from the block index, resolved by the caller. */
 export interface HeaderJsonFields {
@@ -100,21 +102,60 @@ export interface BlockJsonOptions {
  * "tx" as txids (1) or transaction objects with hex and no blockhash (2, 3).
  */
 export function blockToJson(block: Block, header: HeaderJsonFields, options: BlockJsonOptions): ResultObject {
-  const out = headerToJson(header);
-  out.strippedsize = blockStrippedSize(block);
-  out.size = blockTotalSize(block);
-  out.weight = blockWeight(block);
-  if (!options.omitCoinbaseTx) out.coinbase_tx = coinbaseTxJson(block.transactions[0]!);
-  const { undo } = options;
-  if (undo && undo.length !== block.transactions.length - 1) {
-    throw new Error(`undo data covers ${undo.length} transactions, the block has ${block.transactions.length - 1} besides the coinbase`);
-  }
+  const out = blockSummaryJson(block, header, options);
   if (options.verbosity === 1) {
     out.tx = block.transactions.map((tx) => tx.txidHex);
   } else {
     out.tx = block.transactions.map((_, i) => blockTransactionJson(block, i, options));
   }
   return out;
+}
+
+/** getblock's object up to "tx" (which comes last). */
+function blockSummaryJson(block: Block, header: HeaderJsonFields, options: BlockJsonOptions): ResultObject {
+  return Object.assign(headerToJson(header), blockSizesJson(block, options));
+}
+
+/** strippedsize, size, weight and coinbase_tx: what getblock adds to the header fields before "tx". */
+function blockSizesJson(block: Block, options: BlockJsonOptions): ResultObject {
+  const out: ResultObject = { strippedsize: blockStrippedSize(block), size: blockTotalSize(block), weight: blockWeight(block) };
+  if (!options.omitCoinbaseTx) out.coinbase_tx = coinbaseTxJson(block.transactions[0]!);
+  const { undo } = options;
+  if (undo && undo.length !== block.transactions.length - 1) {
+    throw new Error(`undo data covers ${undo.length} transactions, the block has ${block.transactions.length - 1} besides the coinbase`);
+  }
+  return out;
+}
+
+/** writeJson(blockToJson(...)) written directly (see blockTailText). */
+export function blockText(block: Block, header: HeaderJsonFields, options: BlockJsonOptions): string {
+  return joinBlockText(header, blockTailText(block, options));
+}
+
+/**
+ * What getblock prints after the header fields, as text: `,"strippedsize":…,"tx":[…]}`.
+ * It depends on the block (and its undo data) only, never on the chain's tip; the
+ * transactions are written directly (transaction-text.ts), with no object per transaction.
+ */
+export function blockTailText(block: Block, options: BlockJsonOptions): string {
+  const sizes = writeJson(blockSizesJson(block, options));
+  const txs = block.transactions;
+  // Pieces joined once: appending builds a rope of every piece, which the collector then walks.
+  const parts: string[] = new Array(txs.length);
+  if (options.verbosity === 1) {
+    for (let i = 0; i < txs.length; i++) parts[i] = `"${txs[i]!.txidHex}"`;
+  } else {
+    const prevouts = options.verbosity === 3;
+    for (let i = 0; i < txs.length; i++) {
+      parts[i] = txText(txs[i]!, { chain: options.chain, includeHex: true, undo: i > 0 ? options.undo?.[i - 1] : undefined, prevouts });
+    }
+  }
+  return `,${sizes.slice(1, -1)},"tx":[${parts.join(',')}]}`;
+}
+
+/** getblock's whole text: the header fields (from the chain as it is now) and the block's tail. */
+export function joinBlockText(header: HeaderJsonFields, tail: string): string {
+  return writeJson(headerToJson(header)).slice(0, -1) + tail;
 }
 
 /**

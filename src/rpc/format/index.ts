@@ -8,5 +8,6 @@
 export * from './result.js';
 export * from './script.js';
 export * from './transaction.js';
+export * from './transaction-text.js';
 export * from './block.js';
 export * from './block-stats.js';

@@ -26,6 +26,7 @@ import {
 } from '../../script/index.js';
 import type { ResultObject } from './result.js';
 import { parseHexArg } from '../values.js';
+import { jsonString } from '../json.js';
 
 /** The scriptPubKey object: asm, desc, hex, address (when there is one), type, in Core's order. */
 export interface ScriptPubKeyJson extends ResultObject {
@@ -49,14 +50,20 @@ export interface ScriptSigJson extends ResultObject {
  * from the same template match and address as the other fields.
  */
 function scriptObject(script: Uint8Array, chain: ChainName, includeHex: boolean, desc?: string): ResultObject {
+  const fields = describeScript(script, chain, desc);
+  const out: ResultObject = { asm: fields.asm, desc: fields.desc };
+  if (includeHex) out.hex = toHex(script);
+  if (fields.address !== null) out.address = fields.address;
+  out.type = fields.type;
+  return out;
+}
+
+/** What ScriptToUniv prints of a script besides its hex. */
+function describeScript(script: Uint8Array, chain: ChainName, desc?: string): { asm: string; desc: string; address: string | null; type: TxoutType } {
   const solution = solve(script);
   // encodeAddress already answers null for pubkey, multisig, nulldata and nonstandard.
   const address = encodeAddress(script, chain);
-  const out: ResultObject = { asm: scriptToAsm(script), desc: desc ?? scriptPubKeyDescriptor(script, chain, { solution, address }) };
-  if (includeHex) out.hex = toHex(script);
-  if (address !== null) out.address = address;
-  out.type = solution.type;
-  return out;
+  return { asm: scriptToAsm(script), desc: desc ?? scriptPubKeyDescriptor(script, chain, { solution, address }), address, type: solution.type };
 }
 
 /** The scriptPubKey object of outputs, prevouts, gettxout and REST (rpc-results.md §0.8). */
@@ -64,9 +71,21 @@ export function scriptPubKeyJson(script: Uint8Array, chain: ChainName): ScriptPu
   return scriptObject(script, chain, true) as ScriptPubKeyJson;
 }
 
+/** scriptPubKeyJson as JSON text (what writeJson prints of it), for renderers that write text. */
+export function scriptPubKeyText(script: Uint8Array, chain: ChainName): string {
+  const fields = describeScript(script, chain);
+  const address = fields.address === null ? '' : `,"address":"${fields.address}"`;
+  return `{"asm":${jsonString(fields.asm)},"desc":${jsonString(fields.desc)},"hex":"${toHex(script)}"${address},"type":"${fields.type}"}`;
+}
+
 /** The scriptSig object of a non-coinbase input: asm with sighash decoding, and hex. */
 export function scriptSigJson(script: Uint8Array): ScriptSigJson {
   return { asm: scriptToAsm(script, true), hex: toHex(script) };
+}
+
+/** scriptSigJson as JSON text. */
+export function scriptSigText(script: Uint8Array): string {
+  return `{"asm":${jsonString(scriptToAsm(script, true))},"hex":"${toHex(script)}"}`;
 }
 
 /**

@@ -38,6 +38,15 @@ function prevoutJson(coin: Coin, chain: ChainName): ResultObject {
   };
 }
 
+/** The coins a transaction's inputs spent, checked against its inputs; none for a coinbase, which Core never gives undo data. */
+export function spentCoinsOf(tx: Transaction, coinbase: boolean, options: TxJsonOptions): SpentCoins | undefined {
+  const undo = coinbase ? undefined : options.undo;
+  if (undo && undo.length !== tx.inputs.length) {
+    throw new Error(`undo data has ${undo.length} coins for ${tx.inputs.length} inputs of ${tx.txidHex}`);
+  }
+  return undo;
+}
+
 /**
  * Core's TxToUniv: txid, hash, version (unsigned), size, vsize, weight, locktime, vin,
  * vout, fee?, blockhash?, hex?. Coinbase inputs show "coinbase" instead of the prevout and
@@ -46,10 +55,7 @@ function prevoutJson(coin: Coin, chain: ChainName): ResultObject {
 export function txToJson(tx: Transaction, options: TxJsonOptions): ResultObject {
   const { chain } = options;
   const coinbase = tx.isCoinbase();
-  const undo = coinbase ? undefined : options.undo;
-  if (undo && undo.length !== tx.inputs.length) {
-    throw new Error(`undo data has ${undo.length} coins for ${tx.inputs.length} inputs of ${tx.txidHex}`);
-  }
+  const undo = spentCoinsOf(tx, coinbase, options);
   const vin = tx.inputs.map((input, i) => {
     const entry: ResultObject = {};
     if (coinbase) {

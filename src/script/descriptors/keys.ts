@@ -92,10 +92,15 @@ export class ConstKey extends KeyExpression {
   }
 }
 
+/** How many public children a key keeps (a default descriptor range is 1001). */
+const PUBLIC_CHILD_CACHE = 4096;
+
 /** An extended key (xpub or xprv), a path below it and an optional `/*` or hardened `/*h`. */
 export class Bip32Key extends KeyExpression {
   /** The extended public key after the fixed path, for keys with no hardened step. */
   private publicParent: ExtPubKey | null | undefined;
+  /** Public children by position (bounded: a default range is 1001 positions). */
+  private readonly publicChildren = new Map<number, Uint8Array | null>();
   /** The extended private key after the fixed path, per key store (hardened paths need one). */
   private readonly privateParents = new WeakMap<KeyStore, ExtPrivKey | null>();
 
@@ -141,12 +146,22 @@ export class Bip32Key extends KeyExpression {
   }
 
   derive(pos: number, keys: KeyStore): Uint8Array | null {
-    if (this.needsPrivateKey()) {
-      let xprv = this.privateParent(keys);
-      if (xprv && this.deriveType === 'unhardened') xprv = deriveExtPrivKey(xprv, pos);
-      if (xprv && this.deriveType === 'hardened') xprv = deriveExtPrivKey(xprv, (pos | BIP32_HARDENED) >>> 0);
-      return xprv ? neuterExtKey(xprv).publicKey : null;
+    if (!this.needsPrivateKey()) {
+      // Public derivation depends on the position alone: callers expanding a range repeatedly get it once.
+      let derived = this.publicChildren.get(pos);
+      if (derived === undefined) {
+        if (this.publicChildren.size >= PUBLIC_CHILD_CACHE) this.publicChildren.clear();
+        this.publicChildren.set(pos, (derived = this.derivePublic(pos)));
+      }
+      return derived;
     }
+    let xprv = this.privateParent(keys);
+    if (xprv && this.deriveType === 'unhardened') xprv = deriveExtPrivKey(xprv, pos);
+    if (xprv && this.deriveType === 'hardened') xprv = deriveExtPrivKey(xprv, (pos | BIP32_HARDENED) >>> 0);
+    return xprv ? neuterExtKey(xprv).publicKey : null;
+  }
+
+  private derivePublic(pos: number): Uint8Array | null {
     if (this.publicParent === undefined) this.publicParent = deriveExtPubKeyPath(this.root, this.path);
     let xpub = this.publicParent;
     if (xpub && this.deriveType === 'unhardened') xpub = deriveExtPubKey(xpub, pos);

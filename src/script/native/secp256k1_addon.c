@@ -7,7 +7,9 @@
  *       normalized to low S first: Core's CPubKey::Verify accepts high S, LOW_S is a
  *       script-flag rule checked before this call;
  *   verifySchnorr(sig64, msg32, xonly32)     BIP340;
- *   checkTapTweak(internal32, tweak32, output32, parity)  output == internal + tweak*G.
+ *   checkTapTweak(internal32, tweak32, output32, parity)  output == internal + tweak*G;
+ *   isValidXOnlyKey(x32)                     Core's XOnlyPubKey::IsFullyValid (RPC's
+ *       descriptor inference asks it of every taproot output it prints).
  *
  * Lax DER parsing and the hybrid-key rewrite stay in TypeScript (der.ts, secp256k1.ts),
  * so both backends see the same compact signatures and keys.
@@ -168,6 +170,14 @@ static napi_value check_tap_tweak(napi_env env, napi_callback_info info) {
   return boolean(env, taptweak_check(context_of(env), internal, tweak, output, parity & 1));
 }
 
+static napi_value is_valid_xonly_key(napi_env env, napi_callback_info info) {
+  napi_value argv[1];
+  uint8_t *key;
+  if (!get_args(env, info, 1, argv) || !get_sized(env, argv[0], "x-only key", 32, &key)) return NULL;
+  secp256k1_xonly_pubkey pubkey;
+  return boolean(env, secp256k1_xonly_pubkey_parse(context_of(env), &pubkey, key));
+}
+
 static napi_value verify_batch(napi_env env, napi_callback_info info) {
   napi_value argv[2];
   uint8_t *records, *out;
@@ -236,6 +246,7 @@ NAPI_MODULE_INIT() {
   if (!export_function(env, exports, "verifyEcdsa", verify_ecdsa) ||
       !export_function(env, exports, "verifySchnorr", verify_schnorr) ||
       !export_function(env, exports, "checkTapTweak", check_tap_tweak) ||
+      !export_function(env, exports, "isValidXOnlyKey", is_valid_xonly_key) ||
       !export_function(env, exports, "verifyBatch", verify_batch) ||
       napi_set_named_property(env, exports, "RECORD_SIZE", record_size) != napi_ok ||
       /* SHA-256 and HASH160 for script checks (src/primitives/native/hashes.c). */

@@ -1,9 +1,9 @@
 /**
- * How Core's combinerawtransaction merges partially signed inputs (script/sign.cpp with
- * DUMMY_SIGNING_PROVIDER): DataFromTransaction reads the signatures, redeem script and
- * witness script out of each variant's input, MergeSignatureData pools them (a complete
- * input wins outright), and ProduceSignature rebuilds the scriptSig and witness from what
- * was pooled, signing nothing itself.
+ * Core's script/sign.cpp for inputs: DataFromTransaction reads the signatures, redeem
+ * script and witness script out of an input, MergeSignatureData pools them (a complete
+ * input wins outright), and ProduceSignature builds the scriptSig and witness from what was
+ * pooled plus what an InputSigner (Core's signing provider and signature creator) adds:
+ * nothing for combinerawtransaction, private keys and scripts for signrawtransactionwithkey.
  *
  * Witness scripts that are not multisig, pubkey or pubkeyhash are satisfied as Core does,
  * as miniscript from the pooled signatures (no hash preimages are ever known). Taproot
@@ -26,7 +26,13 @@ interface SignaturePair {
   readonly sig: Uint8Array;
 }
 
-/** Core's SignatureData, as far as combining uses it. */
+/** Core's KeyOriginInfo: the master key's fingerprint and the derivation path. */
+export interface KeyOriginInfo {
+  readonly fingerprint: Uint8Array;
+  readonly path: readonly number[];
+}
+
+/** Core's SignatureData, as far as combining, signing and PSBTs use it. */
 export interface SignatureData {
   complete: boolean;
   scriptSig: Uint8Array;
@@ -35,13 +41,50 @@ export interface SignatureData {
   witnessScript: Uint8Array;
   /** By hex key id (hash160 of the public key); the first signature found for a key stays. */
   readonly signatures: Map<string, SignaturePair>;
+  /** Core's misc_pubkeys: keys with their origins, by hex key id (a PSBT's BIP32 derivations). */
+  readonly miscPubkeys: Map<string, { pubkey: Uint8Array; origin: KeyOriginInfo }>;
+  /** What signing lacked, by hex key id or script hash (analyzepsbt reports them). */
+  readonly missingPubkeys: string[];
+  readonly missingSigs: string[];
+  missingRedeemScript: string;
+  missingWitnessScript: string;
+  /** Hash preimages miniscript may reveal, by `<fragment>:<hex hash>` (sha256, ripemd160, hash256, hash160). */
+  readonly preimages: Map<string, Uint8Array>;
 }
 
 export function emptySignatureData(): SignatureData {
-  return { complete: false, scriptSig: new Uint8Array(0), witness: [], redeemScript: new Uint8Array(0), witnessScript: new Uint8Array(0), signatures: new Map() };
+  return {
+    complete: false,
+    scriptSig: new Uint8Array(0),
+    witness: [],
+    redeemScript: new Uint8Array(0),
+    witnessScript: new Uint8Array(0),
+    signatures: new Map(),
+    miscPubkeys: new Map(),
+    missingPubkeys: [],
+    missingSigs: [],
+    missingRedeemScript: '',
+    missingWitnessScript: '',
+    preimages: new Map(),
+  };
 }
 
 const keyId = (pubkey: Uint8Array) => toHex(hash160(pubkey));
+
+/** What ProduceSignature may sign with: Core's SigningProvider and signature creator (ECDSA). */
+export interface InputSigner {
+  /** The public key with this key id (hex HASH160), when known. */
+  pubkey(keyId: string): Uint8Array | undefined;
+  /** A script by its HASH160. */
+  script(scriptId: Uint8Array): Uint8Array | undefined;
+  /** The key's signature (DER and hash type) over the input with this script code, or null. */
+  sign(keyId: string, scriptCode: Uint8Array, sigversion: SigVersion): Uint8Array | null;
+  /** The key's origin, when the provider knows and shows it (descriptor keys). */
+  keyOrigin?(keyId: string): KeyOriginInfo | undefined;
+}
+
+/** Core's DUMMY_SIGNING_PROVIDER with a creator that signs nothing. */
+export const NO_SIGNER: InputSigner = { pubkey: () => undefined, script: () => undefined, sign: () => null };
 
 /** Core's SignatureExtractorChecker: every ECDSA signature that verifies is recorded. */
 function extractorChecker(tx: Transaction, inputIndex: number, amount: bigint, data: SignatureData): SignatureChecker {
@@ -119,8 +162,10 @@ export function mergeSignatureData(into: SignatureData, from: SignatureData): Si
   return into;
 }
 
-/** Core's GetCScript with an empty provider: the redeem or witness script with that hash160. */
-function knownScript(data: SignatureData, scriptId: Uint8Array): Uint8Array | undefined {
+/** Core's GetCScript: the provider's script with that HASH160, else the input's redeem or witness script. */
+function knownScript(data: SignatureData, signer: InputSigner, scriptId: Uint8Array): Uint8Array | undefined {
+  const provided = signer.script(scriptId);
+  if (provided) return provided;
   if (bytesEqual(hash160(data.redeemScript), scriptId)) return data.redeemScript;
   if (bytesEqual(hash160(data.witnessScript), scriptId)) return data.witnessScript;
   return undefined;
@@ -132,37 +177,61 @@ interface Step {
   result: Uint8Array[];
 }
 
-/** Core's SignStep with an empty provider and a creator that signs nothing: only pooled signatures. */
-function signStep(data: SignatureData, script: Uint8Array): Step {
+/** Core's CreateSig: the pooled signature for the key, else a new one, pooled. */
+function createSig(data: SignatureData, signer: InputSigner, pubkey: Uint8Array, scriptCode: Uint8Array, sigversion: SigVersion): Uint8Array | null {
+  const id = keyId(pubkey);
+  const pooled = data.signatures.get(id);
+  if (pooled) return pooled.sig;
+  const origin = signer.keyOrigin?.(id);
+  if (origin && !data.miscPubkeys.has(id)) data.miscPubkeys.set(id, { pubkey, origin });
+  const sig = signer.sign(id, scriptCode, sigversion);
+  if (sig) data.signatures.set(id, { pubkey, sig });
+  else data.missingSigs.push(id);
+  return sig;
+}
+
+/** Core's GetPubKey: from a pooled signature, else a known derivation, else the provider. */
+function knownPubkey(data: SignatureData, signer: InputSigner, id: string): Uint8Array | undefined {
+  return data.signatures.get(id)?.pubkey ?? data.miscPubkeys.get(id)?.pubkey ?? signer.pubkey(id);
+}
+
+/** Core's SignStep (no taproot: nothing here knows taproot spend data). */
+function signStep(data: SignatureData, signer: InputSigner, script: Uint8Array, sigversion: SigVersion): Step {
   const solution = solve(script);
   const step = (solved: boolean, result: Uint8Array[] = []): Step => ({ solved, type: solution.type, result });
   switch (solution.type) {
     case 'pubkey': {
-      const pair = data.signatures.get(keyId(solution.pubkey));
-      return pair ? step(true, [pair.sig]) : step(false);
+      const sig = createSig(data, signer, solution.pubkey, script, sigversion);
+      return sig ? step(true, [sig]) : step(false);
     }
     case 'pubkeyhash': {
-      const pair = data.signatures.get(toHex(solution.hash));
-      return pair ? step(true, [pair.sig, pair.pubkey]) : step(false);
+      const pubkey = knownPubkey(data, signer, toHex(solution.hash));
+      if (!pubkey) data.missingPubkeys.push(toHex(solution.hash));
+      const sig = pubkey && createSig(data, signer, pubkey, script, sigversion);
+      return pubkey && sig ? step(true, [sig, pubkey]) : step(false);
     }
     case 'scripthash': {
-      const redeem = knownScript(data, solution.hash);
+      const redeem = knownScript(data, signer, solution.hash);
+      if (!redeem) data.missingRedeemScript = toHex(solution.hash);
       return redeem ? step(true, [redeem]) : step(false);
     }
     case 'multisig': {
       const result: Uint8Array[] = [new Uint8Array(0)];
+      // Every key is tried, so that every signature that can be made is pooled.
       for (const pubkey of solution.pubkeys) {
-        const pair = data.signatures.get(keyId(pubkey));
-        if (pair && result.length < solution.required + 1) result.push(pair.sig);
+        const sig = createSig(data, signer, pubkey, script, sigversion);
+        if (sig && result.length < solution.required + 1) result.push(sig);
       }
       const solved = result.length === solution.required + 1;
-      while (result.length < solution.required + 1) result.push(new Uint8Array(0));
+      // Core's loop counts up while the stack grows, so it adds at most half the missing placeholders.
+      for (let i = 0; i + result.length < solution.required + 1; i++) result.push(new Uint8Array(0));
       return step(solved, result);
     }
     case 'witness_v0_keyhash':
       return step(true, [solution.program]);
     case 'witness_v0_scripthash': {
-      const witnessScript = knownScript(data, ripemd160(solution.program));
+      const witnessScript = knownScript(data, signer, ripemd160(solution.program));
+      if (!witnessScript) data.missingWitnessScript = toHex(solution.program);
       return witnessScript ? step(true, [witnessScript]) : step(false);
     }
     case 'anchor':
@@ -201,15 +270,15 @@ export interface SpendingInput {
  * satisfaction of `witnessScript` as miniscript, or null. A pkh key is known only by a
  * pooled signature's key; without one the script does not decode.
  */
-function satisfyMiniscript(data: SignatureData, witnessScript: Uint8Array, spending: SpendingInput): readonly Uint8Array[] | null {
+function satisfyMiniscript(data: SignatureData, signer: InputSigner, witnessScript: Uint8Array, spending: SpendingInput): { stack: readonly Uint8Array[]; solved: boolean } | null {
   const keys: Uint8Array[] = [];
   const index = (key: Uint8Array) => keys.push(key) - 1;
   const inferrer: KeyInferrer = {
     ctx: 'p2wsh',
     fromPKBytes: (bytes) => (isValidPubkeyEncoding(bytes) ? index(bytes) : null),
     fromPKHBytes: (hash) => {
-      const pair = data.signatures.get(toHex(hash));
-      return pair ? index(pair.pubkey) : null;
+      const pubkey = knownPubkey(data, signer, toHex(hash));
+      return pubkey ? index(pubkey) : null;
     },
     keyIdentity: (key) => toHex(keys[key]!),
   };
@@ -217,12 +286,14 @@ function satisfyMiniscript(data: SignatureData, witnessScript: Uint8Array, spend
   if (!node) return null;
   const checker = new TransactionSignatureChecker(spending.tx, spending.inputIndex, spending.amount);
   const ctx: SatisfierContext = {
-    sign: (key) => data.signatures.get(keyId(keys[key]!))?.sig ?? null,
+    sign: (key) => createSig(data, signer, keys[key]!, witnessScript, SigVersion.WITNESS_V0),
     pkBytes: (key) => keys[key]!,
     checkOlder: (value) => checker.checkSequence(value),
     checkAfter: (value) => checker.checkLockTime(value),
+    preimage: (fragment, hash) => data.preimages.get(`${fragment}:${toHex(hash)}`),
   };
-  return satisfy(node, ctx).stack;
+  const { available, stack } = satisfy(node, ctx);
+  return stack ? { stack, solved: available === 'yes' } : null;
 }
 
 /** CPubKey::IsValid: the length its first byte announces. */
@@ -235,10 +306,28 @@ function isValidPubkeyEncoding(bytes: Uint8Array): boolean {
 
 const payToPubkeyHashScript = (hash: Uint8Array) => Uint8Array.of(OP.OP_DUP, OP.OP_HASH160, 20, ...hash, OP.OP_EQUALVERIFY, OP.OP_CHECKSIG);
 
-/** Core's ProduceSignature with nothing to sign with: the input's scriptSig and witness. */
-export function produceSignature(data: SignatureData, scriptPubKey: Uint8Array, spending: SpendingInput): { scriptSig: Uint8Array; witness: readonly Uint8Array[] } {
-  if (data.complete) return { scriptSig: data.scriptSig, witness: data.witness };
-  let { solved, type, result } = signStep(data, scriptPubKey);
+/** What ProduceSignature built: the scriptSig and witness, whether SignStep solved the script, and whether it is a witness spend. */
+export interface ProducedSignature {
+  scriptSig: Uint8Array;
+  witness: readonly Uint8Array[];
+  solved: boolean;
+  isWitness: boolean;
+}
+
+/** Taproot's SignStep (Core's SignTaproot), for callers that know taproot spend data. */
+export type TaprootSigner = (data: SignatureData, outputKey: Uint8Array) => Uint8Array[] | null;
+
+/** Core's ProduceSignature: the input's scriptSig and witness (Core's UpdateInput), without its final check. */
+export function produceSignature(
+  data: SignatureData,
+  scriptPubKey: Uint8Array,
+  spending: SpendingInput,
+  signer: InputSigner = NO_SIGNER,
+  taproot?: TaprootSigner,
+): ProducedSignature {
+  // Core returns before it learns whether the spend is a witness one.
+  if (data.complete) return { scriptSig: data.scriptSig, witness: data.witness, solved: true, isWitness: false };
+  let { solved, type, result } = signStep(data, signer, scriptPubKey, SigVersion.BASE);
   let p2sh = false;
   let subscript: Uint8Array = new Uint8Array(0);
   let witness: readonly Uint8Array[] = data.witness;
@@ -246,12 +335,12 @@ export function produceSignature(data: SignatureData, scriptPubKey: Uint8Array, 
   if (solved && type === 'scripthash') {
     subscript = result[0]!;
     data.redeemScript = subscript;
-    ({ solved, type, result } = signStep(data, subscript));
+    ({ solved, type, result } = signStep(data, signer, subscript, SigVersion.BASE));
     solved = solved && type !== 'scripthash';
     p2sh = true;
   }
   if (solved && type === 'witness_v0_keyhash') {
-    const inner = signStep(data, payToPubkeyHashScript(result[0]!));
+    const inner = signStep(data, signer, payToPubkeyHashScript(result[0]!), SigVersion.WITNESS_V0);
     solved = inner.solved;
     witness = inner.result;
     isWitness = true;
@@ -259,20 +348,29 @@ export function produceSignature(data: SignatureData, scriptPubKey: Uint8Array, 
   } else if (solved && type === 'witness_v0_scripthash') {
     const witnessScript = result[0]!;
     data.witnessScript = witnessScript;
-    const inner = signStep(data, witnessScript);
+    const inner = signStep(data, signer, witnessScript, SigVersion.WITNESS_V0);
     solved = inner.solved && inner.type !== 'scripthash' && inner.type !== 'witness_v0_scripthash' && inner.type !== 'witness_v0_keyhash';
     let stack: readonly Uint8Array[] = inner.result;
-    if (!solved && stack.length === 0) stack = satisfyMiniscript(data, witnessScript, spending) ?? [];
+    if (!solved && stack.length === 0) {
+      const satisfied = satisfyMiniscript(data, signer, witnessScript, spending);
+      stack = satisfied?.stack ?? [];
+      solved = satisfied?.solved ?? false;
+    }
     witness = [...stack, witnessScript];
     isWitness = true;
     result = [];
   } else if (type === 'witness_v1_taproot' && !p2sh) {
     isWitness = true;
+    const stack = taproot ? taproot(data, scriptPubKey.subarray(2)) : null;
+    if (stack) {
+      solved = true;
+      witness = stack;
+    }
     result = [];
   } else if (solved && type === 'witness_unknown') {
     isWitness = true;
   }
   if (!isWitness) witness = [];
   if (p2sh) result.push(subscript);
-  return { scriptSig: pushAll(result), witness };
+  return { scriptSig: pushAll(result), witness, solved, isWitness };
 }
