@@ -23,7 +23,7 @@
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { ensureChain, inputsByHeight, type ChainMeta } from './import-chain.js';
+import { ensureChain, inputsByHeight } from './import-chain.js';
 import { loadblockImport, type DaemonKind, type LoadblockImportResult, type ScriptCheckChange } from './loadblock-import.js';
 import { fmt, pad } from './measure.js';
 import { referenceBitcoind } from './reference-bitcoind.js';

@@ -89,7 +89,7 @@ function getUtxos(req: RestRequest, ctx: RestContext): Reply {
   }
   return ctx.withSnapshot((snapshot) => {
     // Core's CCoinsViewMemPool with mempool->isSpent: outputs a pool transaction spends are missing.
-    const viewed = checkMempool ? new MempoolView(snapshot) : undefined;
+    const viewed = checkMempool ? MempoolView.of(snapshot) : undefined;
     // An empty pool spends and creates nothing: no per-outpoint lookups in it.
     const pool = viewed && viewed.entries.size > 0 ? viewed : undefined;
     const hits: boolean[] = [];

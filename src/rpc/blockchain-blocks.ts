@@ -589,7 +589,7 @@ export function blockchainBlockMethods(deprecatedRpc: (name: string) => boolean)
       let coin;
       if (args.boolean('include_mempool')) {
         // Core's CCoinsViewMemPool: a pooled transaction's outputs, else the UTXO set; spent in the pool is gone.
-        const pool = new MempoolView(snapshot);
+        const pool = MempoolView.of(snapshot);
         const pooled = pool.output(outpoint);
         coin = pooled === undefined ? snapshot.coin(outpoint) : pooled && { ...pooled, coinbase: false };
         if (coin && pool.isSpent(outpoint)) coin = undefined;

@@ -42,7 +42,7 @@ export function combineRawTransactionMethods(): RpcMethod[] {
       const merged = variants[0];
       if (!merged) throw new RpcError(RPC_DESERIALIZATION_ERROR, 'Missing transactions');
       const snapshot = view(ctx);
-      const pool = new MempoolView(snapshot);
+      const pool = MempoolView.of(snapshot);
       const spent = merged.inputs.map((input) => spentOutput(snapshot, pool, input.prevout));
       const inputs = merged.inputs.map((input, i) => {
         const coin = spent[i];

@@ -142,7 +142,7 @@ export function descriptorActivityMethods(): RpcMethod[] {
         });
       }
       if (args.value('include_mempool') !== false) {
-        const pool = new MempoolView(snapshot);
+        const pool = MempoolView.of(snapshot);
         for (const { tx } of pool.inMiningOrder()) {
           tx.inputs.forEach((input, vin) => {
             // A coin of the chain, else an output of a parent in the pool.

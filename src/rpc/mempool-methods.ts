@@ -105,7 +105,7 @@ export function mempoolEntryJson(pool: MempoolView, e: ViewedEntry): JsonObject 
 
 /** Core's MempoolToJSON(pool, verbose, include_mempool_sequence): getrawmempool and REST mempool/contents. */
 export function mempoolContentsJson(snapshot: SnapshotChainView, verbose: boolean, withSequence: boolean): unknown {
-  const pool = new MempoolView(snapshot);
+  const pool = MempoolView.of(snapshot);
   if (verbose) {
     const out: JsonObject = {};
     for (const e of pool.inMiningOrder()) out[e.txid] = mempoolEntryJson(pool, e);
@@ -220,7 +220,7 @@ export function mempoolMethods(): RpcMethod[] {
     examples: helpExampleCli('getmempoolentry', '"mytxid"') + helpExampleRpc('getmempoolentry', '"mytxid"'),
     readsSnapshot: true,
     handler: (args, ctx) => {
-      const pool = new MempoolView(view(ctx));
+      const pool = MempoolView.of(view(ctx));
       return mempoolEntryJson(pool, pooled(pool, args.string('txid'), 'txid'));
     },
   });
@@ -259,7 +259,7 @@ export function mempoolMethods(): RpcMethod[] {
     examples: helpExampleCli('getmempoolcluster', 'txid') + helpExampleRpc('getmempoolcluster', 'txid'),
     readsSnapshot: true,
     handler: (args, ctx) => {
-      const pool = new MempoolView(view(ctx));
+      const pool = MempoolView.of(view(ctx));
       const entry = pooled(pool, args.string('txid'), 'txid');
       const chunks = pool.clusterChunks(entry.txid);
       return {
@@ -283,7 +283,7 @@ export function mempoolMethods(): RpcMethod[] {
       examples: helpExampleCli(name, '"mytxid"') + helpExampleRpc(name, '"mytxid"'),
       readsSnapshot: true,
       handler: (args, ctx) => {
-        const pool = new MempoolView(view(ctx));
+        const pool = MempoolView.of(view(ctx));
         return relatives(pool, pooled(pool, args.string('txid'), 'parameter 1'), edge, args.boolean('verbose'));
       },
     });

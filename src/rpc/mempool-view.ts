@@ -27,13 +27,34 @@ function adjustedWeightOf(tx: Transaction, vsize: number): number {
   return Math.ceil(tx.weight / 4) === vsize ? tx.weight : vsize * 4;
 }
 
+/** The last view this process built, with the pool version it was built from. */
+let lastView: { version: bigint; sequence: number; view: MempoolView } | undefined;
+
 export class MempoolView {
   readonly entries = new Map<string, ViewedEntry>();
+  /** Core's mempool sequence as of the snapshot (1 for a pool that never changed). */
+  readonly sequence: number;
   private chunkedClusters: Chunk[][] | undefined;
   private chunks: Map<string, Chunk> | undefined;
   private spenders: Map<string, ViewedEntry> | undefined;
 
-  constructor(private readonly snapshot: SnapshotChainView) {
+  /**
+   * The pool as `snapshot` holds it. Reading and parsing every entry costs milliseconds on a
+   * pool of thousands, so the view (and what it computes lazily: chunks, spenders) is kept
+   * per process and reused while the snapshot's pool version and sequence are the ones it
+   * was built from: every batch that changes the pool tables moves the version.
+   */
+  static of(snapshot: SnapshotChainView): MempoolView {
+    const version = snapshot.reader.meta(CHAINSTATE_META.mempoolVersion) ?? 0n;
+    const sequence = Number(snapshot.reader.meta(CHAINSTATE_META.mempoolSequence) ?? 1n);
+    if (lastView && lastView.version === version && lastView.sequence === sequence) return lastView.view;
+    const view = new MempoolView(snapshot, sequence);
+    lastView = { version, sequence, view };
+    return view;
+  }
+
+  private constructor(snapshot: SnapshotChainView, sequence: number) {
+    this.sequence = sequence;
     for (const { txid, entry } of snapshot.reader.mempoolEntries()) {
       const hex = hashToHex(txid);
       this.entries.set(hex, { txid: hex, tx: parseTransaction(entry.tx), record: entry, parents: new Set(), children: new Set() });
@@ -46,11 +67,6 @@ export class MempoolView {
         parent.children.add(e.txid);
       }
     }
-  }
-
-  /** Core's mempool sequence as of this snapshot (1 for a pool that never changed). */
-  get sequence(): number {
-    return Number(this.snapshot.reader.meta(CHAINSTATE_META.mempoolSequence) ?? 1n);
   }
 
   get(txid: string): ViewedEntry | undefined {

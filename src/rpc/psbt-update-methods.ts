@@ -56,7 +56,7 @@ function processPsbt(text: string, ctx: RpcCallContext, provider: PsbtProvider, 
     else missing.push(i);
   });
   if (missing.length > 0) {
-    const pool = new MempoolView(snapshot);
+    const pool = MempoolView.of(snapshot);
     for (const i of missing) {
       const coin = spentOutput(snapshot, pool, psbt.tx.inputs[i]!.prevout);
       if (coin && isSegwitOutput(provider, coin.scriptPubKey)) psbt.inputs[i]!.witnessUtxo = coin;

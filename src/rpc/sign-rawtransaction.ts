@@ -230,7 +230,7 @@ export function signRawTransactionMethods(chain: ChainName): RpcMethod[] {
         store.addKey(key.secret, key.compressed);
       }
       const snapshot = view(ctx);
-      const pool = new MempoolView(snapshot);
+      const pool = MempoolView.of(snapshot);
       const coins: Coins = new Map();
       for (const input of tx.inputs) coins.set(outpointKey(input.prevout), spentOutput(snapshot, pool, input.prevout));
       parsePrevouts(args.raw[2], coins, store);

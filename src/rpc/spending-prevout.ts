@@ -106,7 +106,7 @@ export function txSpendingPrevoutMethods(): RpcMethod[] {
       const mempoolOnly = option('mempool_only', true);
       const returnSpendingTx = option('return_spending_tx', false);
       const outpoints = parseOutpoints(outputs);
-      const pool = new MempoolView(view(ctx));
+      const pool = MempoolView.of(view(ctx));
       return outpoints.map(({ outpoint, request }) => {
         const answer: Record<string, unknown> = { ...request };
         if (Object.is(outpoint.vout, -0)) answer['vout'] = new RawJsonNumber('-0');
