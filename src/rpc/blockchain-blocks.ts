@@ -660,7 +660,15 @@ export function blockchainBlockMethods(deprecatedRpc: (name: string) => boolean)
       let txIndexReady = false;
       let position: TxIndexEntry | undefined;
       let pooled;
+      // A transaction looked up in a given block is kept by block and txid.
+      const givenKey = given && `${hashToHex(txid)}:in:${given.hashHex}:${verbosity >= 2 ? 2 : 1}`;
       if (given) {
+        if (given.hasData && verbosity >= 1) {
+          const kept = keptTransaction(givenKey!);
+          if (kept && kept.withUndo === undoReadable(given)) {
+            return new JsonText(wrapRawTransactionText(kept.members, { inActiveChain: snapshot.isActive(given), block: txBlockContext(snapshot, given) }));
+          }
+        }
         if (given.hasData) {
           const block = snapshot.readBlock(given);
           tx = block.transactions.find((t) => bytesEqual(t.txid, txid));
@@ -706,7 +714,10 @@ export function blockchainBlockMethods(deprecatedRpc: (name: string) => boolean)
         if (blockUndo && index > 0) undo = blockUndo[index - 1];
       }
       const members = rawTransactionMembersText(tx, { chain: snapshot.params.name, ...(undo ? { undo } : {}) });
-      if (position && blockEntry) keepTransaction(transactionKey(hashToHex(txid), position, verbosity), { blockHash: blockEntry.hash, withUndo: undoReadable(blockEntry), members });
+      if (blockEntry) {
+        const key = given ? givenKey : position && transactionKey(hashToHex(txid), position, verbosity);
+        if (key) keepTransaction(key, { blockHash: blockEntry.hash, withUndo: undoReadable(blockEntry), members });
+      }
       return new JsonText(
         wrapRawTransactionText(members, {
           ...(given ? { inActiveChain: snapshot.isActive(given) } : {}),

@@ -87,7 +87,7 @@ export function keepBlockStats(hashHex: string, stats: BlockStats): void {
 
 /** A confirmed transaction's text as getrawtransaction renders it before the block's fields. */
 export interface KeptTransaction {
-  /** The block the txindex position points into. */
+  /** The block the transaction was read from (by its txindex position, or the block a call named). */
   readonly blockHash: Uint8Array;
   /** Whether the block's undo data was read (verbosity 2: fee and prevouts depend on it). */
   readonly withUndo: boolean;
@@ -96,7 +96,7 @@ export interface KeptTransaction {
 
 const transactions = new BoundedCache<KeptTransaction>(budgetFromEnv() / 8);
 
-/** By txid, its txindex position and the verbosity (1, or 2 and above). */
+/** By txid, its txindex position and the verbosity (1, or 2 and above); getrawtransaction keys a lookup in a named block by txid and block. */
 export function transactionKey(txidHex: string, position: { file: number; pos: number; offset: number }, verbosity: number): string {
   return `${txidHex}:${position.file}:${position.pos}:${position.offset}:${verbosity >= 2 ? 2 : 1}`;
 }

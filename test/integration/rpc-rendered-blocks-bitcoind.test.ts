@@ -1,7 +1,7 @@
 /**
  * Answers RPC renders once per block and keeps (rendered-blocks.ts) stay bitcoind's as the
- * chain moves around the block: getblock 1–3, getblockstats and getrawtransaction 1–2 are
- * asked about one block of mixed spends several times each, while the block is the tip,
+ * chain moves around the block: getblock 1–3, getblockstats and getrawtransaction 1–2 (by
+ * txindex and in the named block) are asked about one block of mixed spends several times each, while the block is the tip,
  * buried under a new block (confirmations, nextblockhash), after that block is invalidated,
  * and after the block itself leaves the active chain (confirmations -1, 0 and no time).
  */
@@ -33,7 +33,7 @@ test('kept renderings of a block follow the chain as bitcoind answers', { skip: 
       ...[1, 2, 3].map((v): [string, unknown[]] => ['getblock', [block, v]]),
       ['getblockstats', [block]],
       ['getblockstats', [block, ['avgfee', 'height', 'txs']]],
-      ...txids.slice(0, 3).flatMap((txid): [string, unknown[]][] => [['getrawtransaction', [txid, 1]], ['getrawtransaction', [txid, 2]]]),
+      ...txids.slice(0, 3).flatMap((txid): [string, unknown[]][] => [['getrawtransaction', [txid, 1]], ['getrawtransaction', [txid, 2]], ['getrawtransaction', [txid, 1, block]], ['getrawtransaction', [txid, 2, block]]]),
     ];
     for (let round = 0; round < 2; round++) {
       for (const [method, params] of calls) {
