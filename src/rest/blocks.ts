@@ -2,23 +2,13 @@
  * Block endpoints (Core v31 rest.cpp): /rest/block/ (getblock 3 JSON),
  * /rest/block/notxdetails/ (getblock 1 JSON), /rest/blockpart/ (a byte range, read alone
  * from disk), /rest/headers/, /rest/blockhashbyheight/ and /rest/spenttxouts/. Each
- * request reads one snapshot; large bodies leave it as streams.
+ * request reads one snapshot; large byte bodies leave it as streams; block JSON is
+ * getblock's text, kept per block by the RPC renderers.
  */
 import { BlockDataUnavailable, type SnapshotChainView } from '../chain/index.js';
 import type { Reply, RestRequest } from '../http/index.js';
-import { ByteWriter, hashToHex, parseBlock, type ParsedBlock } from '../primitives/index.js';
-import {
-  blockJsonUndo,
-  blockToJson,
-  blockTransactionJson,
-  headerFields,
-  RpcError,
-  scriptPubKeyJson,
-  amountJson,
-  writeJson,
-  type BlockJsonOptions,
-  type HeaderJsonFields,
-} from '../rpc/index.js';
+import { ByteWriter, hashToHex } from '../primitives/index.js';
+import { blockJsonText, RpcError, scriptPubKeyJson, amountJson } from '../rpc/index.js';
 import type { RestContext } from './context.js';
 import {
   ALL_FORMATS,
@@ -40,13 +30,10 @@ import {
 import { queryParameter, UriParseError } from './query.js';
 import { activeHeadersJson } from './headers-json.js';
 import { recentBlockBytes } from './recent-blocks.js';
-import { bytesBody, hexBody, piecesBody, STREAM_THRESHOLD_BYTES } from './stream.js';
+import { bytesBody, hexBody, STREAM_THRESHOLD_BYTES } from './stream.js';
 
 /** Core's MAX_REST_HEADERS_RESULTS (headers and filter headers). */
 export const MAX_REST_HEADERS_RESULTS = 2000;
-
-/** Block JSON is streamed per transaction once the block is this large (its JSON is several times bigger). */
-const JSON_STREAM_BLOCK_BYTES = 32 * 1024;
 
 /** A block's bytes as bin or hex: streamed when large. */
 export function bytesReply(format: 'bin' | 'hex', bytes: Uint8Array): Reply {
@@ -54,24 +41,6 @@ export function bytesReply(format: 'bin' | 'hex', bytes: Uint8Array): Reply {
   return format === 'bin'
     ? { status: 200, contentType: 'application/octet-stream', writer: bytesBody(bytes) }
     : { status: 200, contentType: 'text/plain', writer: hexBody(bytes) };
-}
-
-/**
- * The block's JSON (getblock 1 or 3), for a large block as pieces: the object with an
- * empty "tx", cut where the array goes, and one piece per transaction in between.
- */
-function blockJsonReply(block: ParsedBlock, fields: HeaderJsonFields, options: BlockJsonOptions, size: number): Reply {
-  if (options.verbosity === 1 || size <= JSON_STREAM_BLOCK_BYTES) return jsonValueReply(blockToJson(block, fields, options));
-  const outer = blockToJson(block, fields, { chain: options.chain, verbosity: 1 });
-  outer.tx = [];
-  const text = writeJson(outer);
-  const at = text.lastIndexOf('"tx":[]');
-  const pieces: Uint8Array[] = [Buffer.from(`${text.slice(0, at)}"tx":[`)];
-  for (let i = 0; i < block.transactions.length; i++) {
-    pieces.push(Buffer.from((i > 0 ? ',' : '') + writeJson(blockTransactionJson(block, i, options))));
-  }
-  pieces.push(Buffer.from(`]${text.slice(at + '"tx":[]'.length)}\n`));
-  return { status: 200, contentType: 'application/json', writer: piecesBody(pieces) };
 }
 
 interface BlockPart {
@@ -112,18 +81,14 @@ function restBlock(req: RestRequest, ctx: RestContext, verbosity: 1 | 3, part?: 
         return bytesReply(format, bytes);
       case 'json': {
         if (part) return restError(400, 'JSON output is not supported for this request type');
-        const block = parseBlock(bytes);
-        const options: BlockJsonOptions = { chain: snapshot.params.name, verbosity };
-        if (verbosity === 3) {
-          try {
-            const undo = blockJsonUndo(snapshot, entry);
-            if (undo) options.undo = undo;
-          } catch (err) {
-            if (err instanceof RpcError) return restError(500, err.message);
-            throw err;
-          }
+        try {
+          // getblock's text, kept per block by the RPC renderers.
+          const text = blockJsonText(snapshot, entry, verbosity, { read: () => bytes, kept: () => {} });
+          return { status: 200, contentType: 'application/json', body: `${text}\n` };
+        } catch (err) {
+          if (err instanceof RpcError) return restError(500, err.message);
+          throw err;
         }
-        return blockJsonReply(block, headerFields(snapshot, entry), options, bytes.length);
       }
       default:
         return formatNotFound(ALL_FORMATS);

@@ -42,6 +42,25 @@ import { MEMPOOL_HEIGHT } from '../mempool/index.js';
 const versionBits = new VersionBitsCache();
 
 /** The header fields every block-describing result shares (getblockheader, getblock, REST headers and block). */
+/**
+ * getblock 1–3's JSON text for `entry` (REST's block JSON is the same text): what follows
+ * the header fields is kept per block (rendered-blocks.ts); `block.read` gives the block's
+ * bytes when it is not kept, `block.kept` checks what Core checks when it is.
+ */
+export function blockJsonText(snapshot: SnapshotChainView, entry: ViewEntry, level: 1 | 2 | 3, block: { read(): Uint8Array; kept(): void }): string {
+  const key = blockTailKey(entry.hashHex, level, level >= 2 && entry.hasUndo);
+  let tail = keptBlockTail(key);
+  if (tail === undefined) {
+    const parsed = parseBlock(block.read());
+    const undo = level >= 2 ? blockJsonUndo(snapshot, entry) : undefined;
+    tail = blockTailText(parsed, { chain: snapshot.params.name, verbosity: level, ...(undo ? { undo } : {}) });
+    keepBlockTail(key, tail);
+  } else {
+    block.kept();
+  }
+  return joinBlockText(headerFields(snapshot, entry), tail);
+}
+
 export function headerFields(snapshot: SnapshotChainView, entry: ViewEntry): HeaderJsonFields {
   const active = snapshot.isActive(entry);
   const next = active ? snapshot.next(entry) : undefined;
@@ -299,17 +318,12 @@ export function blockchainBlockMethods(deprecatedRpc: (name: string) => boolean)
         return new JsonText(kept);
       }
       const level = verbosity === 1 ? 1 : verbosity === 2 ? 2 : 3;
-      const key = blockTailKey(entry.hashHex, level, level >= 2 && entry.hasUndo);
-      let tail = keptBlockTail(key);
-      if (tail === undefined) {
-        const block = parseBlock(readBlockBytesOrThrow(snapshot, entry));
-        const undo = level >= 2 ? blockJsonUndo(snapshot, entry) : undefined;
-        tail = blockTailText(block, { chain: snapshot.params.name, verbosity: level, ...(undo ? { undo } : {}) });
-        keepBlockTail(key, tail);
-      } else {
-        blockOnDiskOrThrow(snapshot, entry);
-      }
-      return new JsonText(joinBlockText(headerFields(snapshot, entry), tail));
+      return new JsonText(
+        blockJsonText(snapshot, entry, level, {
+          read: () => readBlockBytesOrThrow(snapshot, entry),
+          kept: () => blockOnDiskOrThrow(snapshot, entry),
+        }),
+      );
     },
   });
 
