@@ -23,5 +23,5 @@ export {
   type UtxoResult,
 } from './getutxos.js';
 export { hexBytes } from './hex.js';
-export { bytesBody, hexBody, piecesBody, STREAM_CHUNK_BYTES, STREAM_THRESHOLD_BYTES } from './stream.js';
+export { bytesBody, hexBody, STREAM_CHUNK_BYTES, STREAM_THRESHOLD_BYTES } from './stream.js';
 export { MAX_REST_HEADERS_RESULTS } from './blocks.js';

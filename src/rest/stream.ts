@@ -115,21 +115,3 @@ export function hexBody(bytes: Uint8Array): BodyWriter {
     return undefined;
   });
 }
-
-/** Pieces sent in order (a block's JSON: its header part, then one piece per transaction). */
-export function piecesBody(pieces: Uint8Array[]): BodyWriter {
-  let size = 0;
-  for (const p of pieces) size += p.length;
-  let index = 0;
-  return new StreamedBody(size, () => {
-    while (index < pieces.length) {
-      const piece = pieces[index]!;
-      // Sent pieces are released as the stream moves on.
-      pieces[index++] = EMPTY;
-      if (piece.length > 0) return piece;
-    }
-    return undefined;
-  });
-}
-
-const EMPTY = new Uint8Array(0);

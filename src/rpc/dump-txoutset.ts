@@ -55,32 +55,28 @@ export function dumpTxOutSetMethods(deps: DumpTxOutSetDeps): RpcMethod[] {
     return source.withSnapshot(fn);
   };
 
-  /** Writes the snapshot of the stored chain's tip to `fd` (open on `temp`, closed here); the result as Core prints it. */
+  /** Writes the snapshot of the stored chain's tip to `fd` (open on `temp`); the result as Core prints it. */
   async function writeSnapshot(fd: number, temp: string, file: string): Promise<Record<string, unknown>> {
-    try {
-      await deps.flush();
-      return withView((view) => {
-        const tip = view.tip();
-        const stats = computeUtxoStats(view.reader.allCoins(), 'hash_serialized_3');
-        access.log(`WriteUTXOSnapshot: writing UTXO snapshot at height ${tip.height} (${tip.hashHex}) to file ${file} (via ${temp}) started`);
-        const started = performance.now();
-        fs.writeSync(fd, utxoSnapshotHeader(access.network.messageStart, tip.hash, stats.txouts));
-        for (const chunk of utxoSnapshotCoins(view.reader.allCoins())) fs.writeSync(fd, chunk);
-        fs.fsyncSync(fd);
-        fs.renameSync(temp, file);
-        access.log(`WriteUTXOSnapshot: writing UTXO snapshot at height ${tip.height} (${tip.hashHex}) to file ${file} (via ${temp}) completed (${((performance.now() - started) / 1000).toFixed(2)}s)`);
-        return {
-          coins_written: stats.txouts,
-          base_hash: tip.hashHex,
-          base_height: tip.height,
-          path: file,
-          txoutset_hash: hashToHex(stats.hash!),
-          nchaintx: tip.chainTxCount,
-        };
-      });
-    } finally {
-      fs.closeSync(fd);
-    }
+    await deps.flush();
+    return withView((view) => {
+      const tip = view.tip();
+      const stats = computeUtxoStats(view.reader.allCoins(), 'hash_serialized_3');
+      access.log(`WriteUTXOSnapshot: writing UTXO snapshot at height ${tip.height} (${tip.hashHex}) to file ${file} (via ${temp}) started`);
+      const started = performance.now();
+      fs.writeSync(fd, utxoSnapshotHeader(access.network.messageStart, tip.hash, stats.txouts));
+      for (const chunk of utxoSnapshotCoins(view.reader.allCoins())) fs.writeSync(fd, chunk);
+      fs.fsyncSync(fd);
+      fs.renameSync(temp, file);
+      access.log(`WriteUTXOSnapshot: writing UTXO snapshot at height ${tip.height} (${tip.hashHex}) to file ${file} (via ${temp}) completed (${((performance.now() - started) / 1000).toFixed(2)}s)`);
+      return {
+        coins_written: stats.txouts,
+        base_hash: tip.hashHex,
+        base_height: tip.height,
+        path: file,
+        txoutset_hash: hashToHex(stats.hash!),
+        nchaintx: tip.chainTxCount,
+      };
+    });
   }
 
   /** Core's TemporaryRollback and NetworkDisable around `dump`. */
@@ -187,11 +183,10 @@ export function dumpTxOutSetMethods(deps: DumpTxOutSetDeps): RpcMethod[] {
       } catch {
         throw new RpcError(RPC_INVALID_PARAMETER, `Couldn't open file ${temp} for writing.`);
       }
-      let written = false;
       try {
-        return await rolledBack(target, tipHeight, () => ((written = true), writeSnapshot(fd, temp, file)));
+        return await rolledBack(target, tipHeight, () => writeSnapshot(fd, temp, file));
       } finally {
-        if (!written) fs.closeSync(fd);
+        fs.closeSync(fd);
       }
     },
   });

@@ -7,6 +7,9 @@
 import {
   dataFromTransaction,
   decodeSecret,
+  isPayToScriptHash,
+  payToScriptHashOf,
+  payToWitnessScriptHashOf,
   PrecomputedTransactionData,
   produceSignature,
   SCRIPT_ERROR_MESSAGES,
@@ -20,9 +23,10 @@ import {
   TransactionSignatureChecker,
   transactionInputSigner,
   verifyScript,
+  witnessProgram,
   type ChainName,
 } from '../script/index.js';
-import { bytesEqual, hash160, hashToHex, sha256, toHex, Transaction, type OutPoint, type TxIn, type TxOut } from '../primitives/index.js';
+import { bytesEqual, hashToHex, toHex, Transaction, type OutPoint, type TxIn, type TxOut } from '../primitives/index.js';
 import { view } from './blockchain-read.js';
 import { RPC_DESERIALIZATION_ERROR, RPC_INVALID_ADDRESS_OR_KEY, RPC_INVALID_PARAMETER, RPC_TYPE_ERROR, RpcError } from './errors.js';
 import { decodeTxHex } from './format/index.js';
@@ -58,11 +62,9 @@ export function parseSighash(value: Json | undefined): number {
 /** An input's spent output, or undefined when it is unknown or spent (Core's cleared Coin). */
 type Coins = Map<string, TxOut | undefined>;
 
-const p2shScript = (hash: Uint8Array) => Uint8Array.of(0xa9, 0x14, ...hash, 0x87);
-const p2wshScript = (script: Uint8Array) => Uint8Array.of(0x00, 0x20, ...sha256(script));
 const outpointKey = (outpoint: OutPoint) => `${hashToHex(outpoint.txid)}:${outpoint.vout}`;
-const isP2sh = (s: Uint8Array) => s.length === 23 && s[0] === 0xa9 && s[1] === 0x14 && s[22] === 0x87;
-const isP2wsh = (s: Uint8Array) => s.length === 34 && s[0] === 0x00 && s[1] === 0x20;
+/** Core's IsPayToWitnessScriptHash. */
+const isPayToWitnessScriptHash = (s: Uint8Array) => witnessProgram(s)?.version === 0 && s.length === 34;
 
 /** Core's ParsePrevouts with a keystore: each entry's coin, and its redeem or witness script for signing. */
 function parsePrevouts(prevtxs: Json | undefined, coins: Coins, store: SigningKeyStore): void {
@@ -82,20 +84,20 @@ function parsePrevouts(prevtxs: Json | undefined, coins: Coins, store: SigningKe
     const value = Object.hasOwn(entry, 'amount') ? amountFromValue(entry['amount']) : MAX_MONEY;
     coins.set(key, { value, scriptPubKey });
 
-    if (!isP2sh(scriptPubKey) && !isP2wsh(scriptPubKey)) continue;
+    if (!isPayToScriptHash(scriptPubKey) && !isPayToWitnessScriptHash(scriptPubKey)) continue;
     const rs = entry['redeemScript'] ?? null;
     const ws = entry['witnessScript'] ?? null;
     if (rs === null && ws === null) throw new RpcError(RPC_INVALID_PARAMETER, 'Missing redeemScript/witnessScript');
     // The witness script when there is one; its P2WSH output script too, for P2SH-P2WSH.
     const script = ws !== null ? parseHexV(ws, 'witnessScript') : parseHexV(rs, 'redeemScript');
-    const witnessOutput = p2wshScript(script);
+    const witnessOutput = payToWitnessScriptHashOf(script);
     store.addScript(script);
     store.addScript(witnessOutput);
     if (ws !== null && rs !== null && getStr(ws) !== getStr(rs) && !bytesEqual(parseHexV(rs, 'redeemScript'), witnessOutput)) {
       throw new RpcError(RPC_INVALID_PARAMETER, 'redeemScript does not correspond to witnessScript');
     }
-    const matches = isP2sh(scriptPubKey)
-      ? bytesEqual(scriptPubKey, p2shScript(hash160(script))) || bytesEqual(scriptPubKey, p2shScript(hash160(witnessOutput)))
+    const matches = isPayToScriptHash(scriptPubKey)
+      ? bytesEqual(scriptPubKey, payToScriptHashOf(script)) || bytesEqual(scriptPubKey, payToScriptHashOf(witnessOutput))
       : bytesEqual(scriptPubKey, witnessOutput);
     if (!matches) throw new RpcError(RPC_INVALID_PARAMETER, 'redeemScript/witnessScript does not match scriptPubKey');
   }

@@ -5,6 +5,7 @@
 import { spawn } from 'node:child_process';
 import { constants as osConstants } from 'node:os';
 import { RPC_MISC_ERROR, RpcError } from './errors.js';
+import { typeMismatchMessage } from './json.js';
 import { defineRpcMethod } from './registry.js';
 import { helpExampleCli, helpExampleRpc, type RpcMethod } from './spec.js';
 
@@ -60,12 +61,6 @@ async function runCommandParseJson(command: string): Promise<unknown> {
   }
 }
 
-function jsonTypeName(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'array';
-  return typeof value === 'boolean' ? 'bool' : typeof value;
-}
-
 interface Signer {
   readonly fingerprint: string;
   readonly name: string;
@@ -85,7 +80,7 @@ async function enumerateSigners(command: string): Promise<Signer[]> {
     }
     const fingerprint = member('fingerprint');
     if (fingerprint === undefined || fingerprint === null) throw new Error(`'${command}' received invalid response, missing signer fingerprint`);
-    if (typeof fingerprint !== 'string') throw new Error(`JSON value of type ${jsonTypeName(fingerprint)} is not of expected type string`);
+    if (typeof fingerprint !== 'string') throw new Error(typeMismatchMessage(fingerprint, 'string'));
     if (signers.some((s) => s.fingerprint === fingerprint)) break;
     const model = member('model');
     signers.push({ fingerprint, name: typeof model === 'string' ? model : '' });

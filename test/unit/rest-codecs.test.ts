@@ -23,7 +23,6 @@ import {
   parseTargetQuery,
   parseUnsigned,
   parseUriOutpoints,
-  piecesBody,
   queryParameter,
   sanitizeUri,
   uriParts,
@@ -240,11 +239,6 @@ test('streams: bytes, hex and pieces arrive whole through backpressure; abort re
     assert.equal(Buffer.concat(hexRes.written).toString('latin1'), `${block.toString('hex')}\n`);
     assert.equal(finished, 2);
   }
-  const pieces = ['{"a":[', '', '1', ',2', ']}\n'].map((s) => Buffer.from(s));
-  const res = new FakeResponse(2);
-  piecesBody(pieces).start(res as unknown as HttpResponse, () => undefined);
-  res.drain();
-  assert.equal(Buffer.concat(res.written).toString(), '{"a":[1,2]}\n');
   // Empty hex payload: just the LF.
   const empty = new FakeResponse(10);
   hexBody(new Uint8Array(0)).start(empty as unknown as HttpResponse, () => undefined);

@@ -159,10 +159,9 @@ export function joinBlockText(header: HeaderJsonFields, tail: string): string {
 }
 
 /**
- * Transaction `index` of the block as getblock 2/3 prints it in "tx" (REST streams a
- * large block's JSON one of these at a time).
+ * Transaction `index` of the block as getblock 2/3 prints it in "tx".
  */
-export function blockTransactionJson(block: Block, index: number, options: BlockJsonOptions): ResultObject {
+function blockTransactionJson(block: Block, index: number, options: BlockJsonOptions): ResultObject {
   return txToJson(block.transactions[index]!, {
     chain: options.chain,
     includeHex: true,
