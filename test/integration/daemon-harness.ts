@@ -21,15 +21,32 @@ process.on('exit', () => {
   for (const d of live) d.proc.kill('SIGKILL');
 });
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/**
+ * Ports for test nodes come from below the kernel's ephemeral range (32768+ here): a port
+ * the kernel handed out there can be taken at any moment as the local end of some
+ * process's outgoing connection, and a node binding it then fails (or binds ::1 only and
+ * refuses 127.0.0.1), which CI saw. As Core's functional tests do, each test process
+ * starts at its own place (from its pid) and counts up, checking the port is free now.
+ */
+const PORT_MIN = 12_000;
+const PORT_SPAN = 20_000;
+const PORTS_PER_PROCESS = 200;
+let nextPortOffset = ((process.pid * 7919) % (PORT_SPAN / PORTS_PER_PROCESS)) * PORTS_PER_PROCESS;
+
+function portIsFree(port: number, host: string): Promise<boolean> {
+  return new Promise((resolve) => {
     const srv = net.createServer();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
+    srv.once('error', (err: NodeJS.ErrnoException) => resolve(err.code === 'EADDRNOTAVAIL' || err.code === 'EAFNOSUPPORT'));
+    srv.listen({ port, host, exclusive: true }, () => srv.close(() => resolve(true)));
   });
+}
+
+export async function freePort(): Promise<number> {
+  for (let tries = 0; tries < PORT_SPAN; tries++) {
+    const port = PORT_MIN + (nextPortOffset++ % PORT_SPAN);
+    if ((await portIsFree(port, '127.0.0.1')) && (await portIsFree(port, '::1'))) return port;
+  }
+  throw new Error('no free port for a test node');
 }
 
 export function tempDir(): string {
