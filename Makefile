@@ -50,7 +50,7 @@ native:
 	@$(NATIVE_CC) $(NATIVE_CFLAGS) -shared -fPIC -I/usr/include/node -Isrc/primitives/native -o dist/native/secp256k1.node src/script/native/secp256k1_addon.c src/primitives/native/hashes.c -lsecp256k1 >>dist/native/build.log 2>&1 && \
 	  $(NATIVE_CC) $(NATIVE_CFLAGS) -o dist/native/sig-floor native-bench/sig-floor.c -lsecp256k1 >>dist/native/build.log 2>&1 || \
 	  { echo "make: compiling the native signature backend with $(NATIVE_CC) failed: fix the error in dist/native/build.log, $(NATIVE_FIX)" >&2; exit 1; }
-	@$(NATIVE_CC) $(NATIVE_CFLAGS) -shared -fPIC -I/usr/include/node -o dist/native/http_wire.node src/http/native/http_wire.c src/http/native/request_head.c src/http/native/request_body.c src/http/native/got_patch.c >>dist/native/build.log 2>&1 || \
+	@$(NATIVE_CC) $(NATIVE_CFLAGS) -shared -fPIC -I/usr/include/node -o dist/native/http_wire.node src/http/native/http_wire.c src/http/native/request_head.c src/http/native/request_body.c src/http/native/got_patch.c src/http/native/hex_encode.c >>dist/native/build.log 2>&1 || \
 	  { echo "make: compiling the HTTP wire layer (src/http/native) with $(NATIVE_CC) failed: fix the error in dist/native/build.log; the HTTP front-ends cannot start without it" >&2; exit 1; }
 
 # The reference bitcoind's installer, when ../shared is beside the checkout (as in CI).

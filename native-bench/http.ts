@@ -41,6 +41,8 @@
  * - Targets: ratio ≥ 2.0 on every row, ≥ 3.0 on the getutxos and headers rows, and
  *   tsbtcd's p99 below bitcoind's. A missed target is reported, not a failure; errors and
  *   differences fail. RUNS (default 1) repeats the whole table, printing each run.
+ * - For working on a row: HTTP_BENCH_ROWS=<regular expression> measures only the rows it
+ *   matches; HTTP_BENCH_HOLD=1 keeps both nodes up afterwards for a profiler.
  */
 import * as fs from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
@@ -66,6 +68,10 @@ const MIN_REQUESTS = 3 * CONNECTIONS;
 const MAX_SECONDS = 30;
 const RATIO_TARGET = 2.0;
 const FAST_PATH_TARGET = 3.0;
+/** HTTP_BENCH_ROWS: a regular expression choosing rows by name (all by default), to iterate on a few. */
+const ROW_FILTER = process.env['HTTP_BENCH_ROWS'] ? new RegExp(process.env['HTTP_BENCH_ROWS']) : undefined;
+/** HTTP_BENCH_HOLD=1: after the runs, keep both nodes up (ports and cookies printed) until interrupted, to profile them. */
+const HOLD = process.env['HTTP_BENCH_HOLD'] === '1';
 
 /** A node under load: where it listens and its cookie text. */
 interface Served {
@@ -313,7 +319,7 @@ async function main(): Promise<void> {
     for (const [i, s] of states.entries()) console.log(`${nodes[i]!.name}: tip ${s.tip}, ${s.pool} pool transactions (replayed in ${fmt((performance.now() - started) / 1000, 1)} s)`);
     if (states.some((s) => s.tip !== states[0]!.tip || s.pool !== chain.mempool.length)) throw new Error('the nodes do not hold the same chain and pool');
 
-    const table = rows(chain);
+    const table = rows(chain).filter((row) => ROW_FILTER === undefined || ROW_FILTER.test(row.name));
     // Same answers from both before any timing.
     let differences = 0;
     for (const row of table) {
@@ -350,6 +356,10 @@ async function main(): Promise<void> {
       printTable(measured, `Run ${runIndex} of ${RUNS}: ${CONNECTIONS} keep-alive connections, ${SECONDS} s per run after ${WARM_UP_SECONDS} s warm-up; ${where}; load average at the start ${startLoad}, now ${load1}`);
     }
     if (failed) process.exitCode = 1;
+    if (HOLD) {
+      for (const n of nodes) console.log(`holding ${n.name} (pid ${n.pid}): port ${n.port}, cookie ${n.auth}`);
+      await new Promise(() => undefined);
+    }
   } finally {
     load.cleanup();
     await tsbtcd?.cleanup();

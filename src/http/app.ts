@@ -212,7 +212,11 @@ export function createApp(uws: UwsModule, deps: AppDeps): TemplatedApp {
     /** A body still being streamed: the request stays in flight until it is out. */
     let streaming: Reply['writer'];
     const finish = (reply: Reply) => {
-      if (done) return;
+      if (done) {
+        // The client went away first: the body is dropped.
+        reply.release?.();
+        return;
+      }
       done = true;
       // While shutting down every reply ends its connection, as Core's do.
       let closing = state.shuttingDown && !reply.close ? { ...reply, close: true } : reply;

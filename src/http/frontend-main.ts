@@ -15,8 +15,9 @@ import { pureRpcMethods } from '../rpc/index.js';
 import { createApp, type FrontendState } from './app.js';
 import type { CallOutcome } from './jsonrpc.js';
 import { RestRouter } from './rest.js';
-import { registerRestEndpoints } from '../rest/index.js';
+import { registerRestEndpoints, useNativeHexEncoder } from '../rest/index.js';
 import { loadUws, type UwsModule } from './uws.js';
+import { wireHexEncoder } from './wire.js';
 import { chooseSignatureBackend } from '../script/index.js';
 
 /** How long a shutting-down front-end waits for requests in flight. */
@@ -126,6 +127,7 @@ function start(settings: FrontendSettings): void {
   debugCategories = new Set(settings.debugCategories);
   try {
     uws = loadUws(settings.serverTimeout);
+    useNativeHexEncoder(wireHexEncoder());
   } catch (err) {
     channel.send({ t: 'fatal', message: (err as Error).message });
     process.exitCode = 1;

@@ -8,5 +8,7 @@ export { Authenticator, Whitelist } from './auth.js';
 export { handleJsonRpc, type CallOutcome, type JsonRpcContext } from './jsonrpc.js';
 export { RestRouter, type RestHandler, type RestRequest } from './rest.js';
 export { emptyReply, jsonReply, libeventErrorPage, type BodyWriter, type Reply } from './reply.js';
+export { takeReplyBuffer, type ReplyBuffer } from './reply-buffers.js';
 export { loadUws, uwsBinaryPath, type UwsModule } from './uws.js';
+export { wireHexEncoder } from './wire.js';
 export { MAX_BODY_BYTES, FAILED_LOGIN_DELAY_MS, createApp, urlDecode, type AppDeps, type FrontendState } from './app.js';

@@ -31,6 +31,8 @@ export interface Reply {
   readonly close?: boolean;
   /** A large body written chunk by chunk with backpressure instead of `body`. */
   readonly writer?: BodyWriter;
+  /** Called once `body` has been handed to uWS, or dropped (a ReplyBuffer's release). */
+  readonly release?: () => void;
 }
 
 /**
@@ -64,6 +66,7 @@ export function sendReply(res: HttpResponse, reply: Reply, requestAskedClose = f
     // Without arguments uWS writes no Content-Length, as libevent does for 204 (any
     // argument makes it write one); it still closes when the request asked for that.
     res.endWithoutBody();
+    reply.release?.();
     return;
   }
   res.writeHeader('Content-Type', reply.contentType ?? LIBEVENT_DEFAULT_TYPE);
@@ -75,6 +78,8 @@ export function sendReply(res: HttpResponse, reply: Reply, requestAskedClose = f
     return;
   }
   res.end(reply.body ?? '', reply.close === true || requestAskedClose);
+  // uWS has written the body or copied what the socket did not take.
+  reply.release?.();
 }
 
 /** libevent's own error page (malformed request, too large, method unknown to it, shutting down). */

@@ -21,16 +21,26 @@ export const HTTP10_KEEP_ALIVE = 'x-tsbtcd-http10-keep-alive';
 interface WireAddon {
   install(uwsFileName: string, idleTimeoutSeconds: number): void;
   sweepTimersRefused(): number;
+  /** target[0, 2 × source.length) = lowercase hex of source (native/hex_encode.c, SIMD). */
+  hexEncode(source: Uint8Array, target: Uint8Array): void;
 }
 
 let addon: WireAddon | undefined;
 
-export function installWire(uwsFile: string, idleTimeoutSeconds: number): void {
-  const require = createRequire(import.meta.url);
+function loadWireAddon(): WireAddon {
+  if (addon) return addon;
   try {
-    addon = require(WIRE_ADDON_FILE) as WireAddon;
+    return (addon = createRequire(import.meta.url)(WIRE_ADDON_FILE) as WireAddon);
   } catch (err) {
     throw new Error(`cannot load the HTTP wire layer ${WIRE_ADDON_FILE} (run make build): ${(err as Error).message}`);
   }
-  addon.install(path.basename(uwsFile), idleTimeoutSeconds);
+}
+
+export function installWire(uwsFile: string, idleTimeoutSeconds: number): void {
+  loadWireAddon().install(path.basename(uwsFile), idleTimeoutSeconds);
+}
+
+/** The addon's hex encoder, which front-ends give REST and RPC replies (useNativeHexEncoder). */
+export function wireHexEncoder(): (source: Uint8Array, target: Uint8Array) => void {
+  return loadWireAddon().hexEncode;
 }

@@ -6,8 +6,8 @@
  * getblock's text, kept per block by the RPC renderers.
  */
 import { BlockDataUnavailable, type SnapshotChainView } from '../chain/index.js';
-import type { Reply, RestRequest } from '../http/index.js';
-import { ByteWriter, hashToHex } from '../primitives/index.js';
+import { takeReplyBuffer, type Reply, type RestRequest } from '../http/index.js';
+import { ByteWriter, hashToHex, HEADER_SIZE } from '../primitives/index.js';
 import { blockJsonText, RpcError, scriptPubKeyJson, amountJson } from '../rpc/index.js';
 import type { RestContext } from './context.js';
 import {
@@ -30,17 +30,19 @@ import {
 import { queryParameter, UriParseError } from './query.js';
 import { activeHeadersJson } from './headers-json.js';
 import { recentBlockBytes } from './recent-blocks.js';
-import { bytesBody, hexBody, STREAM_THRESHOLD_BYTES } from './stream.js';
+import { bytesBody, STREAM_THRESHOLD_BYTES } from './stream.js';
 
 /** Core's MAX_REST_HEADERS_RESULTS (headers and filter headers). */
 export const MAX_REST_HEADERS_RESULTS = 2000;
 
-/** A block's bytes as bin or hex: streamed when large. */
+/**
+ * A block's bytes as bin (streamed when large: the block's own bytes, nothing copied) or
+ * hex (encoded whole into a reused buffer: encoding it chunk by chunk as the socket took
+ * it ran at half bitcoind's rate).
+ */
 export function bytesReply(format: 'bin' | 'hex', bytes: Uint8Array): Reply {
-  if (bytes.length * (format === 'hex' ? 2 : 1) <= STREAM_THRESHOLD_BYTES) return format === 'bin' ? binReply(bytes) : hexReply(bytes);
-  return format === 'bin'
-    ? { status: 200, contentType: 'application/octet-stream', writer: bytesBody(bytes) }
-    : { status: 200, contentType: 'text/plain', writer: hexBody(bytes) };
+  if (format === 'hex') return hexReply(bytes);
+  return bytes.length <= STREAM_THRESHOLD_BYTES ? binReply(bytes) : { status: 200, contentType: 'application/octet-stream', writer: bytesBody(bytes) };
 }
 
 interface BlockPart {
@@ -188,9 +190,13 @@ export function restHeaders(req: RestRequest, ctx: RestContext): Reply {
     switch (format) {
       case 'bin':
       case 'hex': {
-        // The headers table's runs as they are: a few reads for 2,000 headers.
-        const out = run.count === 0 ? new Uint8Array(0) : snapshot.reader.activeHeaders(run.from, run.count);
-        return format === 'bin' ? binReply(out) : hexReply(out);
+        // The headers table's runs as they are (a few reads for 2,000 headers), into a reused buffer.
+        const out = takeReplyBuffer(run.count * HEADER_SIZE);
+        if (run.count > 0) snapshot.reader.activeHeaders(run.from, run.count, out.bytes);
+        if (format === 'bin') return { ...binReply(out.bytes), release: out.release };
+        const reply = hexReply(out.bytes);
+        out.release();
+        return reply;
       }
       case 'json': {
         // 2,000 headers are 1.3 MB of JSON: streamed like a block, not copied into uWS's buffer.

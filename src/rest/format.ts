@@ -4,10 +4,10 @@
  * error reply (RESTERR: text/plain, message + CRLF), the warm-up answer, and the success
  * replies (bin raw, hex + LF, compact JSON + LF).
  */
-import type { Reply } from '../http/index.js';
+import { takeReplyBuffer, type Reply } from '../http/index.js';
 import { hexToHash } from '../primitives/index.js';
 import { writeJson } from '../rpc/index.js';
-import { hexBytes } from './hex.js';
+import { hexEncodeInto } from './hex.js';
 
 export type RestFormat = 'bin' | 'hex' | 'json' | 'undef';
 
@@ -98,9 +98,12 @@ export function binReply(body: Uint8Array): Reply {
   return { status: 200, contentType: 'application/octet-stream', body };
 }
 
-/** Hex of `bytes` (lowercase) and LF. */
+/** Hex of `bytes` (lowercase) and LF, in a reused reply buffer. */
 export function hexReply(bytes: Uint8Array): Reply {
-  return { status: 200, contentType: 'text/plain', body: hexBytes(bytes, true) };
+  const out = takeReplyBuffer(bytes.length * 2 + 1);
+  hexEncodeInto(bytes, out.bytes);
+  out.bytes[bytes.length * 2] = 0x0a;
+  return { status: 200, contentType: 'text/plain', body: out.bytes, release: out.release };
 }
 
 /** text/plain as given (the caller adds the LF). */

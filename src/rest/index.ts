@@ -22,6 +22,6 @@ export {
   UtxoRequestError,
   type UtxoResult,
 } from './getutxos.js';
-export { hexBytes } from './hex.js';
-export { bytesBody, hexBody, STREAM_CHUNK_BYTES, STREAM_THRESHOLD_BYTES } from './stream.js';
+export { hexBytes, hexEncodeInto, useNativeHexEncoder } from './hex.js';
+export { bytesBody, STREAM_THRESHOLD_BYTES } from './stream.js';
 export { MAX_REST_HEADERS_RESULTS } from './blocks.js';

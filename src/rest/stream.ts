@@ -1,17 +1,12 @@
 /**
- * Large REST bodies (blocks as bin, hex or JSON) written with uWS backpressure: each chunk
- * goes out with tryEnd(chunk, totalSize) and, when the socket is full, the rest of it
- * follows from onWritable at the offset uWS reports. Nothing is copied into uWS's own
- * buffer, so a block is held once (its bytes, or its JSON pieces) however slow the client;
- * hex is encoded one chunk at a time. A client that disconnects stops the stream at once
- * and the body is released.
+ * Large REST bodies that already exist as bytes (a block's, headers' JSON) written with
+ * uWS backpressure: each chunk goes out with tryEnd(chunk, totalSize) and, when the socket
+ * is full, the rest of it follows from onWritable at the offset uWS reports. Nothing is
+ * copied into uWS's own buffer, so the body is held once however slow the client. A
+ * client that disconnects stops the stream at once and the body is released.
  */
 import type { HttpResponse } from '@trufflesuite/uws-js-unofficial';
 import type { BodyWriter } from '../http/index.js';
-import { hexBytes } from './hex.js';
-
-/** Hex output bytes encoded per step (from half as many block bytes). */
-export const STREAM_CHUNK_BYTES = 64 * 1024;
 
 /** Bodies up to this size go out in one end() call: streaming only pays off above it. */
 export const STREAM_THRESHOLD_BYTES = 256 * 1024;
@@ -93,25 +88,5 @@ export function bytesBody(bytes: Uint8Array): BodyWriter {
     if (given) return undefined;
     given = true;
     return bytes;
-  });
-}
-
-/** Lowercase hex of `bytes` and a final LF, encoded chunk by chunk as it is sent. */
-export function hexBody(bytes: Uint8Array): BodyWriter {
-  const step = STREAM_CHUNK_BYTES / 2;
-  let offset = 0;
-  let ended = false;
-  return new StreamedBody(bytes.length * 2 + 1, () => {
-    if (offset < bytes.length) {
-      const end = Math.min(bytes.length, offset + step);
-      const chunk = hexBytes(bytes.subarray(offset, end), end === bytes.length);
-      offset = end;
-      return chunk;
-    }
-    if (!ended && bytes.length === 0) {
-      ended = true;
-      return Buffer.from('\n');
-    }
-    return undefined;
   });
 }

@@ -20,11 +20,13 @@ import { decodeStored } from './stored-value.js';
 const CHUNK_BYTES = HEADERS_PER_CHUNK * HEADER_SIZE;
 
 /**
- * The headers of heights from..from+count-1, concatenated; the caller keeps the range
+ * The headers of heights from..from+count-1, concatenated, in `into` (count × 80 bytes)
+ * when given (REST's reused reply buffers), else in new memory; the caller keeps the range
  * within the active chain (0..tip of the same snapshot).
  */
-export function readActiveHeaders(tables: TableReader<ChainstateTable>, from: number, count: number): Uint8Array {
-  const out = new Uint8Array(count * HEADER_SIZE);
+export function readActiveHeaders(tables: TableReader<ChainstateTable>, from: number, count: number, into?: Uint8Array): Uint8Array {
+  if (into && into.length !== count * HEADER_SIZE) throw new RangeError(`${into.length} bytes given for ${count} headers`);
+  const out = into ?? new Uint8Array(count * HEADER_SIZE);
   let written = 0;
   let height = from;
   while (written < out.length) {

@@ -90,9 +90,12 @@ export class ChainstateReader {
     return value === undefined ? undefined : checkHashValue('active', key, value);
   }
 
-  /** The active chain's headers of heights from..from+count-1 (within 0..tip), concatenated: a few reads however many. */
-  activeHeaders(from: number, count: number): Uint8Array {
-    return readActiveHeaders(this.tables, from, count);
+  /**
+   * The active chain's headers of heights from..from+count-1 (within 0..tip), concatenated:
+   * a few reads however many. Written into `into` (count × 80 bytes) when given.
+   */
+  activeHeaders(from: number, count: number, into?: Uint8Array): Uint8Array {
+    return readActiveHeaders(this.tables, from, count, into);
   }
 
   /** Whether the headers table matches the active table (else rebuildActiveHeaders). */

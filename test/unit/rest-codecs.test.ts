@@ -7,13 +7,14 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { HttpResponse } from '@trufflesuite/uws-js-unofficial';
+import { wireHexEncoder } from '../../src/http/index.js';
 import { hashToHex } from '../../src/primitives/index.js';
 import {
   bytesBody,
   decodeUtxoBody,
   encodeUtxoResult,
-  hexBody,
   hexBytes,
+  hexEncodeInto,
   MEMPOOL_HEIGHT,
   parseDataFormat,
   parseHexLenient,
@@ -140,8 +141,37 @@ test('hex bodies: lowercase pairs as Buffer.toString gives them, any length and 
       const bytes = source.subarray(start, start + length);
       assert.equal(hexBytes(bytes, true).toString('latin1'), `${bytes.toString('hex')}\n`);
       assert.equal(hexBytes(bytes, false).toString('latin1'), bytes.toString('hex'));
+      // Into a view at any offset (a word boundary or not), leaving its neighbours alone.
+      for (const at of [0, 1, 2, 4]) {
+        const out = Buffer.alloc(at + 2 * length + 1, 0x2e);
+        hexEncodeInto(bytes, out.subarray(at));
+        assert.equal(out.toString('latin1'), `${'.'.repeat(at)}${bytes.toString('hex')}.`);
+      }
     }
   }
+});
+
+test("the front-ends' native hex encoder: Buffer.toString's digits at every length and alignment, bad arguments refused", () => {
+  const encode = wireHexEncoder();
+  const source = Buffer.from(Array.from({ length: 300 }, (_, i) => (i * 131 + 7) & 0xff));
+  for (let length = 0; length <= 260; length++) {
+    for (const start of [0, 1, 3]) {
+      const bytes = source.subarray(start, start + length);
+      for (const at of [0, 1, 5]) {
+        const out = Buffer.alloc(at + 2 * length + 1, 0x2e);
+        encode(bytes, out.subarray(at, at + 2 * length));
+        assert.equal(out.toString('latin1'), `${'.'.repeat(at)}${bytes.toString('hex')}.`);
+      }
+    }
+  }
+  const big = Buffer.from(Array.from({ length: 1 << 20 }, (_, i) => (i * 7919) & 0xff));
+  const out = Buffer.alloc(2 << 20);
+  encode(big, out);
+  assert.equal(out.toString('latin1'), big.toString('hex'));
+  assert.throws(() => encode(Buffer.alloc(4), Buffer.alloc(7)), /shorter than twice/);
+  const shared = Buffer.alloc(64);
+  assert.throws(() => encode(shared.subarray(0, 16), shared.subarray(8, 40)), /overlap/);
+  assert.throws(() => encode('ab' as unknown as Uint8Array, out), TypeError);
 });
 
 test('ParseHex as Core: whitespace between pairs only, anything invalid gives nothing', () => {
@@ -219,7 +249,7 @@ class FakeResponse {
   }
 }
 
-test('streams: bytes, hex and pieces arrive whole through backpressure; abort releases at once', () => {
+test('streamed bytes arrive whole through backpressure; abort releases at once', () => {
   const block = Buffer.alloc(1_000_003);
   for (let i = 0; i < block.length; i++) block[i] = (i * 7919) & 0xff;
   for (const perCall of [4093, 65536, 10_000_000]) {
@@ -231,19 +261,7 @@ test('streams: bytes, hex and pieces arrive whole through backpressure; abort re
     assert.equal(res.total, block.length);
     assert.ok(Buffer.concat(res.written).equals(block));
     assert.equal(finished, 1);
-    const hexRes = new FakeResponse(perCall);
-    const hex = hexBody(block);
-    assert.equal(hex.size, block.length * 2 + 1);
-    hex.start(hexRes as unknown as HttpResponse, () => finished++);
-    hexRes.drain();
-    assert.equal(Buffer.concat(hexRes.written).toString('latin1'), `${block.toString('hex')}\n`);
-    assert.equal(finished, 2);
   }
-  // Empty hex payload: just the LF.
-  const empty = new FakeResponse(10);
-  hexBody(new Uint8Array(0)).start(empty as unknown as HttpResponse, () => undefined);
-  empty.drain();
-  assert.equal(Buffer.concat(empty.written).toString(), '\n');
   // A client that goes away mid-body: one finished() call, no further writes.
   const slow = new FakeResponse(1000);
   let finished = 0;

@@ -42,6 +42,7 @@
 #include <uv.h>
 
 #include "got_patch.h"
+#include "hex_encode.h"
 #include "request_body.h"
 #include "request_head.h"
 
@@ -735,10 +736,37 @@ static napi_value sweep_refused(napi_env env, napi_callback_info info) {
   return v;
 }
 
+/* Bytes of a Uint8Array (or Buffer) argument; false (with a TypeError thrown) for anything else. */
+static int typed_bytes(napi_env env, napi_value value, uint8_t **data, size_t *length) {
+  napi_typedarray_type type;
+  void *base = NULL;
+  if (napi_get_typedarray_info(env, value, &type, length, &base, NULL, NULL) != napi_ok || type != napi_uint8_array) {
+    napi_throw_type_error(env, NULL, "hexEncode(source, target) takes two Uint8Arrays");
+    return 0;
+  }
+  *data = base;
+  return 1;
+}
+
+/* hexEncode(source, target): target[0 .. 2 * source.length) = lowercase hex of source. */
+static napi_value hex_encode_into(napi_env env, napi_callback_info info) {
+  size_t argc = 2;
+  napi_value argv[2];
+  uint8_t *src = NULL, *dst = NULL;
+  size_t src_len = 0, dst_len = 0;
+  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc < 2) return throw_error(env, "hexEncode(source, target)");
+  if (!typed_bytes(env, argv[0], &src, &src_len) || !typed_bytes(env, argv[1], &dst, &dst_len)) return NULL;
+  if (dst_len / 2 < src_len) return throw_error(env, "hexEncode: the target is shorter than twice the source");
+  if (src_len > 0 && dst < src + src_len && src < dst + 2 * src_len) return throw_error(env, "hexEncode: source and target overlap");
+  hex_encode(src, src_len, dst);
+  return NULL;
+}
+
 NAPI_MODULE_INIT() {
   napi_property_descriptor props[] = {
       {"install", NULL, install, NULL, NULL, NULL, napi_default, NULL},
       {"sweepTimersRefused", NULL, sweep_refused, NULL, NULL, NULL, napi_default, NULL},
+      {"hexEncode", NULL, hex_encode_into, NULL, NULL, NULL, napi_default, NULL},
   };
   napi_define_properties(env, exports, sizeof props / sizeof *props, props);
   return exports;
