@@ -18,7 +18,7 @@ import {
 } from '../rpc/index.js';
 import type { Whitelist } from './auth.js';
 import { mayHoldSpelledNumbers, objectEntries, parseJsonKeepingEntries, requestNumberSpellings } from './json-entries.js';
-import { emptyReply, jsonReply, type Reply } from './reply.js';
+import { emptyReply, jsonReply, LARGE_TEXT_CHARS, textPiecesReply, type Reply } from './reply.js';
 
 /** A call's outcome: the result already serialized as JSON text, or an error. */
 export type CallOutcome = { readonly result: string } | { readonly error: RpcErrorObject };
@@ -188,8 +188,16 @@ function singleReply(state: RequestState, outcome: CallOutcome): Reply {
   if (isNotification(state)) return emptyReply(204);
   // 2.0 reports method errors inside a 200 reply; legacy maps them to HTTP statuses.
   if ('error' in outcome && state.version === 'legacy') return errorReply(state, outcome.error);
+  if ('result' in outcome && outcome.result.length >= LARGE_TEXT_CHARS) {
+    // A large result (a block's hex or JSON) is not copied into a new string with its envelope.
+    const [head, tail] = envelope(state, { result: RESULT_SLOT }).split(RESULT_SLOT) as [string, string];
+    return textPiecesReply(200, 'application/json', [head, outcome.result, `${tail}\n`]);
+  }
   return jsonReply(200, envelope(state, outcome));
 }
+
+/** Stands for the result in an envelope that is split around it (no JSON text contains it: it is not valid JSON). */
+const RESULT_SLOT = '\u0000result\u0000';
 
 async function batch(items: Json[], state: RequestState, ctx: JsonRpcContext): Promise<Reply> {
   if (ctx.whitelist.hasList(ctx.user)) {

@@ -24,6 +24,24 @@ async function run(body: string, whitelist = new Whitelist({ whitelists: [], whi
   return { status: reply.status, body: typeof reply.body === 'string' ? reply.body : '' };
 }
 
+test('a large result (written as pieces into a reply buffer) has the same envelope bytes as a small one', async () => {
+  // Non-ASCII text in the result and the id, so the pieces' UTF-8 lengths matter.
+  const result = `"${'ab'.repeat(40_000)}é€😀"`;
+  const ctx = { user: 'u', whitelist: new Whitelist({ whitelists: [], whitelistDefault: false }), log: () => undefined, execute: (): CallOutcome => ({ result }) };
+  for (const [request, expected] of [
+    ['{"method":"getblock","id":1}', `{"result":${result},"error":null,"id":1}\n`],
+    ['{"method":"getblock","id":"ü\\u0000"}', `{"result":${result},"error":null,"id":"ü\\u0000"}\n`],
+    ['{"method":"getblock"}', `{"result":${result},"error":null}\n`],
+    ['{"jsonrpc":"2.0","method":"getblock","id":1.50}', `{"jsonrpc":"2.0","result":${result},"id":1.50}\n`],
+  ] as const) {
+    const reply = await handleJsonRpc(Buffer.from(request), ctx);
+    assert.equal(reply.status, 200);
+    assert.ok(reply.body instanceof Uint8Array);
+    assert.equal(Buffer.from(reply.body).toString('utf8'), expected, request);
+    reply.release?.();
+  }
+});
+
 test('single requests: versions, ids, statuses', async () => {
   assert.deepEqual(await run('{"method":"getblockcount","id":1}'), { status: 200, body: '{"result":0,"error":null,"id":1}\n' });
   assert.deepEqual(await run('{"method":"getblockcount"}'), { status: 200, body: '{"result":0,"error":null}\n' });
