@@ -135,8 +135,10 @@ export function handleJsonRpc(body: Uint8Array, ctx: JsonRpcContext): Reply | Pr
   }
 
   const requests = Array.isArray(value) ? value : [value];
-  // One more parse, keeping number text, only for a body with a number id or a number spelled 1.0 / 1e3.
-  if (mayHoldSpelledNumbers(text) || requests.some((r) => isObject(r) && typeof r['id'] === 'number')) {
+  // One more parse, keeping number text, only for a body with a number spelled 1.0 / 1e3 or
+  // an id JSON.parse did not keep exactly (beyond 2^53, or -0). Without a fraction or an
+  // exponent in the body, a safe integer id was written as its canonical digits.
+  if (mayHoldSpelledNumbers(text) || requests.some((r) => isObject(r) && typeof r['id'] === 'number' && !exactInteger(r['id']))) {
     const spellings = requestNumberSpellings(text);
     requests.forEach((r, i) => {
       const found = spellings[i];
@@ -154,6 +156,8 @@ export function handleJsonRpc(body: Uint8Array, ctx: JsonRpcContext): Reply | Pr
   if (Array.isArray(value)) return batch(value, state, ctx);
   return errorReply(state, { code: RPC_PARSE_ERROR, message: 'Top-level object parse error' });
 }
+
+const exactInteger = (n: number): boolean => Number.isSafeInteger(n) && !Object.is(n, -0);
 
 const holdsObject = (p: Json): boolean => isObject(p) || (Array.isArray(p) && p.some(isObject));
 const positionalHoldObjects = (v: Json): boolean => isObject(v) && Array.isArray(v['params']) && v['params'].some(holdsObject);

@@ -53,7 +53,8 @@ export function parseUriOutpoints(parts: readonly string[]): UriOutpoints {
     // Nine digits cannot exceed the u32 range (leading zeros allowed); longer ones are checked exactly.
     const n = m === null ? undefined : m[2]!.length <= 9 ? Number(m[2]) : parseUnsigned(m[2]!, UINT32_MAX);
     if (m === null || n === undefined) throw new UtxoRequestError(400, 'Parse error');
-    outpoints.push({ txid: hexToHash(m[1]!.toLowerCase()), vout: Number(n) });
+    // fromHex reads either case: the 64 digits were checked above.
+    outpoints.push({ txid: hexToHash(m[1]!), vout: Number(n) });
   }
   return { checkMempool, outpoints };
 }

@@ -4,7 +4,7 @@
  */
 import type { SnapshotChainView } from '../chain/index.js';
 import type { Reply, RestRequest } from '../http/index.js';
-import { parseTransaction, type OutPoint } from '../primitives/index.js';
+import { hashToHex, parseTransaction, type OutPoint } from '../primitives/index.js';
 import { amountJson, MempoolView, scriptPubKeyJson, txToJson } from '../rpc/index.js';
 import type { RestContext } from './context.js';
 import { ALL_FORMATS, binReply, formatNotFound, hexReply, jsonValueReply, parseDataFormat, parseRestHash, restError, warmupError } from './format.js';
@@ -96,9 +96,10 @@ function getUtxos(req: RestRequest, ctx: RestContext): Reply {
     const utxos: UtxoHit[] = [];
     for (const outpoint of outpoints) {
       let hit: UtxoHit | null | undefined;
-      if (!pool?.isSpent(outpoint)) {
+      const txidHex = pool && hashToHex(outpoint.txid);
+      if (!(pool && pool.spenderOf(txidHex!, outpoint.vout))) {
         // A pooled transaction's outputs come first (CCoinsViewMemPool), then the UTXO set.
-        const pooled = pool?.output(outpoint);
+        const pooled = pool?.outputOf(txidHex!, outpoint.vout);
         hit = pooled && { height: pooled.height, value: pooled.output.value, scriptPubKey: pooled.output.scriptPubKey };
         if (pooled === undefined) {
           const coin = snapshot.coin(outpoint);

@@ -130,19 +130,28 @@ export class MempoolView {
 
   /** The pool transaction spending the outpoint (Core's mempool.GetConflictTx). */
   spender(outpoint: OutPoint): ViewedEntry | undefined {
-    const key = (txid: string, vout: number) => `${txid}:${vout}`;
+    return this.spenderOf(hashToHex(outpoint.txid), outpoint.vout);
+  }
+
+  /** spender() for a txid already in display hex (a caller looking up both spender and output converts once). */
+  spenderOf(txidHex: string, vout: number): ViewedEntry | undefined {
     if (!this.spenders) {
       this.spenders = new Map();
-      for (const e of this.entries.values()) for (const input of e.tx.inputs) this.spenders.set(key(hashToHex(input.prevout.txid), input.prevout.vout), e);
+      for (const e of this.entries.values()) for (const input of e.tx.inputs) this.spenders.set(`${hashToHex(input.prevout.txid)}:${input.prevout.vout}`, e);
     }
-    return this.spenders.get(key(hashToHex(outpoint.txid), outpoint.vout));
+    return this.spenders.get(`${txidHex}:${vout}`);
   }
 
   /** A pool transaction's output (null: the transaction is pooled, the output does not exist), undefined when not pooled. */
   output(outpoint: OutPoint): { output: TxOut; height: number } | null | undefined {
-    const e = this.entries.get(hashToHex(outpoint.txid));
+    return this.outputOf(hashToHex(outpoint.txid), outpoint.vout);
+  }
+
+  /** output() for a txid already in display hex. */
+  outputOf(txidHex: string, vout: number): { output: TxOut; height: number } | null | undefined {
+    const e = this.entries.get(txidHex);
     if (!e) return undefined;
-    const output = e.tx.outputs[outpoint.vout];
+    const output = e.tx.outputs[vout];
     return output ? { output, height: MEMPOOL_HEIGHT } : null;
   }
 }

@@ -58,6 +58,10 @@ test('single requests: versions, ids, statuses', async () => {
     body: '{"result":null,"error":{"code":-32601,"message":"Method not found"},"id":[1,{"a":null}]}\n',
   });
   assert.deepEqual(await run(' {"method":"getblockcount","id":1} \n'), { status: 200, body: '{"result":0,"error":null,"id":1}\n' });
+  // Number ids come back as they were written, as UniValue keeps number text.
+  for (const id of ['-0', '9007199254740993', '123456789012345678901234567890', '1.50', '1e2', '-7', '0']) {
+    assert.deepEqual(await run(`{"method":"getblockcount","id":${id}}`), { status: 200, body: `{"result":0,"error":null,"id":${id}}\n` }, id);
+  }
   assert.equal((await run('{"method":"getblockcount","id":1} x')).status, 500);
   assert.equal((await run('\xff')).status, 500);
 });
