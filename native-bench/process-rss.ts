@@ -8,8 +8,8 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 
-/** A memory line (VmHWM, VmRSS) of /proc/`pid`/status in bytes, or undefined when the process is gone. */
-function statusBytes(pid: number, field: 'VmHWM' | 'VmRSS'): number | undefined {
+/** A memory line (VmHWM, VmRSS, RssAnon, RssFile) of /proc/`pid`/status in bytes, or undefined when the process is gone. */
+function statusBytes(pid: number, field: 'VmHWM' | 'VmRSS' | 'RssAnon' | 'RssFile'): number | undefined {
   try {
     const match = new RegExp(`^${field}:\\s+(\\d+)\\s+kB$`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
     return match ? Number(match[1]) * 1024 : undefined;
@@ -26,6 +26,18 @@ export function peakRss(pid: number): number | undefined {
 /** VmRSS (resident memory now) of `pid` in bytes, or undefined when the process is gone. */
 export function currentRss(pid: number): number | undefined {
   return statusBytes(pid, 'VmRSS');
+}
+
+/**
+ * VmRSS split as the kernel counts it: `anon` is memory the process allocated (V8's heap,
+ * native buffers: where a leak shows), `file` the pages of mapped files it has touched
+ * (LMDB's map, which grows with the database as blocks are added, and code), page cache
+ * the kernel can drop at any time. undefined when the process is gone.
+ */
+export function currentRssParts(pid: number): { anon: number; file: number } | undefined {
+  const anon = statusBytes(pid, 'RssAnon');
+  const file = statusBytes(pid, 'RssFile');
+  return anon === undefined || file === undefined ? undefined : { anon, file };
 }
 
 /** The parent pid of `pid` (field 4 of /proc/<pid>/stat, after the parenthesised name). */
