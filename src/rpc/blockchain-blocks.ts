@@ -11,6 +11,7 @@ import type { TxIndexEntry } from '../storage/index.js';
 import { ALL_FLAG_NAMES, VerifyFlags } from '../script/index.js';
 import { blockHeaderDoc, deploymentDoc, getblockResultDocs } from './blockchain-help.js';
 import { blockOnDiskOrThrow, readBlockBytesOrThrow } from './block-checked.js';
+import { memoizedChainInfo } from './blockchain-info-memo.js';
 import { blockTailKey, keepBlockStats, keepBlockTail, keepTransaction, keptBlockStats, keptBlockTail, keptTransaction, transactionKey } from './rendered-blocks.js';
 import { view, lookupViewBlock, parseHashOrHeight } from './blockchain-read.js';
 import { RPC_INTERNAL_ERROR, RPC_INVALID_ADDRESS_OR_KEY, RPC_INVALID_PARAMETER, RPC_MISC_ERROR, RpcError } from './errors.js';
@@ -100,27 +101,6 @@ function difficultyFields(snapshot: SnapshotChainView, tip: ViewEntry): { bits: 
   };
 }
 
-/** getblockchaininfo's object (also REST chaininfo.json), from one snapshot. */
-export function blockchainInfo(snapshot: SnapshotChainView): Record<string, unknown> {
-  const tip = snapshot.tip();
-  const params = snapshot.params;
-  const out: Record<string, unknown> = {
-    chain: params.name,
-    blocks: tip.height,
-    headers: snapshot.bestHeader().height,
-    bestblockhash: tip.hashHex,
-    ...difficultyFields(snapshot, tip),
-    time: tip.time,
-    mediantime: tip.medianTimePast(),
-    verificationprogress: doubleJson(verificationProgress(snapshot, tip)),
-    initialblockdownload: snapshot.node.ibd,
-    chainwork: uint256Hex(tip.chainWork),
-    size_on_disk: snapshot.sizeOnDisk(),
-    ...pruningAndWarnings(snapshot),
-  };
-  return out;
-}
-
 /** getblockchaininfo's last fields: pruned (with the prune state when pruning), signet_challenge, warnings. */
 function pruningAndWarnings(snapshot: SnapshotChainView): Record<string, unknown> {
   const prune = snapshot.node.pruneTarget;
@@ -142,7 +122,7 @@ let progressText: { tip: string; headers: number; now: number; text: string } | 
 let tipText: { hash: string; difficulty: string; chainwork: string } | undefined;
 
 /**
- * writeJson(blockchainInfo(snapshot)) written directly: the most frequent call of all, so
+ * getblockchaininfo's JSON written directly: the most frequent call of all, so
  * what the tip fixes is rendered once per tip and the rest (header count, progress, disk
  * size, IBD) per call, with no object for JSON.stringify to walk.
  */
@@ -167,6 +147,11 @@ export function blockchainInfoText(snapshot: SnapshotChainView): JsonText {
   let out = `{"chain":${jsonString(params.name)},"blocks":${tip.height},"headers":${headers},"bestblockhash":"${tip.hashHex}",${tipText.difficulty},"verificationprogress":${progress},"initialblockdownload":${snapshot.node.ibd},${tipText.chainwork},"size_on_disk":${snapshot.sizeOnDisk()}`;
   out += `,${writeJson(pruningAndWarnings(snapshot)).slice(1)}`;
   return new JsonText(out);
+}
+
+/** getblockchaininfo's JSON text (the RPC's and REST chaininfo's), rendered once per state it describes. */
+export function blockchainInfoJson(snapshot: SnapshotChainView): string {
+  return memoizedChainInfo(snapshot, () => blockchainInfoText(snapshot).text);
 }
 
 /**
@@ -239,7 +224,7 @@ export function blockchainBlockMethods(deprecatedRpc: (name: string) => boolean)
     ],
     examples: helpExampleCli('getblockchaininfo', '') + helpExampleRpc('getblockchaininfo', ''),
     readsSnapshot: true,
-    handler: (_args, ctx) => blockchainInfoText(view(ctx)),
+    handler: (_args, ctx) => new JsonText(blockchainInfoJson(view(ctx))),
   });
 
   const getdifficulty = defineRpcMethod({

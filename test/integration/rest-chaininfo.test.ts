@@ -1,8 +1,9 @@
 /**
- * /rest/chaininfo.json is answered from the last answer while the state it describes
- * stands (src/rest/chaininfo-memo.ts): it must follow every change of that state, each
- * time byte for byte what getblockchaininfo says: new blocks, a tip moved back by
- * invalidateblock, the node's clock (setmocktime), and back again.
+ * getblockchaininfo and /rest/chaininfo.json are answered from the last answer while the
+ * state it describes stands (src/rpc/blockchain-info-memo.ts): both must follow every
+ * change of that state (new blocks, a tip moved back by invalidateblock, the node's clock
+ * through setmocktime, and back again), byte for byte the same, and agree with what
+ * getblockcount and getbestblockhash say each time.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -14,13 +15,17 @@ const ADDRESS = 'bcrt1qqurswpc8qurswpc8qurswpc8qurswpc8dxm0gk';
 test('chaininfo.json follows the tip, the best header and the clock, equal to getblockchaininfo each time', { timeout: 60_000 }, async () => {
   const d = await Daemon.start({ args: ['-rest', '-rpcfrontends=1'] });
   try {
-    const check = async (what: string) => {
+    const check = async (what: string): Promise<{ verificationprogress: number }> => {
       const rest = await restRequest(d.port, '/rest/chaininfo.json');
       // Asked twice: the second answer comes from the kept one.
       const again = await restRequest(d.port, '/rest/chaininfo.json');
       const rpc = rawResult((await d.post(JSON.stringify({ method: 'getblockchaininfo', params: [], id: 1 }))).body);
       assert.equal(rest.text, `${rpc}\n`, what);
       assert.equal(again.text, rest.text, what);
+      const info = JSON.parse(rpc) as { blocks: number; headers: number; bestblockhash: string; verificationprogress: number };
+      assert.equal(info.blocks, await d.call<number>('getblockcount'), what);
+      assert.equal(info.bestblockhash, await d.call<string>('getbestblockhash'), what);
+      return info;
     };
     await check('genesis');
     const [first] = await d.call<string[]>('generatetoaddress', [3, ADDRESS]);
@@ -28,12 +33,13 @@ test('chaininfo.json follows the tip, the best header and the clock, equal to ge
     await d.call('invalidateblock', [first]);
     await check('tip back at genesis');
     await d.call('reconsiderblock', [first]);
-    await check('reconsidered');
+    const now = await check('reconsidered');
     // Far ahead: the tip's age changes initialblockdownload's inputs and the progress estimate.
     await d.call('setmocktime', [2_000_000_000]);
-    await check('mock time');
+    const later = await check('mock time');
+    assert.ok(later.verificationprogress < now.verificationprogress, `progress ${later.verificationprogress} at the mock time, ${now.verificationprogress} now`);
     await d.call('setmocktime', [0]);
-    await check('clock back');
+    assert.ok((await check('clock back')).verificationprogress > later.verificationprogress);
   } finally {
     await d.cleanup();
   }
