@@ -84,7 +84,7 @@ function setUpLocalCalls(settings: FrontendSettings): void {
     withSnapshot: (fn) => {
       const source = open();
       if (!source) throw new RpcError(RPC_MISC_ERROR, 'Chainstate not available');
-      return source.withSnapshot(fn);
+      return source.withTurnSnapshot(fn);
     },
   });
 }
@@ -135,13 +135,13 @@ function start(settings: FrontendSettings): void {
     return;
   }
   const rest = new RestRouter();
-  // REST reads this process's snapshots only: one per request, no call to the coordinator.
+  // REST reads this process's snapshots only (one per event-loop turn), no call to the coordinator.
   if (settings.rest) {
     registerRestEndpoints(rest, {
       withSnapshot: (fn) => {
         const source = openSnapshots();
         if (!source) throw new Error('Chainstate not available');
-        return source.withSnapshot(fn);
+        return source.withTurnSnapshot(fn);
       },
     });
   }
