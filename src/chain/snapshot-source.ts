@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ChainParams } from '../consensus/index.js';
-import { BlockFileStore, INDEXES_META, openChainstateEnv, openIndexesEnv, type ChainstateEnv, type IndexesEnv } from '../storage/index.js';
+import { BlockFileStore, INDEXES_META, openChainstateEnv, openIndexesEnv, type ChainstateEnv, type ChainstateReader, type IndexesEnv } from '../storage/index.js';
 import { blockFilterIndexView, type BlockFilterIndexView } from './blockfilter-view.js';
 import { storedIndexInfo, type IndexInfo } from './base-index.js';
 import { SnapshotChainView, type NodeView, type TxIndexView } from './snapshot-view.js';
@@ -89,8 +89,13 @@ export class ChainSnapshotSource {
 
   /** `fn` sees one committed state throughout, even if it is async. */
   withSnapshot<T>(fn: (view: SnapshotChainView) => T): T {
-    const { params, env, blocks, node, txindex, blockfilter } = this.parts;
-    return env.withSnapshot((reader) => fn(new SnapshotChainView(params, reader, blocks, this.coinsDiskSize, node(), txindex(), blockfilter?.())));
+    return this.parts.env.withSnapshot((reader) => fn(this.viewOf(reader)));
+  }
+
+  /** The view of one snapshot's reader, with the node state and indexes as they are now. */
+  private viewOf(reader: ChainstateReader): SnapshotChainView {
+    const { params, blocks, node, txindex, blockfilter } = this.parts;
+    return new SnapshotChainView(params, reader, blocks, this.coinsDiskSize, node(), txindex(), blockfilter?.());
   }
 
   /** The snapshot every call of this event-loop turn shares (withTurnSnapshot). */
@@ -108,10 +113,9 @@ export class ChainSnapshotSource {
   withTurnSnapshot<T>(fn: (view: SnapshotChainView) => T): T {
     let turn = this.turn;
     if (!turn) {
-      const { params, env, blocks, node, txindex, blockfilter } = this.parts;
-      const snapshot = env.openSnapshot();
+      const snapshot = this.parts.env.openSnapshot();
       const opened: TurnSnapshot = {
-        view: new SnapshotChainView(params, snapshot.reader, blocks, this.coinsDiskSize, node(), txindex(), blockfilter?.()),
+        view: this.viewOf(snapshot.reader),
         close: snapshot.close,
         users: 0,
         ended: false,

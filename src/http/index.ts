@@ -7,7 +7,7 @@ export { LOOPBACK_SUBNETS, addressBytes, allowsEveryPeer, canonicalAddress, form
 export { Authenticator, Whitelist } from './auth.js';
 export { handleJsonRpc, type CallOutcome, type JsonRpcContext } from './jsonrpc.js';
 export { RestRouter, type RestHandler, type RestRequest } from './rest.js';
-export { emptyReply, jsonReply, LARGE_TEXT_CHARS, libeventErrorPage, textPiecesReply, type BodyWriter, type Reply } from './reply.js';
+export { emptyReply, jsonReply, libeventErrorPage, textPiecesReply, type BodyWriter, type Reply } from './reply.js';
 export { takeReplyBuffer, type ReplyBuffer } from './reply-buffers.js';
 export { loadUws, uwsBinaryPath, type UwsModule } from './uws.js';
 export { wireHexEncoder } from './wire.js';

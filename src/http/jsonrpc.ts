@@ -18,7 +18,7 @@ import {
 } from '../rpc/index.js';
 import type { Whitelist } from './auth.js';
 import { mayHoldSpelledNumbers, objectEntries, parseJsonKeepingEntries, requestNumberSpellings } from './json-entries.js';
-import { emptyReply, jsonReply, LARGE_TEXT_CHARS, textPiecesReply, type Reply } from './reply.js';
+import { emptyReply, jsonReply, textPiecesReply, type Reply } from './reply.js';
 
 /** A call's outcome: the result already serialized as JSON text, or an error. */
 export type CallOutcome = { readonly result: string } | { readonly error: RpcErrorObject };
@@ -90,14 +90,22 @@ function isNotification(state: RequestState): boolean {
 
 /** JSONRPCReplyObj: key order and which keys appear depend on the version. */
 function envelope(state: RequestState, outcome: CallOutcome): string {
+  if ('result' in outcome) {
+    const [head, tail] = resultEnvelope(state);
+    return `${head}${outcome.result}${tail}`;
+  }
   const legacy = state.version === 'legacy';
-  const body =
-    'error' in outcome
-      ? `${legacy ? '"result":null,' : ''}"error":${writeJson(outcome.error)}`
-      : `"result":${outcome.result}${legacy ? ',"error":null' : ''}`;
-  const id = state.id === undefined ? '' : `,"id":${writeJson(state.id)}`;
-  return legacy ? `{${body}${id}}` : `{"jsonrpc":"2.0",${body}${id}}`;
+  const body = `${legacy ? '"result":null,' : ''}"error":${writeJson(outcome.error)}`;
+  return legacy ? `{${body}${idMember(state)}}` : `{"jsonrpc":"2.0",${body}${idMember(state)}}`;
 }
+
+/** A result's envelope: the text before the result and the text after it. */
+function resultEnvelope(state: RequestState): [string, string] {
+  const legacy = state.version === 'legacy';
+  return [legacy ? '{"result":' : '{"jsonrpc":"2.0","result":', `${legacy ? ',"error":null' : ''}${idMember(state)}}`];
+}
+
+const idMember = (state: RequestState): string => (state.id === undefined ? '' : `,"id":${writeJson(state.id)}`);
 
 /** Status of a single failed legacy request (and of request-object errors in any version). */
 function errorStatus(code: number): number {
@@ -192,16 +200,11 @@ function singleReply(state: RequestState, outcome: CallOutcome): Reply {
   if (isNotification(state)) return emptyReply(204);
   // 2.0 reports method errors inside a 200 reply; legacy maps them to HTTP statuses.
   if ('error' in outcome && state.version === 'legacy') return errorReply(state, outcome.error);
-  if ('result' in outcome && outcome.result.length >= LARGE_TEXT_CHARS) {
-    // A large result (a block's hex or JSON) is not copied into a new string with its envelope.
-    const [head, tail] = envelope(state, { result: RESULT_SLOT }).split(RESULT_SLOT) as [string, string];
-    return textPiecesReply(200, 'application/json', [head, outcome.result, `${tail}\n`]);
-  }
-  return jsonReply(200, envelope(state, outcome));
+  if ('error' in outcome) return jsonReply(200, envelope(state, outcome));
+  // A large result (a block's hex or JSON) is not copied into a new string with its envelope.
+  const [head, tail] = resultEnvelope(state);
+  return textPiecesReply(200, 'application/json', [head, outcome.result, `${tail}\n`]);
 }
-
-/** Stands for the result in an envelope that is split around it (no JSON text contains it: it is not valid JSON). */
-const RESULT_SLOT = '\u0000result\u0000';
 
 async function batch(items: Json[], state: RequestState, ctx: JsonRpcContext): Promise<Reply> {
   if (ctx.whitelist.hasList(ctx.user)) {

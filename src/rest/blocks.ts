@@ -6,7 +6,7 @@
  * getblock's text, kept per block by the RPC renderers.
  */
 import { BlockDataUnavailable, type SnapshotChainView } from '../chain/index.js';
-import { LARGE_TEXT_CHARS, takeReplyBuffer, textPiecesReply, type Reply, type RestRequest } from '../http/index.js';
+import { takeReplyBuffer, textPiecesReply, type Reply, type RestRequest } from '../http/index.js';
 import { ByteWriter, hashToHex, HEADER_SIZE } from '../primitives/index.js';
 import { blockJsonText, RpcError, scriptPubKeyJson, amountJson } from '../rpc/index.js';
 import type { RestContext } from './context.js';
@@ -86,7 +86,7 @@ function restBlock(req: RestRequest, ctx: RestContext, verbosity: 1 | 3, part?: 
         try {
           // getblock's text, kept per block by the RPC renderers.
           const text = blockJsonText(snapshot, entry, verbosity, { read: () => bytes, kept: () => {} });
-          return text.length >= LARGE_TEXT_CHARS ? textPiecesReply(200, 'application/json', [text, '\n']) : { status: 200, contentType: 'application/json', body: `${text}\n` };
+          return textPiecesReply(200, 'application/json', [text, '\n']);
         } catch (err) {
           if (err instanceof RpcError) return restError(500, err.message);
           throw err;

@@ -57,11 +57,3 @@ export function hexEncodeInto(bytes: Uint8Array, out: Uint8Array): void {
     out[2 * n - 1] = DIGITS.charCodeAt(last & 15);
   }
 }
-
-/** `bytes` as lowercase hex, then LF when `newline`: a new buffer of its own. */
-export function hexBytes(bytes: Uint8Array, newline: boolean): Buffer {
-  const out = Buffer.allocUnsafeSlow(bytes.length * 2 + (newline ? 1 : 0));
-  hexEncodeInto(bytes, out);
-  if (newline) out[2 * bytes.length] = 0x0a;
-  return out;
-}

@@ -8,7 +8,7 @@
  */
 export { registerRestEndpoints, REST_ENDPOINTS } from './routes.js';
 export type { RestContext } from './context.js';
-export { parseDataFormat, parseInt32, parseRestHash, parseUnsigned, restError, sanitizeUri, type ParsedFormat, type RestFormat } from './format.js';
+export { hexReply, parseDataFormat, parseInt32, parseRestHash, parseUnsigned, restError, sanitizeUri, type ParsedFormat, type RestFormat } from './format.js';
 export { parseQueryPairs, parseTargetQuery, queryParameter, URI_PARSE_FAILED, UriParseError } from './query.js';
 export {
   decodeUtxoBody,
@@ -22,6 +22,6 @@ export {
   UtxoRequestError,
   type UtxoResult,
 } from './getutxos.js';
-export { hexBytes, hexEncodeInto, useNativeHexEncoder } from './hex.js';
+export { hexEncodeInto, useNativeHexEncoder } from './hex.js';
 export { bytesBody, STREAM_THRESHOLD_BYTES } from './stream.js';
 export { MAX_REST_HEADERS_RESULTS } from './blocks.js';

@@ -13,7 +13,7 @@ import {
   bytesBody,
   decodeUtxoBody,
   encodeUtxoResult,
-  hexBytes,
+  hexReply,
   hexEncodeInto,
   MEMPOOL_HEIGHT,
   parseDataFormat,
@@ -139,8 +139,12 @@ test('hex bodies: lowercase pairs as Buffer.toString gives them, any length and 
   for (let length = 0; length <= 300; length++) {
     for (const start of [0, 1]) {
       const bytes = source.subarray(start, start + length);
-      assert.equal(hexBytes(bytes, true).toString('latin1'), `${bytes.toString('hex')}\n`);
-      assert.equal(hexBytes(bytes, false).toString('latin1'), bytes.toString('hex'));
+      const reply = hexReply(bytes);
+      assert.equal(Buffer.from(reply.body as Uint8Array).toString('latin1'), `${bytes.toString('hex')}\n`);
+      reply.release?.();
+      const bare = Buffer.alloc(2 * length);
+      hexEncodeInto(bytes, bare);
+      assert.equal(bare.toString('latin1'), bytes.toString('hex'));
       // Into a view at any offset (a word boundary or not), leaving its neighbours alone.
       for (const at of [0, 1, 2, 4]) {
         const out = Buffer.alloc(at + 2 * length + 1, 0x2e);
