@@ -408,6 +408,15 @@ export function formatAddress(a: NetAddress): string {
   return coreToString(fromBip155(a));
 }
 
+/**
+ * Core's MaybeFlipIPv6toCJDNS: CJDNS addresses are written as IPv6 in fc00::/8, so an IPv6
+ * address there is taken as CJDNS when CJDNS is reachable (-cjdnsreachable).
+ */
+export function maybeFlipIPv6ToCjdns<T extends NetAddress>(a: T, cjdnsReachable: boolean): T {
+  if (!cjdnsReachable || a.network !== BIP155_NETWORK.IPV6 || a.address[0] !== 0xfc) return a;
+  return { ...a, network: BIP155_NETWORK.CJDNS };
+}
+
 /** Core's CService::ToStringAddrPort: "1.2.3.4:8333", "[2001:db8::1]:8333", "<onion>:8333". */
 export function formatAddressPort(a: ServiceAddress): string {
   const c = fromBip155(a);

@@ -108,6 +108,8 @@ export interface ConnectionManagerOptions {
    * Every network when absent. Manual connections are not limited by it.
    */
   readonly reachableNetworks?: readonly Network[];
+  /** -test=addrman: Core's deterministic address manager (key uint256{1}, a zero-keyed random context). */
+  readonly deterministicAddrman?: boolean;
   /** -maxuploadtarget in bytes per 24 hours (0: none). */
   readonly maxUploadTarget: number;
   /** Where banlist.json lives (undefined: not persisted). */
@@ -157,7 +159,7 @@ export class ConnectionManager {
     this.#automatic = new AutomaticOutboundSchedule(options.nowMs(), (m) => options.log.debug('net', m));
     this.bans = new BanManager(options.dataDir, options.now, (m) => options.log.info(m));
     this.uploadTarget = new UploadTarget(options.maxUploadTarget, options.now);
-    this.addrman = new AddrMan({ now: options.now });
+    this.addrman = new AddrMan({ now: options.now, deterministic: options.deterministicAddrman ?? false });
     this.peerManager = new PeerManager({
       params: options.params,
       chain: options.chain,
@@ -204,7 +206,7 @@ export class ConnectionManager {
     const path = this.#peersDatPath();
     if (!path) return;
     const started = Date.now();
-    const { addrman } = loadAddrman(path, this.options.params.messageStart, { now: this.options.now });
+    const { addrman } = loadAddrman(path, this.options.params.messageStart, { now: this.options.now, deterministic: this.options.deterministicAddrman ?? false });
     this.addrman = addrman;
     this.options.log.info(`Loaded ${addrman.size()} addresses from peers.dat  ${Date.now() - started}ms`);
   }

@@ -49,9 +49,20 @@ export function encodeFrame(magic: Uint8Array, command: string, payload: Uint8Ar
   if (magic.length !== 4) throw new RangeError('network magic is 4 bytes');
   if (command.length > COMMAND_SIZE || !/^[\x20-\x7e]*$/.test(command)) throw new RangeError(`invalid command "${command}"`);
   if (payload.length > MAX_PROTOCOL_MESSAGE_LENGTH) throw new RangeError(`payload of ${payload.length} bytes exceeds the protocol limit`);
+  const type = new Uint8Array(command.length);
+  for (let i = 0; i < command.length; i++) type[i] = command.charCodeAt(i);
+  return encodeUncheckedFrame(magic, type, payload);
+}
+
+/**
+ * A frame with any message type of up to 12 bytes and a payload of any size, as Core's
+ * sendmsgtopeer puts on the wire: the receiver, not the sender, judges it.
+ */
+export function encodeUncheckedFrame(magic: Uint8Array, type: Uint8Array, payload: Uint8Array): Uint8Array {
+  if (type.length > COMMAND_SIZE) throw new RangeError(`a message type is at most ${COMMAND_SIZE} bytes`);
   const out = new Uint8Array(MESSAGE_HEADER_SIZE + payload.length);
   out.set(magic, 0);
-  for (let i = 0; i < command.length; i++) out[4 + i] = command.charCodeAt(i);
+  out.set(type, 4);
   const view = new DataView(out.buffer);
   view.setUint32(16, payload.length, true);
   out.set(sha256d(payload).subarray(0, 4), 20);

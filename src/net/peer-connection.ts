@@ -5,7 +5,7 @@
  * other than a bad checksum ends the connection; a bad checksum drops only its message.
  */
 import type { Socket } from 'node:net';
-import { encodeFrame, FrameDecoder, FrameError, type Frame } from './frame.js';
+import { encodeFrame, encodeUncheckedFrame, FrameDecoder, FrameError, type Frame } from './frame.js';
 import { MESSAGE_HEADER_SIZE } from './protocol.js';
 
 /** Core's ALL_NET_MESSAGE_TYPES: others are counted under "*other*". */
@@ -74,12 +74,20 @@ export class PeerConnection {
 
   send(command: string, payload: Uint8Array): void {
     if (this.#closed) return;
-    const frame = encodeFrame(this.magic, command, payload);
+    this.#write(encodeFrame(this.magic, command, payload), KNOWN_MESSAGE_TYPES.has(command) ? command : OTHER_MESSAGE_TYPE);
+  }
+
+  /** sendmsgtopeer: any type (its UTF-8 bytes, at most 12) and any size, counted under the type as given, as Core counts it. */
+  sendUnchecked(messageType: string, payload: Uint8Array): void {
+    if (this.#closed) return;
+    this.#write(encodeUncheckedFrame(this.magic, new TextEncoder().encode(messageType), payload), messageType);
+  }
+
+  #write(frame: Uint8Array, countedAs: string): void {
     this.socket.write(frame);
     this.bytesSent += frame.length;
     this.lastSend = this.now();
-    const type = KNOWN_MESSAGE_TYPES.has(command) ? command : OTHER_MESSAGE_TYPE;
-    this.sentPerMessage.set(type, (this.sentPerMessage.get(type) ?? 0) + frame.length);
+    this.sentPerMessage.set(countedAs, (this.sentPerMessage.get(countedAs) ?? 0) + frame.length);
     this.traffic.bytes('sent', frame.length);
   }
 

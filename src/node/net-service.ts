@@ -84,6 +84,7 @@ export class NetService implements NodeService {
       maxUploadTarget: options.maxUploadTarget,
       automaticOutbound,
       reachableNetworks,
+      deterministicAddrman: config.args.getArgs('test').includes('addrman'),
       seedNodes: config.args.getArgs('seednode'),
       // Core: -peertimeout below 1 is an init error; the functional tests pass a huge one with mock time.
       peerTimeout: config.args.getIntArg('peertimeout', DEFAULT_PEER_CONNECT_TIMEOUT_S),

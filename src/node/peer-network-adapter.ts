@@ -2,7 +2,7 @@
  * The running connection manager seen through the RPC layer's PeerNetwork interface:
  * peers as Core's CNodeStats records, the added-node list, bans, and block fetches.
  */
-import { addressNetwork, BanManager, formatAddress, MAX_BLOCK_RELAY_ONLY, MAX_OUTBOUND_FULL_RELAY, MAX_UPLOAD_TIMEFRAME_S, MSG_WITNESS_BLOCK, NODE_NETWORK, NODE_P2P_V2, NODE_WITNESS, networkName, parseAddress, parseNetworkName, type ConnectionManager, type Peer } from '../net/index.js';
+import { addressNetClass, addressNetwork, BanManager, maybeFlipIPv6ToCjdns, NET_CJDNS, formatAddress, MAX_BLOCK_RELAY_ONLY, MAX_OUTBOUND_FULL_RELAY, MAX_UPLOAD_TIMEFRAME_S, MSG_WITNESS_BLOCK, NODE_NETWORK, NODE_P2P_V2, NODE_WITNESS, networkName, parseAddress, parseNetworkName, type ConnectionManager, type Peer } from '../net/index.js';
 import type { PeerInfoRecord, PeerNetwork } from '../rpc/index.js';
 
 
@@ -157,8 +157,9 @@ export function peerNetworkOf(manager: ConnectionManager, now: () => number, loc
       }));
     },
     addPeerAddress: (text, port, tried) => {
-      const parsed = parseAddress(text.replace(/^\[(.*)\]$/, '$1'));
-      if (!parsed) return 'invalid-ip';
+      const written = parseAddress(text.replace(/^\[(.*)\]$/, '$1'));
+      if (!written) return 'invalid-ip';
+      const parsed = maybeFlipIPv6ToCjdns(written, manager.isReachable(NET_CJDNS));
       // Core's addpeeraddress: a full node announcing itself (source = the address itself).
       const address = { time: now(), services: NODE_NETWORK | NODE_WITNESS, network: parsed.network, address: parsed.address, port };
       if (!manager.addrman.add([address], parsed)) return 'failed-adding-to-new';
@@ -166,6 +167,24 @@ export function peerNetworkOf(manager: ConnectionManager, now: () => number, loc
       return 'ok';
     },
     addrmanInfo: () => manager.addrman.info(),
+    addrmanTable: (tried) =>
+      manager.addrman.getEntries(tried).map(({ entry, position }) => ({
+        bucket: position.bucket,
+        position: position.position,
+        address: formatAddress(entry.address),
+        port: entry.address.port,
+        services: entry.address.services,
+        time: entry.address.time,
+        network: networkName(addressNetClass(entry.address)),
+        source: formatAddress(entry.source),
+        sourceNetwork: networkName(addressNetClass(entry.source)),
+      })),
+    sendToPeer: (id, messageType, body) => {
+      const peer = live().find((p) => p.id === id);
+      if (!peer) return false;
+      peer.connection.sendUnchecked(messageType, body);
+      return true;
+    },
     regtest,
     mockScheduler: (seconds) => manager.mockScheduler(seconds),
     addConnection: (address, type) => {

@@ -158,8 +158,19 @@ export function controlMethods(deps: ControlDeps): RpcMethod[] {
     },
   });
 
-  return [help, stop, uptime, getrpcinfo, logging, echoMethod('echo'), echoMethod('echojson')];
+  return [help, stop, uptime, getrpcinfo, logging, echoMethod('echo'), echoMethod('echojson'), echoipc];
 }
+
+/** echoipc: Core passes the string through a spawned process in a multiprocess build, and echoes it in place otherwise, as here. */
+const echoipc = defineRpcMethod({
+  name: 'echoipc',
+  category: 'hidden',
+  description: 'Echo back the input argument, passing it through a spawned process in a multiprocess build.\nThis command is for testing.\n',
+  args: [{ name: 'arg', type: 'str', description: 'The string to echo' }],
+  results: [{ type: 'str', description: 'The echoed string.' }],
+  examples: helpExampleCli('echo', '"Hello world"') + helpExampleRpc('echo', '"Hello world"'),
+  handler: (a) => a.string('arg'),
+});
 
 /** echo / echojson: return the (positional) arguments; arg9 "trigger_internal_bug" reports an internal bug. */
 function echoMethod(name: string): RpcMethod {

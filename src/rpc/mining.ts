@@ -27,6 +27,7 @@ import {
   RPC_INTERNAL_ERROR,
   RPC_INVALID_ADDRESS_OR_KEY,
   RPC_INVALID_PARAMETER,
+  RPC_METHOD_NOT_FOUND,
   RPC_MISC_ERROR,
   RPC_TYPE_ERROR,
   RPC_VERIFY_ERROR,
@@ -34,6 +35,7 @@ import {
 } from './errors.js';
 import { typeMismatchMessage } from './json.js';
 import { defineRpcMethod } from './registry.js';
+import { fullHelp } from './help.js';
 import { miningInfoMethods } from './mining-info.js';
 import { miningTemplateMethods } from './mining-template.js';
 import { DEFAULT_NODE_FACTS } from './node-facts.js';
@@ -317,6 +319,7 @@ export function miningMethods(access: ChainAccess): RpcMethod[] {
   return [
     submitblock,
     submitheader,
+    generateRemoved,
     generatetoaddress,
     generatetodescriptor,
     generateblock,
@@ -325,3 +328,16 @@ export function miningMethods(access: ChainAccess): RpcMethod[] {
     ...miningInfoMethods(access),
   ];
 }
+
+/** generate: gone from the server since v0.19; Core keeps the name to answer with its help, as "method not found". */
+const generateRemoved: RpcMethod = defineRpcMethod({
+  name: 'generate',
+  category: 'hidden',
+  description: 'has been replaced by the -generate cli option. Refer to -help for more information.',
+  args: [],
+  results: [],
+  examples: '',
+  handler: () => {
+    throw new RpcError(RPC_METHOD_NOT_FOUND, fullHelp(generateRemoved));
+  },
+});

@@ -28,7 +28,7 @@ import { defineRpcMethod } from './registry.js';
 import { parseVerbosity } from './value-parse.js';
 import { helpExampleCli, helpExampleRpc, type RpcMethod, type RpcResultSpec } from './spec.js';
 import { amountJson, parseHash } from './values.js';
-import { canonicalAddress, parseSubnet, subnetMatches, type SubnetSpec } from '../primitives/index.js';
+import { canonicalAddress, fromHex, isHex, parseSubnet, subnetMatches, type SubnetSpec } from '../primitives/index.js';
 
 /** Core's UNIX_EPOCH_TIME, as result descriptions spell it. */
 const UNIX_EPOCH_TIME = 'UNIX epoch time';
@@ -60,6 +60,8 @@ const TRANSPORT_TYPE_DOC = ['detecting (peer could be v1 or v2)', 'v1 (plaintext
 
 /** Core's NET_MESSAGE_TYPE_OTHER: bytes of unknown message types. */
 const NET_MESSAGE_TYPE_OTHER = '*other*';
+/** Core's CMessageHeader::MESSAGE_TYPE_SIZE. */
+const MESSAGE_TYPE_SIZE = 12;
 
 /** Core's MAX_ADDNODE_CONNECTIONS. */
 const MAX_ADDNODE_CONNECTIONS = 8;
@@ -780,6 +782,90 @@ export function peerMethods(network: () => PeerNetwork | undefined, deprecatedRp
     },
   });
 
+  const sendmsgtopeer = defineRpcMethod({
+    name: 'sendmsgtopeer',
+    category: 'hidden',
+    description: 'Send a p2p message to a peer specified by id.\nThe message type and body must be provided, the message header will be generated.\nThis RPC is for testing only.',
+    args: [
+      { name: 'peer_id', type: 'num', description: 'The peer to send the message to.' },
+      { name: 'msg_type', type: 'str', description: `The message type (maximum length ${MESSAGE_TYPE_SIZE})` },
+      { name: 'msg', type: 'hex', description: 'The serialized message body to send, in hex, without a message header' },
+    ],
+    results: [{ type: 'obj', description: '', inner: [] }],
+    examples: helpExampleCli('sendmsgtopeer', '0 "addr" "ffffff"') + helpExampleRpc('sendmsgtopeer', '0 "addr" "ffffff"'),
+    handler: (args) => {
+      const peerId = args.int('peer_id');
+      const messageType = args.string('msg_type');
+      // Core measures the type in bytes (std::string::size), not characters.
+      if (Buffer.byteLength(messageType, 'utf8') > MESSAGE_TYPE_SIZE) {
+        throw new RpcError(RPC_INVALID_PARAMETER, `Error: msg_type too long, max length is ${MESSAGE_TYPE_SIZE}`);
+      }
+      const body = args.string('msg');
+      if (!isHex(body)) throw new RpcError(RPC_INVALID_PARAMETER, 'Error parsing input for msg');
+      if (!net().sendToPeer(peerId, messageType, fromHex(body))) throw new RpcError(RPC_MISC_ERROR, 'Error: Could not send message to peer');
+      return {};
+    },
+  });
+
+  const getrawaddrman = defineRpcMethod({
+    name: 'getrawaddrman',
+    category: 'hidden',
+    description: 'EXPERIMENTAL warning: this call may be changed in future releases.\n\nReturns information on all address manager entries for the new and tried tables.\n',
+    args: [],
+    results: [
+      {
+        type: 'obj_dyn',
+        description: '',
+        inner: [
+          {
+            type: 'obj_dyn',
+            key: 'table',
+            description: 'buckets with addresses in the address manager table ( new, tried )',
+            inner: [
+              {
+                type: 'obj',
+                key: 'bucket/position',
+                description: 'the location in the address manager table (<bucket>/<position>)',
+                inner: [
+                  { type: 'str', key: 'address', description: 'The address of the node' },
+                  { type: 'num', key: 'mapped_as', optional: true, description: 'Mapped AS (Autonomous System) number at the end of the BGP route to the peer, used for diversifying peer selection (only displayed if the -asmap config option is set)' },
+                  { type: 'num', key: 'port', description: 'The port number of the node' },
+                  { type: 'str', key: 'network', description: 'The network (ipv4, ipv6, onion, i2p, cjdns) of the address' },
+                  { type: 'num', key: 'services', description: 'The services offered by the node' },
+                  { type: 'num_time', key: 'time', description: `The ${UNIX_EPOCH_TIME} when the node was last seen` },
+                  { type: 'str', key: 'source', description: 'The address that relayed the address to us' },
+                  { type: 'str', key: 'source_network', description: 'The network (ipv4, ipv6, onion, i2p, cjdns) of the source address' },
+                  { type: 'num', key: 'source_mapped_as', optional: true, description: 'Mapped AS (Autonomous System) number at the end of the BGP route to the source, used for diversifying peer selection (only displayed if the -asmap config option is set)' },
+                ],
+              },
+            ],
+          },
+        ],
+      },
+    ],
+    examples: helpExampleCli('getrawaddrman', '') + helpExampleRpc('getrawaddrman', ''),
+    handler: () => {
+      const n = net();
+      // Core's AddrmanTableToJSON: "<bucket>/<position>" keys, bucket by bucket; no -asmap, so no mapped_as.
+      const table = (tried: boolean): Record<string, unknown> => {
+        const out: Record<string, unknown> = {};
+        for (const e of n.addrmanTable(tried)) {
+          out[`${e.bucket}/${e.position}`] = {
+            address: e.address,
+            port: e.port,
+            services: Number(e.services),
+            time: e.time,
+            network: e.network,
+            source: e.source,
+            source_network: e.sourceNetwork,
+          };
+        }
+        return out;
+      };
+      return { new: table(false), tried: table(true) };
+    },
+  });
+
   const mockscheduler = defineRpcMethod({
     name: 'mockscheduler',
     category: 'hidden',
@@ -921,6 +1007,8 @@ export function peerMethods(network: () => PeerNetwork | undefined, deprecatedRp
     addconnection,
     mockscheduler,
     getaddrmaninfo,
+    sendmsgtopeer,
+    getrawaddrman,
     getblockfrompeer,
     getorphantxs,
   ];

@@ -87,6 +87,19 @@ export interface OrphanRecord {
   readonly hex: string;
 }
 
+/** One address manager entry where it sits, as getrawaddrman lists it. */
+export interface AddrmanTableEntry {
+  readonly bucket: number;
+  readonly position: number;
+  readonly address: string;
+  readonly port: number;
+  readonly services: bigint;
+  readonly time: number;
+  readonly network: string;
+  readonly source: string;
+  readonly sourceNetwork: string;
+}
+
 export interface PeerNetwork {
   peerInfo(): PeerInfoRecord[];
   connectionCounts(): { inbound: number; outbound: number };
@@ -131,6 +144,10 @@ export interface PeerNetwork {
   addPeerAddress(address: string, port: number, tried: boolean): 'invalid-ip' | 'ok' | 'failed-adding-to-new' | 'failed-adding-to-tried';
   /** getaddrmaninfo: new/tried/total per network and for all networks, in Core's key order. */
   addrmanInfo(): Record<string, { new: number; tried: number; total: number }>;
+  /** getrawaddrman: every entry of one table, bucket by bucket and position by position. */
+  addrmanTable(tried: boolean): AddrmanTableEntry[];
+  /** sendmsgtopeer: queues one message (type and body as given) to a connected peer; false when there is none with this id. */
+  sendToPeer(id: number, messageType: string, body: Uint8Array): boolean;
   /** Seconds since the epoch (mock time where set), for listbanned's durations. */
   now(): number;
 }

@@ -161,3 +161,53 @@ test('a fresh address a peer announces is relayed to two other peers, not back t
     for (const p of peers) p.close();
   }
 });
+
+/** Core's rpc_net.py seed_addrman: two of each network, some to tried; none collide under the deterministic key. */
+const SEED_CALLS: unknown[][] = [
+  ['1.2.3.4', 8333, true],
+  ['2.0.0.0', 8333],
+  ['1233:3432:2434:2343:3234:2345:6546:4534', 8333, true],
+  ['2803:0:1234:abcd::1', 45324],
+  ['fc00:1:2:3:4:5:6:7', 8333],
+  ['pg6mmjiyjmcrsslvykfwnntlaru7p5svn6y2ymmju6nubxndf4pscryd.onion', 8333, true],
+  ['nrfj6inpyf73gpkyool35hcmne5zwfmse3jl3aw23vk7chdemalyaqad.onion', 45324, true],
+  ['c4gfnttsuwqomiygupdqqqyy5y5emnk5c73hrfvatri67prd7vyq.b32.i2p', 8333],
+];
+
+test('getrawaddrman: with -test=addrman every entry sits in the bucket and slot bitcoind puts it in, byte for byte', async (t) => {
+  const args = ['-test=addrman', '-cjdnsreachable', '-connect=0'];
+  const mockTime = 1_790_000_000;
+  const ours = await Daemon.start({ args });
+  try {
+    await ours.call('setmocktime', [mockTime]);
+    for (const params of SEED_CALLS) assert.deepEqual(await ours.call('addpeeraddress', params), { success: true }, JSON.stringify(params));
+    const raw = await ours.rpc('getrawaddrman', []);
+    const table = raw.json.result;
+    assert.deepEqual(Object.keys(table), ['new', 'tried']);
+    assert.equal(Object.keys(table.new).length, 4);
+    assert.equal(Object.keys(table.tried).length, 4);
+    for (const entry of [...Object.values<any>(table.new), ...Object.values<any>(table.tried)]) {
+      assert.deepEqual(Object.keys(entry), ['address', 'port', 'services', 'time', 'network', 'source', 'source_network']);
+      // addpeeraddress: the address is its own source, seen now.
+      assert.deepEqual([entry.source, entry.source_network, entry.time], [entry.address, entry.network, mockTime]);
+    }
+    assert.deepEqual(Object.values<any>(table.tried).map((e) => e.network).sort(), ['ipv4', 'ipv6', 'onion', 'onion']);
+    // Keys run bucket by bucket.
+    for (const name of ['new', 'tried']) {
+      const buckets = Object.keys(table[name]).map((k) => k.split('/').map(Number) as [number, number]);
+      assert.deepEqual([...buckets].sort((a, b) => a[0] - b[0] || a[1] - b[1]), buckets);
+    }
+    if ('missing' in reference) return t.skip(reference.missing);
+    const core = await BitcoindProcess.start(reference.path, ['-disablewallet', ...args]);
+    try {
+      await core.call('setmocktime', [mockTime]);
+      for (const params of SEED_CALLS) await core.call('addpeeraddress', params);
+      // Stringified, so key order counts too (none of these keys is an array index).
+      assert.equal(JSON.stringify(table), JSON.stringify(await core.call('getrawaddrman')));
+    } finally {
+      await core.stop();
+    }
+  } finally {
+    await ours.cleanup();
+  }
+});

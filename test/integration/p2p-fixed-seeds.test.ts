@@ -9,7 +9,8 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { rmSync } from 'node:fs';
 import { selectParams } from '../../src/consensus/index.js';
-import { decodeFixedSeeds, formatAddress } from '../../src/net/index.js';
+import { addressNetwork, bucketPosition, decodeFixedSeeds, formatAddress, internalAddress, networkName, newBucket, readPeersDat } from '../../src/net/index.js';
+import { join } from 'node:path';
 import { Daemon, freePort, runToExit, sleep, tempDir, waitFor } from './daemon-harness.js';
 import { Socks5Server } from './socks5-server.js';
 
@@ -85,12 +86,38 @@ test('-onlynet=onion: no DNS seeding (parameter interaction), only onion seeds, 
   const info = await node.call('getaddrmaninfo');
   assert.equal(info.ipv4.total, 0);
   assert.equal(info.ipv6.total, 0);
-  assert.ok(info.onion.total > 350);
+  // getrawaddrman shows where each one sits: new table only, every one an onion seed heard from
+  // Core's internal "fixedseeds" source.
+  const raw = await node.call('getrawaddrman');
+  assert.deepEqual(raw.tried, {});
+  const entries = Object.entries(raw.new as Record<string, any>);
+  assert.equal(entries.length, info.onion.total);
+  const fixedSeedsSource = formatAddress(internalAddress('fixedseeds'));
+  const onionSeeds = decodeFixedSeeds(selectParams('main').fixedSeeds).filter((seed) => networkName(addressNetwork(seed)) === 'onion');
+  assert.equal(onionSeeds.length, 512);
+  const seedsByName = new Map(onionSeeds.map((seed) => [`${formatAddress(seed)} ${seed.port}`, seed]));
+  for (const [, e] of entries) {
+    assert.deepEqual([e.network, e.source, e.source_network, e.services], ['onion', fixedSeedsSource, 'internal', 9]);
+    assert.ok(seedsByName.has(`${e.address} ${e.port}`), JSON.stringify(e));
+  }
   const networks = (await node.call('getnetworkinfo')).networks as any[];
   assert.deepEqual(
     networks.map((n) => [n.name, n.reachable, n.limited]),
     [['ipv4', false, true], ['ipv6', false, true], ['onion', true, false], ['i2p', false, true], ['cjdns', false, true]],
   );
+  // How many fit depends on the table's random key (16 onion groups share at most 16 buckets),
+  // so the count is checked against the key itself: peers.dat keeps it. Each seed has one slot
+  // under that key; the first to arrive takes it and the others are dropped, so the table holds
+  // one seed per distinct slot, each where the key puts it.
+  await node.stop();
+  const key = readPeersDat(join(node.datadir, 'peers.dat'), selectParams('main').messageStart).key;
+  const source = internalAddress('fixedseeds');
+  const slotOf = (seed: (typeof onionSeeds)[number]): string => {
+    const bucket = newBucket(key, seed, source);
+    return `${bucket}/${bucketPosition(key, true, bucket, seed)}`;
+  };
+  assert.equal(new Set(onionSeeds.map(slotOf)).size, entries.length);
+  for (const [slot, e] of entries) assert.equal(slotOf(seedsByName.get(`${e.address} ${e.port}`)!), slot, JSON.stringify(e));
   assert.deepEqual(proxy.connects, []);
 });
 

@@ -119,3 +119,45 @@ test('-blocksonly: no transaction relay asked for, and a peer announcing one any
     await blocksOnly.cleanup();
   }
 });
+
+test('sendmsgtopeer puts any message on the wire as given, and answers Core\'s errors', async () => {
+  const peer = await TestPeer.connect(node.p2pPort);
+  try {
+    await peer.sync();
+    const peers = await call<any[]>('getpeerinfo');
+    const id = peers.find((p) => p.subver === '/tsbtcd-test-peer:0.1/' && p.inbound)!.id as number;
+    const raw: Buffer[] = [];
+    peer.socket.on('data', (chunk: Buffer) => raw.push(chunk));
+    const seen = peer.received.length;
+    assert.deepEqual(await call('sendmsgtopeer', [id, 'addr', 'FFFFFF']), {});
+    // A zero-length type, an unknown type and an empty body are all sent as they are.
+    assert.deepEqual(await call('sendmsgtopeer', [id, '', '']), {});
+    assert.deepEqual(await call('sendmsgtopeer', [id, 'unknown', 'ff']), {});
+    await waitFor('the three messages', () => (peer.received.length >= seen + 3 ? true : undefined), 10_000);
+    assert.deepEqual(
+      peer.received.slice(seen, seen + 3).map((f) => [f.command, Buffer.from(f.payload).toString('hex')]),
+      [['addr', 'ffffff'], ['', ''], ['unknown', 'ff']],
+    );
+    // Counted per type as sent, the unknown one under its own name as Core counts it.
+    const sent = (await call<any[]>('getpeerinfo')).find((p) => p.id === id).bytessent_per_msg;
+    assert.equal(sent.unknown, 24 + 1);
+    assert.deepEqual(await rpcError('sendmsgtopeer', [100, 'addr', 'FF']), { code: -1, message: 'Error: Could not send message to peer' });
+    assert.deepEqual(await rpcError('sendmsgtopeer', [id, 'long_msg_type', 'FF']), { code: -8, message: 'Error: msg_type too long, max length is 12' });
+    assert.deepEqual(await rpcError('sendmsgtopeer', [id, 'addr', 'F']), { code: -8, message: 'Error parsing input for msg' });
+    assert.deepEqual(await rpcError('sendmsgtopeer', [id, 'addr', 'zz']), { code: -8, message: 'Error parsing input for msg' });
+    const missing = await rpcError('sendmsgtopeer', [id, 'addr']);
+    assert.equal(missing.code, -1);
+    assert.ok(missing.message.startsWith('sendmsgtopeer peer_id "msg_type" "msg"\n'), missing.message);
+    // Over the protocol's limit too: the receiver, not the sender, judges a message.
+    raw.length = 0;
+    assert.deepEqual(await call('sendmsgtopeer', [id, 'addr', '00'.repeat(4_000_001)]), {});
+    await waitFor('the oversized message\'s header', () => (Buffer.concat(raw).length >= 24 ? true : undefined), 10_000);
+    const header = Buffer.concat(raw).subarray(0, 24);
+    assert.equal(header.subarray(4, 16).toString('latin1'), 'addr'.padEnd(12, '\0'));
+    assert.equal(header.readUInt32LE(16), 4_000_001);
+    // The scripted peer refuses it and hangs up, as a bitcoind receiving it would: the node sees it go.
+    await waitFor('the peer to be gone', async () => ((await call<any[]>('getpeerinfo')).some((p) => p.id === id) ? undefined : true), 10_000);
+  } finally {
+    peer.close();
+  }
+});
