@@ -163,8 +163,8 @@ export function createApp(uws: UwsModule, deps: AppDeps): TemplatedApp {
     return emptyReply(404);
   }
 
-  // uWS asks the kernel (getpeername) each time it is asked for a peer: a tenth of a small
-  // call. When -rpcallowip admits every peer, only log lines need it.
+  // The wire layer answers uWS's getpeername from what accept4 gave it, but the address is
+  // still converted per request: when -rpcallowip admits every peer, only log lines need it.
   const everyPeerAllowed = allowsEveryPeer(
     settings.allowSubnets,
     settings.binds.map((b) => b.host),

@@ -1,8 +1,8 @@
 /*
  * The wire under uWebSockets.js, made to behave as Core's libevent HTTP server does where
  * uWS 20.30 cannot: a Node-API addon that rewrites the uWS binary's imports of recv, send,
- * writev, accept4, close, uv_poll_start and uv_timer_start (got_patch.c), so it sits between
- * uSockets and each client socket. Per connection it
+ * writev, accept4, close, getpeername, uv_poll_start and uv_timer_start (got_patch.c), so it
+ * sits between uSockets and each client socket. Per connection it
  *
  *  - judges each request head by evhttp's rules before uWS sees it: answers what libevent
  *    refuses (400, 404 for a URI that is no path, 417, 501, 413 for a corrupt chunked body)
@@ -20,7 +20,9 @@
  *  - owns the idle timeout (-rpcservertimeout): uSockets' own 4-second sweep, which closes
  *    every HTTP connection idle for uWS's compiled-in 10 s, is stopped, and a
  *    connection with no traffic for the timeout is shut down here, except while tsbtcd
- *    works on its request (libevent's timeouts cover reading and writing only).
+ *    works on its request (libevent's timeouts cover reading and writing only);
+ *  - keeps the client's address from accept4, so the -rpcallowip check uWS.js makes per
+ *    request (getRemoteAddress: a getpeername system call each time in uSockets) costs none.
  *
  * Requests answered normally (HTTP/1.1 with Host, one at a time) take one scan of the head
  * and pass through untouched.
@@ -81,6 +83,9 @@ struct conn {
   int shut;     /* shut down here (idle or refused): uWS reads end-of-stream next */
   /* A write failed (the client is gone): uWS must read, and see the end, even mid-reply. */
   int hangup;
+  /* The client's address as accept4 gave it (peer_len 0: not known, ask the kernel). */
+  struct sockaddr_storage peer;
+  socklen_t peer_len;
 };
 
 static struct conn **conns;
@@ -186,12 +191,31 @@ static int hook_uv_timer_start(uv_timer_t *timer, uv_timer_cb cb, uint64_t timeo
 
 static int hook_accept4(int fd, struct sockaddr *addr, socklen_t *len, int flags) {
   int s = accept4(fd, addr, len, flags);
-  if (s >= 0 && !conn_new(s)) {
+  if (s < 0) return s;
+  struct conn *c = conn_new(s);
+  if (!c) {
     close(s);
     errno = ENOMEM;
     return -1;
   }
+  if (addr && len && *len > 0 && *len <= sizeof c->peer) {
+    memcpy(&c->peer, addr, *len);
+    c->peer_len = *len;
+  }
   return s;
+}
+
+/* The address kept at accept4 (truncated to the caller's buffer, as the kernel does); else the kernel's answer, kept. */
+static int hook_getpeername(int fd, struct sockaddr *addr, socklen_t *len) {
+  struct conn *c = conn_of(fd);
+  if (c && c->peer_len == 0) {
+    socklen_t n = sizeof c->peer;
+    if (getpeername(fd, (struct sockaddr *)&c->peer, &n) == 0 && n <= sizeof c->peer) c->peer_len = n;
+  }
+  if (!c || c->peer_len == 0) return getpeername(fd, addr, len);
+  memcpy(addr, &c->peer, *len < c->peer_len ? *len : c->peer_len);
+  *len = c->peer_len;
+  return 0;
 }
 
 static int hook_close(int fd) {
@@ -700,7 +724,7 @@ static napi_value install(napi_env env, napi_callback_info info) {
   idle_timeout_ms = timeout_s > 0 ? (uint64_t)timeout_s * 1000 : UINT64_MAX;
   static const struct got_hook hooks[] = {
       {"recv", (void *)hook_recv}, {"send", (void *)hook_send}, {"writev", (void *)hook_writev},
-      {"accept4", (void *)hook_accept4}, {"close", (void *)hook_close},
+      {"accept4", (void *)hook_accept4}, {"close", (void *)hook_close}, {"getpeername", (void *)hook_getpeername},
       {"uv_poll_start", (void *)hook_uv_poll_start}, {"uv_timer_start", (void *)hook_uv_timer_start},
   };
   size_t count = sizeof hooks / sizeof *hooks;
