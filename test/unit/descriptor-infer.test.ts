@@ -189,6 +189,11 @@ for (const native of [false, true]) {
           decompresses = false;
         }
         assert.equal(isValidXOnlyKey(x), decompresses, toHex(x));
+        // Asked again (the kept answer), and from a copy at another offset.
+        assert.equal(isValidXOnlyKey(x), decompresses, toHex(x));
+        const shifted = new Uint8Array(40);
+        shifted.set(x, 5);
+        assert.equal(isValidXOnlyKey(shifted.subarray(5, 37)), decompresses, toHex(x));
       }
       assert.equal(isValidXOnlyKey(fromHex(XONLY_ZERO)), false);
       assert.equal(isValidXOnlyKey(fromHex(XONLY_ONE)), true);
@@ -212,4 +217,25 @@ test('witness scripts that are sane miniscript infer as wsh(miniscript), others 
   );
   // 1 needs no signature: not sane, so only the address is known.
   assert.ok(wsh('51').startsWith('addr('));
+});
+
+test('the x-only answers kept for recent keys stay right past the point where they are dropped', () => {
+  // More distinct keys than are kept (8,192), then the first ones again: each answer is recomputed or kept, never mixed up.
+  const keys = Array.from({ length: 9000 }, (_, i) => {
+    const x = new Uint8Array(32);
+    new DataView(x.buffer).setUint32(28, i + 1);
+    return x;
+  });
+  const first = keys.map((x) => isValidXOnlyKey(x));
+  assert.ok(first.includes(true) && first.includes(false));
+  assert.deepEqual(keys.map((x) => isValidXOnlyKey(x)), first);
+  for (const [i, x] of keys.slice(0, 50).entries()) {
+    let decompresses = true;
+    try {
+      Point.fromBytes(Uint8Array.of(2, ...x));
+    } catch {
+      decompresses = false;
+    }
+    assert.equal(first[i], decompresses, toHex(x));
+  }
 });
