@@ -33,7 +33,8 @@ bundle:
 
 # The native signature backend (a Node-API addon over Debian's libsecp256k1-dev, installed
 # here when missing, built against the local Node headers) and the C floor that
-# `make bench-sig` times it against, both into dist/native. A missing compiler, library or
+# `make bench-sig` times it against, the HTTP wire layer under uWS, and SQLite for wallets
+# (an addon over Debian's libsqlite3-dev, the library Core's wallets use), all into dist/native. A missing compiler, library or
 # header, or a failed compile, is one line saying what to do (compiler output goes to
 # dist/native/build.log), never a silent fallback to the JavaScript backend.
 NATIVE_CC ?= gcc
@@ -52,6 +53,10 @@ native:
 	  { echo "make: compiling the native signature backend with $(NATIVE_CC) failed: fix the error in dist/native/build.log, $(NATIVE_FIX)" >&2; exit 1; }
 	@$(NATIVE_CC) $(NATIVE_CFLAGS) -shared -fPIC -I/usr/include/node -o dist/native/http_wire.node src/http/native/http_wire.c src/http/native/request_head.c src/http/native/request_body.c src/http/native/got_patch.c src/http/native/hex_encode.c >>dist/native/build.log 2>&1 || \
 	  { echo "make: compiling the HTTP wire layer (src/http/native) with $(NATIVE_CC) failed: fix the error in dist/native/build.log; the HTTP front-ends cannot start without it" >&2; exit 1; }
+	@dpkg -s libsqlite3-dev >/dev/null 2>&1 || (apt-get update && apt-get install -y libsqlite3-dev) >>dist/native/build.log 2>&1 || \
+	  { echo "make: libsqlite3-dev is missing and could not be installed (see dist/native/build.log): run 'apt-get install libsqlite3-dev' as root; wallets cannot be opened without it" >&2; exit 1; }
+	@$(NATIVE_CC) $(NATIVE_CFLAGS) -shared -fPIC -I/usr/include/node -o dist/native/sqlite.node src/wallet/native/sqlite_addon.c -lsqlite3 >>dist/native/build.log 2>&1 || \
+	  { echo "make: compiling SQLite for wallets (src/wallet/native) with $(NATIVE_CC) failed: fix the error in dist/native/build.log; wallets cannot be opened without it" >&2; exit 1; }
 
 # The reference bitcoind's installer, when ../shared is beside the checkout (as in CI).
 REFERENCE_BITCOIND_DEPS := $(wildcard $(CURDIR)/../shared/bin/ensure-deps)

@@ -30,12 +30,13 @@ export class CookieRpc {
     readonly cookieFile: string,
   ) {}
 
-  call<T = unknown>(method: string, params: unknown[] = [], timeoutMs = 600_000): Promise<T> {
+  /** `path`: `/wallet/<name>` for a call on one wallet. */
+  call<T = unknown>(method: string, params: unknown[] = [], timeoutMs = 600_000, path = '/'): Promise<T> {
     const auth = Buffer.from(readFileSync(this.cookieFile, 'utf8').trim()).toString('base64');
     const body = JSON.stringify({ jsonrpc: '1.0', id: method, method, params });
     return new Promise<T>((resolve, reject) => {
       const req = http.request(
-        { host: '127.0.0.1', port: this.port, method: 'POST', path: '/', agent: false, headers: { Authorization: `Basic ${auth}`, 'Content-Type': 'application/json' } },
+        { host: '127.0.0.1', port: this.port, method: 'POST', path, agent: false, headers: { Authorization: `Basic ${auth}`, 'Content-Type': 'application/json' } },
         (res) => {
           const chunks: Buffer[] = [];
           res.on('data', (c: Buffer) => chunks.push(c));

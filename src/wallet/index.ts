@@ -1,0 +1,48 @@
+/**
+ * Wallets: Bitcoin Core's descriptor wallets, kept in Core's SQLite files.
+ */
+export { SqliteDatabase, SqliteError, SqliteStatement, sqliteVersion, SQLITE_ADDON_FILE, type SqliteColumn, type SqliteValue } from './sqlite.js';
+export {
+  isSqliteWalletFile,
+  WALLET_DATABASE_FILENAME,
+  WALLET_SCHEMA_VERSION,
+  WalletDatabase,
+  WalletDatabaseError,
+  walletDatabaseFile,
+  type OpenWalletDatabaseOptions,
+} from './wallet-database.js';
+export { readString, RECORD, recordKey, serializeString, splitRecordKey } from './record-keys.js';
+export {
+  cryptedKeyValue,
+  descriptorKeyValue,
+  int32Value,
+  int64Value,
+  LOCKED_UTXO_VALUE,
+  locatorValue,
+  masterKeyValue,
+  OUTPUT_TYPE_NUMBER,
+  outputTypeOfNumber,
+  parseRecordKey,
+  recordKeys,
+  stringValue,
+  uint256Value,
+  uint64Value,
+  walletDescriptorValue,
+  xpubValue,
+  type DescriptorKeyRecord,
+  type MasterKeyRecord,
+  type ParsedRecordKey,
+  type WalletDescriptorRecord,
+  type WalletOutputType,
+} from './records.js';
+export {
+  aesDecrypt,
+  aesEncrypt,
+  decryptMasterKey,
+  decryptSecret,
+  DEFAULT_DERIVE_ITERATIONS,
+  encryptMasterKey,
+  encryptSecret,
+  keyFromPassphrase,
+} from './crypter.js';
+export { decodePrivateKeyDer, encodePrivateKeyDer, privateKeyChecksum, privateKeyChecksumMatches } from './private-key-der.js';

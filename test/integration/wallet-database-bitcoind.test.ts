@@ -1,0 +1,277 @@
+/**
+ * Wallet files between bitcoind v31.0 and tsbtcd's wallet database: a wallet bitcoind made
+ * is locked against us while bitcoind has it loaded, opens here (Core's checks pass) once it
+ * is unloaded, shows Core's records, takes a label record written here that bitcoind then
+ * reports, and a backup made here loads in bitcoind as a wallet of its own.
+ */
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { referenceBitcoind } from '../../native-bench/reference-bitcoind.js';
+import { selectParams } from '../../src/consensus/index.js';
+import { ByteReader, hash160 } from '../../src/primitives/index.js';
+import * as noble from '@noble/secp256k1';
+import { decodeBase58Check } from '../../src/script/index.js';
+import {
+  cryptedKeyValue,
+  decodePrivateKeyDer,
+  decryptMasterKey,
+  decryptSecret,
+  encodePrivateKeyDer,
+  privateKeyChecksumMatches,
+  descriptorKeyValue,
+  int32Value,
+  int64Value,
+  locatorValue,
+  masterKeyValue,
+  parseRecordKey,
+  readString,
+  RECORD,
+  recordKey,
+  recordKeys,
+  serializeString,
+  splitRecordKey,
+  stringValue,
+  uint256Value,
+  uint64Value,
+  WalletDatabase,
+  WalletDatabaseError,
+  walletDatabaseFile,
+  walletDescriptorValue,
+  xpubValue,
+  type ParsedRecordKey,
+} from '../../src/wallet/index.js';
+import { BitcoindProcess } from './bitcoind-process.js';
+
+const reference = referenceBitcoind();
+const REGTEST = selectParams('regtest').messageStart;
+
+/** The key rebuilt from what was parsed out of it. */
+function rebuiltKey(k: ParsedRecordKey): Uint8Array | undefined {
+  switch (k.type) {
+    case 'version':
+      return recordKeys.version();
+    case 'minversion':
+      return recordKeys.minVersion();
+    case 'flags':
+      return recordKeys.flags();
+    case 'bestblock':
+      return recordKeys.bestBlock();
+    case 'bestblock_nomerkle':
+      return recordKeys.bestBlockNoMerkle();
+    case 'orderposnext':
+      return recordKeys.orderPosNext();
+    case 'name':
+      return recordKeys.name(k.address);
+    case 'purpose':
+      return recordKeys.purpose(k.address);
+    case 'mkey':
+      return recordKeys.masterKey(k.id);
+    case 'tx':
+      return recordKeys.tx(k.txid);
+    case 'lockedutxo':
+      return recordKeys.lockedUtxo(k.txid, k.vout);
+    case 'activeexternalspk':
+    case 'activeinternalspk':
+      return recordKeys.activeSpk(k.type === 'activeinternalspk', k.outputType);
+    case 'walletdescriptor':
+      return recordKeys.walletDescriptor(k.id);
+    case 'walletdescriptorkey':
+      return recordKeys.descriptorKey(k.id, k.pubkey);
+    case 'walletdescriptorckey':
+      return recordKeys.descriptorCryptedKey(k.id, k.pubkey);
+    case 'walletdescriptorcache':
+      return recordKeys.descriptorCache(k.id, k.keyIndex, k.derivationIndex);
+    case 'walletdescriptorlhcache':
+      return recordKeys.descriptorLastHardenedCache(k.id, k.keyIndex);
+    default:
+      return undefined;
+  }
+}
+
+/** The value decoded and encoded again, for the kinds with a value codec. */
+function rebuiltValue(type: string, value: Uint8Array): Uint8Array | undefined {
+  const codecs: Record<string, { decode(b: Uint8Array): any; encode(v: any): Uint8Array }> = {
+    version: int32Value,
+    minversion: int32Value,
+    flags: uint64Value,
+    orderposnext: int64Value,
+    bestblock: locatorValue,
+    bestblock_nomerkle: locatorValue,
+    name: stringValue,
+    purpose: stringValue,
+    mkey: masterKeyValue,
+    activeexternalspk: uint256Value,
+    activeinternalspk: uint256Value,
+    walletdescriptor: walletDescriptorValue,
+    walletdescriptorkey: descriptorKeyValue,
+    walletdescriptorckey: cryptedKeyValue,
+    walletdescriptorcache: xpubValue,
+    walletdescriptorlhcache: xpubValue,
+  };
+  const codec = codecs[type];
+  return codec && codec.encode(codec.decode(value));
+}
+
+/** Every record of a database parsed and rebuilt byte for byte; the count of each kind. */
+function roundTrip(db: WalletDatabase): Map<string, number> {
+  const kinds = new Map<string, number>();
+  for (const [key, value] of db.entries()) {
+    const parsed = parseRecordKey(key);
+    assert.ok(parsed && parsed.type !== 'other', `unknown record ${Buffer.from(key).toString('hex')}`);
+    assert.deepEqual(rebuiltKey(parsed), key, parsed.type);
+    assert.deepEqual(rebuiltValue(parsed.type, value), value, parsed.type);
+    kinds.set(parsed.type, (kinds.get(parsed.type) ?? 0) + 1);
+  }
+  return kinds;
+}
+
+test('a bitcoind wallet: locked while loaded, then opened, read and extended here, and loaded back by bitcoind', async (t) => {
+  if ('missing' in reference) return t.skip(reference.missing);
+  const core = await BitcoindProcess.start(reference.path, ['-connect=0']);
+  try {
+    await core.call('createwallet', ['w']);
+    const w = (method: string, params: unknown[] = []): Promise<any> => core.rpc.call(method, params, 30_000, '/wallet/w');
+    const labeled: string = await w('getnewaddress', ['from-core', 'bech32']);
+    const unlabeled: string = await w('getnewaddress', ['', 'bech32m']);
+    const walletDir = join(core.datadir, 'regtest', 'wallets', 'w');
+    const listed = (await w('listdescriptors')).descriptors;
+    const privateDescriptors = (await w('listdescriptors', [true])).descriptors;
+
+    // bitcoind holds the file's lock while the wallet is loaded.
+    assert.throws(
+      () => WalletDatabase.open(walletDir, { messageStart: REGTEST }),
+      (err: unknown) => err instanceof WalletDatabaseError && /Unable to obtain an exclusive lock on the database, is it being used by another instance of Bitcoin Core\?/.test(err.message),
+    );
+    await core.call('unloadwallet', ['w']);
+
+    const db = WalletDatabase.open(walletDir, { messageStart: REGTEST });
+    try {
+      const types = new Map<string, number>();
+      for (const [key] of db.entries()) {
+        const type = splitRecordKey(key)!.type;
+        types.set(type, (types.get(type) ?? 0) + 1);
+      }
+      // A default descriptor wallet: four output types, each with a receive and a change descriptor.
+      assert.equal(types.get(RECORD.WALLETDESCRIPTOR), 8);
+      assert.equal(types.get(RECORD.ACTIVEEXTERNALSPK), 4);
+      assert.equal(types.get(RECORD.ACTIVEINTERNALSPK), 4);
+      for (const type of [RECORD.VERSION, RECORD.FLAGS, RECORD.WALLETDESCRIPTORKEY, RECORD.WALLETDESCRIPTORCACHE, RECORD.NAME, RECORD.PURPOSE]) {
+        assert.ok(types.has(type), `${type} in ${JSON.stringify([...types])}`);
+      }
+      // Every record parses and writes back byte for byte.
+      assert.deepEqual(roundTrip(db), types);
+      // The descriptors listdescriptors showed before the unload. Core keeps each with its root
+      // tpub and the whole path (tpub/84h/1h/0h/0/*), and lists it from the account's cached
+      // tpub with the path as its origin ([fingerprint/84h/1h/0h]tpub/0/*); the range is kept
+      // with an exclusive end and listed with an inclusive one.
+      const stored = db.entriesWithPrefix(recordKey(RECORD.WALLETDESCRIPTOR)).map(([, v]) => walletDescriptorValue.decode(v));
+      const storedForm = (d: string) => {
+        const m = /^(.*)(tpub[1-9A-HJ-NP-Za-km-z]+)((?:\/\d+h)+)\/([01])\/\*(.*)#[a-z0-9]{8}$/.exec(d)!;
+        const root = decodeBase58Check(m[2]!, 78)!;
+        return { shape: `${m[1]}KEY${m[5]}`, fingerprint: Buffer.from(hash160(root.subarray(45, 78)).subarray(0, 4)).toString('hex'), path: `${m[3]}/${m[4]}/*` };
+      };
+      const listedForm = (d: string) => {
+        const m = /^(.*)\[([0-9a-f]{8})((?:\/\d+h)+)\]tpub[1-9A-HJ-NP-Za-km-z]+\/([01])\/\*(.*)#[a-z0-9]{8}$/.exec(d)!;
+        return { shape: `${m[1]}KEY${m[5]}`, fingerprint: m[2], path: `${m[3]}/${m[4]}/*` };
+      };
+      const byPath = (a: { path: string; shape: string }, b: { path: string; shape: string }) => (a.shape + a.path).localeCompare(b.shape + b.path);
+      assert.deepEqual(
+        stored.map((d) => ({ ...storedForm(d.descriptor), timestamp: Number(d.creationTime), range: [d.rangeStart, d.rangeEnd - 1], next_index: d.nextIndex })).sort(byPath),
+        listed.map((d: any) => ({ ...listedForm(d.desc), timestamp: d.timestamp, range: d.range, next_index: d.next_index })).sort(byPath),
+      );
+      // Each descriptor's private key: the DER secret belongs to the record's public key, writes
+      // back to the same DER, passes its checksum, and is the key of the tprv bitcoind lists.
+      const listedPrivate = new Set(
+        privateDescriptors.map((d: any) => {
+          const tprv = /tprv[1-9A-HJ-NP-Za-km-z]+/.exec(d.desc)![0];
+          return Buffer.from(decodeBase58Check(tprv, 78)!.subarray(46, 78)).toString('hex');
+        }),
+      );
+      const keyRecords = db.entriesWithPrefix(recordKey(RECORD.WALLETDESCRIPTORKEY));
+      assert.equal(keyRecords.length, 8);
+      for (const [key, value] of keyRecords) {
+        const parsed = parseRecordKey(key) as { pubkey: Uint8Array };
+        const record = descriptorKeyValue.decode(value);
+        const secret = decodePrivateKeyDer(record.privateKey)!;
+        assert.deepEqual(noble.getPublicKey(secret, parsed.pubkey.length === 33), parsed.pubkey);
+        assert.deepEqual(encodePrivateKeyDer(secret, parsed.pubkey), record.privateKey);
+        assert.equal(record.privateKey.length, 214);
+        assert.ok(privateKeyChecksumMatches(parsed.pubkey, record.privateKey, record.checksum));
+        assert.ok(listedPrivate.has(Buffer.from(secret).toString('hex')));
+      }
+      // The label bitcoind wrote, in Core's NAME record.
+      const name = db.read(recordKey(RECORD.NAME, serializeString(labeled)));
+      assert.ok(name);
+      assert.equal(readString(new ByteReader(name)), 'from-core');
+      // A label written here, with its purpose, as Core's SetAddressBook writes them.
+      assert.equal(db.write(recordKey(RECORD.NAME, serializeString(unlabeled)), serializeString('from-tsbtcd')), true);
+      assert.equal(db.write(recordKey(RECORD.PURPOSE, serializeString(unlabeled)), serializeString('receive')), true);
+      // A copy of the whole wallet, made while open.
+      assert.equal(db.backup(walletDatabaseFile(join(core.datadir, 'regtest', 'wallets', 'copy'))), false);
+    } finally {
+      db.close();
+    }
+
+    await core.call('loadwallet', ['w']);
+    assert.deepEqual(await w('getaddressesbylabel', ['from-tsbtcd']), { [unlabeled]: { purpose: 'receive' } });
+    assert.deepEqual((await w('listlabels')).sort(), ['from-core', 'from-tsbtcd']);
+    await core.call('unloadwallet', ['w']);
+
+    // A backup made here (into a directory made for it) is a wallet bitcoind loads.
+    const reopened = WalletDatabase.open(walletDir, { messageStart: REGTEST });
+    const copyDir = join(core.datadir, 'regtest', 'wallets', 'copy');
+    mkdirSync(copyDir);
+    try {
+      assert.equal(reopened.backup(walletDatabaseFile(copyDir)), true);
+    } finally {
+      reopened.close();
+    }
+    await core.call('loadwallet', ['copy']);
+    const copy = (method: string, params: unknown[] = []): Promise<any> => core.rpc.call(method, params, 30_000, '/wallet/copy');
+    assert.equal((await copy('getwalletinfo')).walletname, 'copy');
+    assert.deepEqual(await copy('getaddressesbylabel', ['from-core']), { [labeled]: { purpose: 'receive' } });
+    assert.deepEqual(await copy('getaddressesbylabel', ['from-tsbtcd']), { [unlabeled]: { purpose: 'receive' } });
+  } finally {
+    await core.stop();
+  }
+});
+
+test('an encrypted bitcoind wallet: its master key and encrypted descriptor keys read and write back byte for byte', async (t) => {
+  if ('missing' in reference) return t.skip(reference.missing);
+  const core = await BitcoindProcess.start(reference.path, ['-connect=0']);
+  try {
+    await core.call('createwallet', ['enc', false, false, 'a passphrase']);
+    await core.call('unloadwallet', ['enc']);
+    const db = WalletDatabase.open(join(core.datadir, 'regtest', 'wallets', 'enc'), { messageStart: REGTEST });
+    try {
+      const kinds = roundTrip(db);
+      assert.equal(kinds.get('mkey'), 1);
+      assert.equal(kinds.get('walletdescriptorkey'), undefined);
+      assert.equal(kinds.get('walletdescriptorckey'), 8);
+      const [[, value]] = db.entriesWithPrefix(recordKey(RECORD.MASTER_KEY)) as [[Uint8Array, Uint8Array]];
+      const master = masterKeyValue.decode(value);
+      // Core's CMasterKey: a 32-byte key encrypted to 48 bytes, an 8-byte salt, EVP_sha512, iterations timed to 100 ms (at least 25,000).
+      assert.equal(master.cryptedKey.length, 48);
+      assert.equal(master.salt.length, 8);
+      assert.equal(master.derivationMethod, 0);
+      assert.ok(master.deriveIterations >= 25_000, String(master.deriveIterations));
+      // The passphrase opens the master key, and the master key each descriptor's private key.
+      assert.equal(decryptMasterKey(master, new TextEncoder().encode('another passphrase')), null);
+      const masterKey = decryptMasterKey(master, new TextEncoder().encode('a passphrase'))!;
+      assert.equal(masterKey.length, 32);
+      for (const [key, value] of db.entriesWithPrefix(recordKey(RECORD.WALLETDESCRIPTORCKEY))) {
+        const { pubkey } = parseRecordKey(key) as { pubkey: Uint8Array };
+        const crypted = cryptedKeyValue.decode(value);
+        assert.equal(crypted.length, 48);
+        const secret = decryptSecret(masterKey, crypted, pubkey)!;
+        assert.deepEqual(noble.getPublicKey(secret, true), pubkey);
+      }
+    } finally {
+      db.close();
+    }
+  } finally {
+    await core.stop();
+  }
+});
