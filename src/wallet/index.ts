@@ -46,3 +46,5 @@ export {
   keyFromPassphrase,
 } from './crypter.js';
 export { decodePrivateKeyDer, encodePrivateKeyDer, privateKeyChecksum, privateKeyChecksumMatches } from './private-key-der.js';
+export { serializedWalletTxState, walletTxStateOf, walletTxValue, type WalletTxRecord, type WalletTxState } from './wallet-tx-record.js';
+export { compatDescriptorString, descriptorId } from './descriptor-id.js';

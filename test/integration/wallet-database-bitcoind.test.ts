@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { referenceBitcoind } from '../../native-bench/reference-bitcoind.js';
 import { selectParams } from '../../src/consensus/index.js';
-import { ByteReader, hash160 } from '../../src/primitives/index.js';
+import { ByteReader, hash160, serializeTransaction, toHex } from '../../src/primitives/index.js';
 import * as noble from '@noble/secp256k1';
 import { decodeBase58Check } from '../../src/script/index.js';
 import {
@@ -18,6 +18,7 @@ import {
   decodePrivateKeyDer,
   decryptMasterKey,
   decryptSecret,
+  descriptorId,
   encodePrivateKeyDer,
   privateKeyChecksumMatches,
   descriptorKeyValue,
@@ -39,6 +40,7 @@ import {
   WalletDatabaseError,
   walletDatabaseFile,
   walletDescriptorValue,
+  walletTxValue,
   xpubValue,
   type ParsedRecordKey,
 } from '../../src/wallet/index.js';
@@ -109,6 +111,7 @@ function rebuiltValue(type: string, value: Uint8Array): Uint8Array | undefined {
     walletdescriptorckey: cryptedKeyValue,
     walletdescriptorcache: xpubValue,
     walletdescriptorlhcache: xpubValue,
+    tx: walletTxValue,
   };
   const codec = codecs[type];
   return codec && codec.encode(codec.decode(value));
@@ -129,13 +132,19 @@ function roundTrip(db: WalletDatabase): Map<string, number> {
 
 test('a bitcoind wallet: locked while loaded, then opened, read and extended here, and loaded back by bitcoind', async (t) => {
   if ('missing' in reference) return t.skip(reference.missing);
-  const core = await BitcoindProcess.start(reference.path, ['-connect=0']);
+  const core = await BitcoindProcess.start(reference.path, ['-connect=0', '-fallbackfee=0.0002']);
   try {
     await core.call('createwallet', ['w']);
     const w = (method: string, params: unknown[] = []): Promise<any> => core.rpc.call(method, params, 30_000, '/wallet/w');
     const labeled: string = await w('getnewaddress', ['from-core', 'bech32']);
     const unlabeled: string = await w('getnewaddress', ['', 'bech32m']);
     const walletDir = join(core.datadir, 'regtest', 'wallets', 'w');
+    // Coins and a payment: confirmed coinbases, one transaction in the pool.
+    await core.call('generatetoaddress', [101, labeled]);
+    const paid: string = await w('sendtoaddress', [unlabeled, 1.5]);
+    const walletTxs = new Map<string, any>();
+    for (const entry of await w('listtransactions', ['*', 1000])) walletTxs.set(entry.txid, await w('gettransaction', [entry.txid]));
+    assert.ok(walletTxs.has(paid) && walletTxs.size === 102);
     const listed = (await w('listdescriptors')).descriptors;
     const privateDescriptors = (await w('listdescriptors', [true])).descriptors;
 
@@ -166,7 +175,10 @@ test('a bitcoind wallet: locked while loaded, then opened, read and extended her
       // tpub and the whole path (tpub/84h/1h/0h/0/*), and lists it from the account's cached
       // tpub with the path as its origin ([fingerprint/84h/1h/0h]tpub/0/*); the range is kept
       // with an exclusive end and listed with an inclusive one.
-      const stored = db.entriesWithPrefix(recordKey(RECORD.WALLETDESCRIPTOR)).map(([, v]) => walletDescriptorValue.decode(v));
+      const storedRecords = db.entriesWithPrefix(recordKey(RECORD.WALLETDESCRIPTOR));
+      const stored = storedRecords.map(([, v]) => walletDescriptorValue.decode(v));
+      // Each is keyed by its DescriptorID.
+      for (const [key, value] of storedRecords) assert.deepEqual(descriptorId(walletDescriptorValue.decode(value).descriptor), (parseRecordKey(key) as { id: Uint8Array }).id);
       const storedForm = (d: string) => {
         const m = /^(.*)(tpub[1-9A-HJ-NP-Za-km-z]+)((?:\/\d+h)+)\/([01])\/\*(.*)#[a-z0-9]{8}$/.exec(d)!;
         const root = decodeBase58Check(m[2]!, 78)!;
@@ -200,6 +212,25 @@ test('a bitcoind wallet: locked while loaded, then opened, read and extended her
         assert.equal(record.privateKey.length, 214);
         assert.ok(privateKeyChecksumMatches(parsed.pubkey, record.privateKey, record.checksum));
         assert.ok(listedPrivate.has(Buffer.from(secret).toString('hex')));
+      }
+      // Every wallet transaction: the transaction, where it stands and when it arrived, as gettransaction told.
+      const txRecords = db.entriesWithPrefix(recordKey(RECORD.TX));
+      assert.equal(txRecords.length, walletTxs.size);
+      for (const [key, value] of txRecords) {
+        const { txid } = parseRecordKey(key) as { txid: Uint8Array };
+        const record = walletTxValue.decode(value);
+        assert.deepEqual(walletTxValue.encode(record), value);
+        const told = walletTxs.get(Buffer.from(txid).reverse().toString('hex'));
+        assert.equal(toHex(serializeTransaction(record.tx, true)), told.hex);
+        assert.equal(record.timeReceived, told.timereceived);
+        if (told.confirmations > 0) {
+          assert.equal(Buffer.from(record.blockHash).reverse().toString('hex'), told.blockhash);
+          assert.equal(record.index, told.blockindex);
+        } else {
+          assert.deepEqual([...record.blockHash], new Array(32).fill(0));
+          assert.equal(record.index, 0);
+        }
+        assert.ok(record.orderPos >= 0);
       }
       // The label bitcoind wrote, in Core's NAME record.
       const name = db.read(recordKey(RECORD.NAME, serializeString(labeled)));

@@ -1,0 +1,79 @@
+/**
+ * Wallet record codecs on records built here (the byte-for-byte checks against bitcoind's own
+ * wallets are in test/integration/wallet-database-bitcoind.test.ts).
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { parseTransaction } from '../../src/primitives/index.js';
+import { parseRecordKey, recordKeys, serializedWalletTxState, walletDescriptorValue, walletTxStateOf, walletTxValue, type WalletTxRecord } from '../../src/wallet/index.js';
+
+// A one-input, one-output segwit transaction.
+const TX = parseTransaction(
+  Buffer.from(
+    '02000000000101' + '11'.repeat(32) + '00000000' + '00' + 'fdffffff' + '01' + '40420f0000000000' + '16' + '0014' + '22'.repeat(20) + '01' + '21' + '03' + '33'.repeat(32) + '00000000',
+    'hex',
+  ),
+);
+
+test('a wallet transaction record keeps its map values, order form, order position and smart time', () => {
+  const record: WalletTxRecord = {
+    tx: TX,
+    blockHash: new Uint8Array(32).fill(7),
+    index: 3,
+    mapValue: new Map([['comment', 'rent'], ['to', 'landlord'], ['replaced_by_txid', 'ab'.repeat(32)]]),
+    orderForm: [['Message', 'hello'], ['PaymentRequest', 'x']],
+    timeReceivedIsTxTime: 1,
+    timeReceived: 1_790_000_000,
+    fromMe: false,
+    orderPos: 42,
+    timeSmart: 1_790_000_123,
+  };
+  const bytes = walletTxValue.encode(record);
+  const back = walletTxValue.decode(bytes);
+  assert.deepEqual(back.mapValue, record.mapValue);
+  assert.deepEqual(back.orderForm, record.orderForm);
+  assert.deepEqual([back.orderPos, back.timeSmart, back.index, back.timeReceived, back.timeReceivedIsTxTime], [42, 1_790_000_123, 3, 1_790_000_000, 1]);
+  assert.deepEqual(walletTxValue.encode(back), bytes);
+  // mapValue is written in std::map's bytewise key order, with "fromaccount" always and "n"/"timesmart" from the fields.
+  const text = Buffer.from(bytes).toString('latin1');
+  const order = ['comment', 'fromaccount', 'n', 'replaced_by_txid', 'timesmart', 'to'].map((k) => text.indexOf(`${String.fromCharCode(k.length)}${k}`));
+  assert.deepEqual([...order].sort((a, b) => a - b), order);
+  assert.ok(order.every((at) => at > 0));
+  // No order position and no smart time: neither key is written.
+  const plain = walletTxValue.decode(walletTxValue.encode({ ...record, orderPos: -1, timeSmart: 0 }));
+  assert.deepEqual([plain.orderPos, plain.timeSmart], [-1, 0]);
+  assert.throws(() => walletTxValue.decode(Uint8Array.from([...bytes, 0])));
+});
+
+test('wallet transaction states: serialized as Core does and read back', () => {
+  const block = new Uint8Array(32).fill(9);
+  const heightOf = (h: Uint8Array) => (h[0] === 9 ? 120 : undefined);
+  const states = [
+    { kind: 'confirmed', blockHash: block, blockHeight: 120, index: 5 },
+    { kind: 'conflicted', conflictingBlockHash: block, conflictingBlockHeight: 120 },
+    { kind: 'inactive', abandoned: true },
+    { kind: 'inactive', abandoned: false },
+  ] as const;
+  for (const state of states) {
+    const { blockHash, index } = serializedWalletTxState(state);
+    assert.deepEqual(walletTxStateOf(blockHash, index, heightOf), state);
+  }
+  // A transaction in the pool is stored as inactive (the pool is scanned again on loading).
+  const pooled = serializedWalletTxState({ kind: 'mempool' });
+  assert.deepEqual(walletTxStateOf(pooled.blockHash, pooled.index, heightOf), { kind: 'inactive', abandoned: false });
+  // A block the chain does not know leaves it unrecognized, which is inactive.
+  assert.deepEqual(walletTxStateOf(new Uint8Array(32).fill(5), 2, heightOf), { kind: 'inactive', abandoned: false });
+});
+
+test('record keys parse back to what built them; descriptors keep their range', () => {
+  const id = new Uint8Array(32).fill(0xab);
+  assert.deepEqual(parseRecordKey(recordKeys.descriptorCache(id, 0, 17)), { type: 'walletdescriptorcache', id, keyIndex: 0, derivationIndex: 17 });
+  assert.deepEqual(parseRecordKey(recordKeys.descriptorCache(id, 1)), { type: 'walletdescriptorcache', id, keyIndex: 1 });
+  assert.deepEqual(parseRecordKey(recordKeys.activeSpk(true, 'bech32m')), { type: 'activeinternalspk', outputType: 'bech32m' });
+  assert.deepEqual(parseRecordKey(recordKeys.lockedUtxo(id, 7)), { type: 'lockedutxo', txid: id, vout: 7 });
+  assert.deepEqual(parseRecordKey(recordKeys.name('bcrt1q…')), { type: 'name', address: 'bcrt1q…' });
+  assert.equal(parseRecordKey(Uint8Array.of(0x05, 0x61)), null);
+  assert.deepEqual(parseRecordKey(Uint8Array.of(0x03, 0x61, 0x62, 0x63, 0x01)), { type: 'other', name: 'abc', rest: Uint8Array.of(1) });
+  const d = { descriptor: 'wpkh(tpub.../0/*)#abcdefgh', creationTime: 1_790_000_000n, nextIndex: 3, rangeStart: 0, rangeEnd: 1000 };
+  assert.deepEqual(walletDescriptorValue.decode(walletDescriptorValue.encode(d)), d);
+});
