@@ -48,3 +48,4 @@ export {
 export { decodePrivateKeyDer, encodePrivateKeyDer, privateKeyChecksum, privateKeyChecksumMatches } from './private-key-der.js';
 export { serializedWalletTxState, walletTxStateOf, walletTxValue, type WalletTxRecord, type WalletTxState } from './wallet-tx-record.js';
 export { compatDescriptorString, descriptorId } from './descriptor-id.js';
+export { decodeXpubBytes, lockedCoinKey, readStoredWallet, StoredWalletCorrupt, type StoredDescriptor, type StoredWallet } from './stored-wallet.js';

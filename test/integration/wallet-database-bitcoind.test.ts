@@ -17,6 +17,7 @@ import {
   cryptedKeyValue,
   decodePrivateKeyDer,
   decryptMasterKey,
+  decodeXpubBytes,
   decryptSecret,
   descriptorId,
   encodePrivateKeyDer,
@@ -27,6 +28,7 @@ import {
   locatorValue,
   masterKeyValue,
   parseRecordKey,
+  readStoredWallet,
   readString,
   RECORD,
   recordKey,
@@ -232,6 +234,26 @@ test('a bitcoind wallet: locked while loaded, then opened, read and extended her
         }
         assert.ok(record.orderPos >= 0);
       }
+      // Gathered as Core's LoadWallet reads them.
+      const wallet = readStoredWallet(db);
+      assert.deepEqual([wallet.version, wallet.flags], [310000, (1n << 34n) | (1n << 2n)]);
+      assert.equal(wallet.descriptors.size, 8);
+      assert.deepEqual([...wallet.activeExternal.keys()].sort(), ['bech32', 'bech32m', 'legacy', 'p2sh-segwit']);
+      assert.deepEqual([...wallet.activeInternal.keys()].sort(), ['bech32', 'bech32m', 'legacy', 'p2sh-segwit']);
+      assert.equal(wallet.transactions.size, walletTxs.size);
+      assert.ok(wallet.transactions.has(paid));
+      assert.equal(wallet.labels.get(labeled), 'from-core');
+      assert.equal(wallet.purposes.get(labeled), 'receive');
+      assert.equal(wallet.unknown.size, 0);
+      const listedAccountKeys = new Set(listed.map((d: any) => Buffer.from(decodeBase58Check(/\](tpub[1-9A-HJ-NP-Za-km-z]+)/.exec(d.desc)![1]!, 78)!.subarray(45, 78)).toString('hex')));
+      for (const descriptor of wallet.descriptors.values()) {
+        assert.equal(descriptor.keys.size, 1);
+        // The account's xpub (last hardened step) is the one listdescriptors prints.
+        const account = decodeXpubBytes(descriptor.lastHardenedXpubs.get(0)!);
+        assert.equal(account.depth, 3);
+        assert.ok(listedAccountKeys.has(Buffer.from(account.pubkey).toString('hex')));
+        assert.equal(decodeXpubBytes(descriptor.parentXpubs.get(0)!).depth, 4);
+      }
       // The label bitcoind wrote, in Core's NAME record.
       const name = db.read(recordKey(RECORD.NAME, serializeString(labeled)));
       assert.ok(name);
@@ -279,6 +301,9 @@ test('an encrypted bitcoind wallet: its master key and encrypted descriptor keys
     try {
       const kinds = roundTrip(db);
       assert.equal(kinds.get('mkey'), 1);
+      const wallet = readStoredWallet(db);
+      assert.deepEqual([...wallet.masterKeys.keys()], [1]);
+      for (const descriptor of wallet.descriptors.values()) assert.deepEqual([descriptor.keys.size, descriptor.cryptedKeys.size], [0, 1]);
       assert.equal(kinds.get('walletdescriptorkey'), undefined);
       assert.equal(kinds.get('walletdescriptorckey'), 8);
       const [[, value]] = db.entriesWithPrefix(recordKey(RECORD.MASTER_KEY)) as [[Uint8Array, Uint8Array]];

@@ -5,7 +5,24 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { parseTransaction } from '../../src/primitives/index.js';
-import { parseRecordKey, recordKeys, serializedWalletTxState, walletDescriptorValue, walletTxStateOf, walletTxValue, type WalletTxRecord } from '../../src/wallet/index.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { selectParams } from '../../src/consensus/index.js';
+import {
+  descriptorKeyValue,
+  parseRecordKey,
+  readStoredWallet,
+  recordKeys,
+  serializedWalletTxState,
+  StoredWalletCorrupt,
+  uint256Value,
+  WalletDatabase,
+  walletDescriptorValue,
+  walletTxStateOf,
+  walletTxValue,
+  type WalletTxRecord,
+} from '../../src/wallet/index.js';
 
 // A one-input, one-output segwit transaction.
 const TX = parseTransaction(
@@ -76,4 +93,28 @@ test('record keys parse back to what built them; descriptors keep their range', 
   assert.deepEqual(parseRecordKey(Uint8Array.of(0x03, 0x61, 0x62, 0x63, 0x01)), { type: 'other', name: 'abc', rest: Uint8Array.of(1) });
   const d = { descriptor: 'wpkh(tpub.../0/*)#abcdefgh', creationTime: 1_790_000_000n, nextIndex: 3, rangeStart: 0, rangeEnd: 1000 };
   assert.deepEqual(walletDescriptorValue.decode(walletDescriptorValue.encode(d)), d);
+});
+
+test('records that refer to a descriptor the wallet does not have, or do not parse, make the wallet corrupt', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tsbtcd-stored-'));
+  try {
+    const db = WalletDatabase.open(dir, { messageStart: selectParams('regtest').messageStart });
+    const id = new Uint8Array(32).fill(1);
+    db.write(recordKeys.walletDescriptor(id), walletDescriptorValue.encode({ descriptor: 'raw(51)#8lvh9jxk', creationTime: 0n, nextIndex: 0, rangeStart: 0, rangeEnd: 0 }));
+    db.write(recordKeys.activeSpk(false, 'bech32'), uint256Value.encode(id));
+    db.write(recordKeys.name('x'), Uint8Array.of(1, 0x41));
+    db.write(Uint8Array.of(3, 0x61, 0x62, 0x63), Uint8Array.of(0));
+    const wallet = readStoredWallet(db);
+    assert.equal(wallet.activeExternal.get('bech32'), '01'.repeat(32));
+    assert.equal(wallet.labels.get('x'), 'A');
+    assert.deepEqual([...wallet.unknown], [['abc', 1]]);
+    db.write(recordKeys.descriptorKey(new Uint8Array(32).fill(2), new Uint8Array(33).fill(2)), descriptorKeyValue.encode({ privateKey: new Uint8Array(214), checksum: new Uint8Array(32) }));
+    assert.throws(() => readStoredWallet(db), (err: unknown) => err instanceof StoredWalletCorrupt && /refers to descriptor 0202/.test((err as Error).message));
+    db.erasePrefix(recordKeys.descriptorKey(new Uint8Array(32).fill(2), new Uint8Array(33).fill(2)).subarray(0, 20));
+    db.write(recordKeys.name('y'), Uint8Array.of(5, 0x41));
+    assert.throws(() => readStoredWallet(db), (err: unknown) => err instanceof StoredWalletCorrupt && /unreadable name record/.test((err as Error).message));
+    db.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
