@@ -49,3 +49,4 @@ export { decodePrivateKeyDer, encodePrivateKeyDer, privateKeyChecksum, privateKe
 export { serializedWalletTxState, walletTxStateOf, walletTxValue, type WalletTxRecord, type WalletTxState } from './wallet-tx-record.js';
 export { compatDescriptorString, descriptorId } from './descriptor-id.js';
 export { decodeXpubBytes, lockedCoinKey, readStoredWallet, StoredWalletCorrupt, type StoredDescriptor, type StoredWallet } from './stored-wallet.js';
+export { DescriptorKeyError, DescriptorSpkm, type ListedDescriptor } from './descriptor-spkm.js';

@@ -18,6 +18,7 @@ import {
   decodePrivateKeyDer,
   decryptMasterKey,
   decodeXpubBytes,
+  DescriptorSpkm,
   decryptSecret,
   descriptorId,
   encodePrivateKeyDer,
@@ -149,6 +150,7 @@ test('a bitcoind wallet: locked while loaded, then opened, read and extended her
     assert.ok(walletTxs.has(paid) && walletTxs.size === 102);
     const listed = (await w('listdescriptors')).descriptors;
     const privateDescriptors = (await w('listdescriptors', [true])).descriptors;
+    const nextAddresses = new Map<string, string>();
 
     // bitcoind holds the file's lock while the wallet is loaded.
     assert.throws(
@@ -254,6 +256,22 @@ test('a bitcoind wallet: locked while loaded, then opened, read and extended her
         assert.ok(listedAccountKeys.has(Buffer.from(account.pubkey).toString('hex')));
         assert.equal(decodeXpubBytes(descriptor.parentXpubs.get(0)!).depth, 4);
       }
+      // Put to work: listdescriptors as bitcoind printed it (public and private), and the
+      // address each active receiving descriptor gives next.
+      const spkms = [...wallet.descriptors.values()].map((d) => new DescriptorSpkm(d, 'regtest'));
+      const activeRole = (spkm: DescriptorSpkm): { internal: boolean } | undefined => {
+        const id = Buffer.from(spkm.stored.id).toString('hex');
+        if ([...wallet.activeExternal.values()].includes(id)) return { internal: false };
+        if ([...wallet.activeInternal.values()].includes(id)) return { internal: true };
+        return undefined;
+      };
+      const entries = (withPrivateKeys: boolean) => spkms.map((spkm) => spkm.listEntry(withPrivateKeys, activeRole(spkm))!).sort((a, b) => (a.desc < b.desc ? -1 : a.desc > b.desc ? 1 : 0));
+      assert.equal(JSON.stringify(entries(false)), JSON.stringify(listed));
+      assert.equal(JSON.stringify(entries(true)), JSON.stringify(privateDescriptors));
+      for (const [type, id] of wallet.activeExternal) {
+        const spkm = spkms.find((m) => Buffer.from(m.stored.id).toString('hex') === id)!;
+        nextAddresses.set(type, spkm.addressAt(spkm.stored.record.nextIndex)!);
+      }
       // The label bitcoind wrote, in Core's NAME record.
       const name = db.read(recordKey(RECORD.NAME, serializeString(labeled)));
       assert.ok(name);
@@ -270,6 +288,8 @@ test('a bitcoind wallet: locked while loaded, then opened, read and extended her
     await core.call('loadwallet', ['w']);
     assert.deepEqual(await w('getaddressesbylabel', ['from-tsbtcd']), { [unlabeled]: { purpose: 'receive' } });
     assert.deepEqual((await w('listlabels')).sort(), ['from-core', 'from-tsbtcd']);
+    // The next address of each type is the one derived here.
+    for (const [type, address] of nextAddresses) assert.equal(await w('getnewaddress', ['', type]), address, type);
     await core.call('unloadwallet', ['w']);
 
     // A backup made here (into a directory made for it) is a wallet bitcoind loads.
@@ -297,6 +317,7 @@ test('an encrypted bitcoind wallet: its master key and encrypted descriptor keys
   try {
     await core.call('createwallet', ['enc', false, false, 'a passphrase']);
     await core.call('unloadwallet', ['enc']);
+    let unlockedPrivate: string[] = [];
     const db = WalletDatabase.open(join(core.datadir, 'regtest', 'wallets', 'enc'), { messageStart: REGTEST });
     try {
       const kinds = roundTrip(db);
@@ -324,9 +345,17 @@ test('an encrypted bitcoind wallet: its master key and encrypted descriptor keys
         const secret = decryptSecret(masterKey, crypted, pubkey)!;
         assert.deepEqual(noble.getPublicKey(secret, true), pubkey);
       }
+      // Unlocked, the descriptors print with their private keys as bitcoind prints them once unlocked.
+      const spkms = [...wallet.descriptors.values()].map((d) => new DescriptorSpkm(d, 'regtest'));
+      assert.ok(spkms.every((spkm) => !spkm.hasPrivateKeys && !spkm.unlock(new Uint8Array(32)) && spkm.unlock(masterKey) && spkm.hasPrivateKeys));
+      unlockedPrivate = spkms.map((spkm) => spkm.descriptorString(true)!).sort();
     } finally {
       db.close();
     }
+    await core.call('loadwallet', ['enc']);
+    await core.rpc.call('walletpassphrase', ['a passphrase', 60], 30_000, '/wallet/enc');
+    const listed = (await core.rpc.call<any>('listdescriptors', [true], 30_000, '/wallet/enc')).descriptors.map((d: any) => d.desc).sort();
+    assert.deepEqual(unlockedPrivate, listed);
   } finally {
     await core.stop();
   }
