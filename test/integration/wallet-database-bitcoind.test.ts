@@ -44,6 +44,7 @@ import {
   walletDatabaseFile,
   walletDescriptorValue,
   walletTxValue,
+  writeNewDescriptorWallet,
   xpubValue,
   type ParsedRecordKey,
 } from '../../src/wallet/index.js';
@@ -356,6 +357,58 @@ test('an encrypted bitcoind wallet: its master key and encrypted descriptor keys
     await core.rpc.call('walletpassphrase', ['a passphrase', 60], 30_000, '/wallet/enc');
     const listed = (await core.rpc.call<any>('listdescriptors', [true], 30_000, '/wallet/enc')).descriptors.map((d: any) => d.desc).sort();
     assert.deepEqual(unlockedPrivate, listed);
+  } finally {
+    await core.stop();
+  }
+});
+
+test('a wallet made here loads in bitcoind: same descriptors, the addresses derived here, and coins it can spend', async (t) => {
+  if ('missing' in reference) return t.skip(reference.missing);
+  const core = await BitcoindProcess.start(reference.path, ['-connect=0', '-fallbackfee=0.0002']);
+  try {
+    await core.call('generatetoaddress', [3, 'bcrt1qft5p2uhsdcdc3l2ua4ap5qqfg4pjaqlp250x7us7a8qqhrxrxfsqseac85']);
+    // A locator ends at the genesis block, which is how Core tells a wallet's chain.
+    const locator: Uint8Array[] = [];
+    for (let height = 3; height >= 0; height--) locator.push(Buffer.from(await core.call<string>('getblockhash', [height]), 'hex').reverse());
+    const dir = join(core.datadir, 'regtest', 'wallets', 'made-here');
+    const db = WalletDatabase.open(dir, { messageStart: REGTEST });
+    let spkms: DescriptorSpkm[];
+    let active: ReturnType<typeof readStoredWallet>;
+    try {
+      writeNewDescriptorWallet(db, { chain: 'regtest', creationTime: Math.floor(Date.now() / 1000), tipLocator: locator });
+      active = readStoredWallet(db);
+      spkms = [...active.descriptors.values()].map((d) => new DescriptorSpkm(d, 'regtest'));
+    } finally {
+      db.close();
+    }
+    await core.call('createwallet', ['made-by-core']);
+    await core.call('loadwallet', ['made-here']);
+    const ours = (method: string, params: unknown[] = []): Promise<any> => core.rpc.call(method, params, 30_000, '/wallet/made-here');
+    const theirs = (method: string, params: unknown[] = []): Promise<any> => core.rpc.call(method, params, 30_000, '/wallet/made-by-core');
+    // The wallet's shape is that of one bitcoind made.
+    const info = await ours('getwalletinfo');
+    const reference_ = await theirs('getwalletinfo');
+    for (const field of ['walletversion', 'format', 'keypoolsize', 'keypoolsize_hd_internal', 'private_keys_enabled', 'avoid_reuse', 'descriptors', 'external_signer', 'blank', 'txcount']) {
+      assert.deepEqual(info[field], reference_[field], field);
+    }
+    const role = (spkm: DescriptorSpkm) => {
+      const id = Buffer.from(spkm.stored.id).toString('hex');
+      return [...active.activeExternal.values()].includes(id) ? { internal: false } : { internal: true };
+    };
+    const expected = spkms.map((spkm) => spkm.listEntry(true, role(spkm))!).sort((a, b) => (a.desc < b.desc ? -1 : 1));
+    assert.equal(JSON.stringify((await ours('listdescriptors', [true])).descriptors), JSON.stringify(expected));
+    // getnewaddress hands out position 0 of each receiving descriptor, as derived here.
+    for (const [type, id] of active.activeExternal) {
+      const spkm = spkms.find((m) => Buffer.from(m.stored.id).toString('hex') === id)!;
+      assert.equal(await ours('getnewaddress', ['', type]), spkm.addressAt(0), type);
+    }
+    // Coins paid to it are its own, and bitcoind signs with the keys written here.
+    const mine: string = await ours('getnewaddress', ['', 'bech32m']);
+    await core.call('generatetoaddress', [101, mine]);
+    const paid: string = await ours('sendtoaddress', [await theirs('getnewaddress'), 2]);
+    assert.equal((await ours('gettransaction', [paid])).amount, -2);
+    await core.call('generatetoaddress', [1, mine]);
+    assert.equal((await theirs('getbalances')).mine.trusted, 2);
   } finally {
     await core.stop();
   }

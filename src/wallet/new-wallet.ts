@@ -1,0 +1,131 @@
+/**
+ * A new descriptor wallet's records, as Core's createwallet writes them (CWallet::Create with
+ * WALLET_FLAG_DESCRIPTORS, SetupDescriptorScriptPubKeyMans, GenerateWalletDescriptor, TopUp):
+ * a random seed becomes the master key; for each output type a receiving and a change
+ * descriptor on the BIP44/49/84/86 account of the chain (coin type 1h off mainnet), each
+ * with the master private key, its parent and last-hardened xpub caches and a keypool of
+ * positions, all made active; then the flags, the version and the best block.
+ */
+import { randomBytes } from 'node:crypto';
+import { getPublicKey } from '@noble/secp256k1';
+import {
+  BIP32_HARDENED,
+  decodeBase58Check,
+  deriveExtPrivKeyPath,
+  encodeExtPrivKey,
+  encodeExtPubKey,
+  extKeyFromSeed,
+  neuterExtKey,
+  parseDescriptor,
+  type ChainName,
+  type ExtPrivKey,
+} from '../script/index.js';
+import { descriptorId } from './descriptor-id.js';
+import { encodePrivateKeyDer, privateKeyChecksum } from './private-key-der.js';
+import {
+  descriptorKeyValue,
+  int32Value,
+  locatorValue,
+  recordKeys,
+  uint256Value,
+  uint64Value,
+  walletDescriptorValue,
+  xpubValue,
+  type WalletOutputType,
+} from './records.js';
+import type { WalletDatabase } from './wallet-database.js';
+
+/** Core's CLIENT_VERSION for v31.0, written as the wallet's version. */
+export const WALLET_CLIENT_VERSION = 310000;
+/** Core's wallet flags. */
+export const WALLET_FLAG = {
+  AVOID_REUSE: 1n << 0n,
+  KEY_ORIGIN_METADATA: 1n << 1n,
+  LAST_HARDENED_XPUB_CACHED: 1n << 2n,
+  DISABLE_PRIVATE_KEYS: 1n << 32n,
+  BLANK_WALLET: 1n << 33n,
+  DESCRIPTORS: 1n << 34n,
+  EXTERNAL_SIGNER: 1n << 35n,
+} as const;
+/** Core's DEFAULT_KEYPOOL_SIZE (-keypool). */
+export const DEFAULT_KEYPOOL_SIZE = 1000;
+
+/** Core's order: LEGACY, P2SH_SEGWIT, BECH32, BECH32M; receiving before change. */
+const OUTPUT_TYPES: readonly WalletOutputType[] = ['legacy', 'p2sh-segwit', 'bech32', 'bech32m'];
+const PURPOSE: Record<WalletOutputType, number> = { legacy: 44, 'p2sh-segwit': 49, bech32: 84, bech32m: 86 };
+
+export interface NewWalletOptions {
+  readonly chain: ChainName;
+  /** Seconds since the epoch: the descriptors' creation time. */
+  readonly creationTime: number;
+  /** The active chain's locator (ending at genesis, which tells Core the wallet's chain), kept as the best block. */
+  readonly tipLocator: readonly Uint8Array[];
+  /** How many positions of each descriptor to keep ahead (-keypool). */
+  readonly keypool?: number;
+  /** The 32-byte seed; a random valid key when absent. */
+  readonly seed?: Uint8Array;
+  /** avoid_reuse. */
+  readonly avoidReuse?: boolean;
+}
+
+/** Core's GenerateWalletDescriptor text (private form) for one output type and role. */
+export function walletDescriptorText(master: ExtPrivKey, type: WalletOutputType, internal: boolean, chain: ChainName): string {
+  const key = encodeExtPrivKey(master, chain);
+  const coin = chain === 'main' ? '0h' : '1h';
+  const path = `${key}/${PURPOSE[type]}h/${coin}/0h/${internal ? 1 : 0}/*`;
+  switch (type) {
+    case 'legacy':
+      return `pkh(${path})`;
+    case 'p2sh-segwit':
+      return `sh(wpkh(${path}))`;
+    case 'bech32':
+      return `wpkh(${path})`;
+    case 'bech32m':
+      return `tr(${path})`;
+  }
+}
+
+/** The 74 bytes Core's caches keep of an extended public key (its serialization without the version). */
+function xpubBytes(text: string): Uint8Array {
+  return decodeBase58Check(text, 78)!.subarray(4);
+}
+
+function randomSeed(): Uint8Array {
+  for (;;) {
+    const seed = new Uint8Array(randomBytes(32));
+    if (extKeyFromSeed(seed)) return seed;
+  }
+}
+
+/** Writes a new wallet's records into an empty database, in one transaction. */
+export function writeNewDescriptorWallet(db: WalletDatabase, options: NewWalletOptions): void {
+  const master = extKeyFromSeed(options.seed ?? randomSeed());
+  if (!master) throw new Error('the seed does not give a valid master key');
+  const keypool = options.keypool ?? DEFAULT_KEYPOOL_SIZE;
+  const masterPub = getPublicKey(master.privateKey, true);
+  const der = encodePrivateKeyDer(master.privateKey, masterPub);
+  db.transaction(() => {
+    db.write(recordKeys.version(), int32Value.encode(WALLET_CLIENT_VERSION));
+    let flags = WALLET_FLAG.DESCRIPTORS | WALLET_FLAG.LAST_HARDENED_XPUB_CACHED;
+    if (options.avoidReuse) flags |= WALLET_FLAG.AVOID_REUSE;
+    db.write(recordKeys.flags(), uint64Value.encode(flags));
+    for (const internal of [false, true]) {
+      for (const type of OUTPUT_TYPES) {
+        const parsed = parseDescriptor(walletDescriptorText(master, type, internal, options.chain), options.chain);
+        const descriptor = parsed.descriptors[0]!.toString();
+        const id = descriptorId(descriptor);
+        db.write(recordKeys.walletDescriptor(id), walletDescriptorValue.encode({ descriptor, creationTime: BigInt(options.creationTime), nextIndex: 0, rangeStart: 0, rangeEnd: keypool }));
+        db.write(recordKeys.descriptorKey(id, masterPub), descriptorKeyValue.encode({ privateKey: der, checksum: privateKeyChecksum(masterPub, der) }));
+        // The caches Expand writes: the account (last hardened step) and the parent of the positions.
+        const account = deriveExtPrivKeyPath(master, [PURPOSE[type] + BIP32_HARDENED, (options.chain === 'main' ? 0 : 1) + BIP32_HARDENED, BIP32_HARDENED])!;
+        const parent = deriveExtPrivKeyPath(account, [internal ? 1 : 0])!;
+        db.write(recordKeys.descriptorLastHardenedCache(id, 0), xpubValue.encode(xpubBytes(encodeExtPubKey(neuterExtKey(account), options.chain))));
+        db.write(recordKeys.descriptorCache(id, 0), xpubValue.encode(xpubBytes(encodeExtPubKey(neuterExtKey(parent), options.chain))));
+        db.write(recordKeys.activeSpk(internal, type), uint256Value.encode(id));
+      }
+    }
+    // Core writes an empty locator as "bestblock" (older versions then rescan) and the real one beside it.
+    db.write(recordKeys.bestBlock(), locatorValue.encode([]));
+    db.write(recordKeys.bestBlockNoMerkle(), locatorValue.encode(options.tipLocator));
+  });
+}
