@@ -5,10 +5,10 @@
  * listdescriptors entry Core prints for it.
  */
 import { getPublicKey } from '@noble/secp256k1';
-import { encodeAddress, KeyStore, parseDescriptor, type ChainName, type Descriptor } from '../script/index.js';
+import { decodeExtPubKey, encodeAddress, encodeExtPubKey, keyFingerprint, KeyStore, parseDescriptor, type ChainName, type Descriptor } from '../script/index.js';
 import { decryptSecret } from './crypter.js';
 import { decodePrivateKeyDer, privateKeyChecksumMatches } from './private-key-der.js';
-import type { StoredDescriptor } from './stored-wallet.js';
+import { decodeXpubBytes, type StoredDescriptor } from './stored-wallet.js';
 
 /** A descriptor whose keys Core would refuse to load (DBErrors::CORRUPT), with the reason. */
 export class DescriptorKeyError extends Error {
@@ -32,9 +32,52 @@ export interface ListedDescriptor {
   next_index?: number;
 }
 
+/** An extended key expression as a wallet descriptor writes it: optional origin, the key, a path, an optional wildcard. */
+const EXTENDED_KEY = /(\[[0-9a-f]{8}((?:\/\d+[h']?)*)\])?([xt]pub[1-9A-HJ-NP-Za-km-z]+)((?:\/\d+[h']?)*)(\/\*[h']?)?/g;
+
+/**
+ * The descriptor as Core's caches let it be used without private keys: each extended key
+ * whose path has hardened steps is replaced by the cached xpub at its last hardened step,
+ * with the origin those steps make (Core's ToNormalizedString, and the parent xpub its
+ * ExpandFromCache derives positions from). Null when a needed cache entry is missing or the
+ * descriptor has keys of other kinds, whose positions this text rewrite cannot number.
+ */
+export function cachedDescriptorText(stored: StoredDescriptor, chain: ChainName): string | null {
+  const text = stored.record.descriptor.replace(/#[^#]*$/, '');
+  let index = 0;
+  let failed = false;
+  const rewritten = text.replace(EXTENDED_KEY, (whole, origin: string | undefined, originPath: string | undefined, key: string, path: string, wildcard: string | undefined) => {
+    const keyIndex = index++;
+    const steps = path.split('/').slice(1);
+    let lastHardened = -1;
+    steps.forEach((step, i) => {
+      if (/[h']$/.test(step)) lastHardened = i;
+    });
+    if (lastHardened < 0) return whole;
+    const cached = stored.lastHardenedXpubs.get(keyIndex);
+    const root = decodeExtPubKey(key, chain);
+    if (!cached || !root) {
+      failed = true;
+      return whole;
+    }
+    const account = decodeXpubBytes(cached);
+    const accountText = encodeExtPubKey({ ...account, publicKey: account.pubkey }, chain);
+    const hardenedPath = steps.slice(0, lastHardened + 1).map((step) => `/${step.replace("'", 'h')}`).join('');
+    const fingerprint = origin ? origin.slice(1, 9) : Buffer.from(keyFingerprint(root.publicKey)).toString('hex');
+    const rest = steps.slice(lastHardened + 1).map((step) => `/${step}`).join('');
+    return `[${fingerprint}${origin ? originPath : ''}${hardenedPath}]${accountText}${rest}${wildcard ?? ''}`;
+  });
+  // Other key kinds (hex public keys, WIF) also take positions in Core's numbering.
+  const otherKeys = /[(,][0-9a-fA-F]{64,130}[),]|[(,][59KLc][1-9A-HJ-NP-Za-km-z]{50,51}[),]/.test(text.replace(EXTENDED_KEY, ''));
+  if (failed || index === 0 || otherKeys) return null;
+  return rewritten;
+}
+
 export class DescriptorSpkm {
   readonly descriptor: Descriptor;
   readonly keys = new KeyStore();
+  /** The descriptor rewritten over the cached xpubs, for use without private keys (undefined: not built yet). */
+  #cached: Descriptor | null | undefined;
 
   constructor(
     readonly stored: StoredDescriptor,
@@ -80,9 +123,17 @@ export class DescriptorSpkm {
     return this.descriptor.isRange();
   }
 
-  /** The scripts at `index`, or null when a key there needs a private key this store lacks. */
+  #cachedDescriptor(): Descriptor | null {
+    if (this.#cached === undefined) {
+      const text = cachedDescriptorText(this.stored, this.chain);
+      this.#cached = text === null ? null : (parseDescriptor(text, this.chain).descriptors[0] ?? null);
+    }
+    return this.#cached;
+  }
+
+  /** The scripts at `index` (from the private keys, else from the cached xpubs), or null when neither can give them. */
   scriptsAt(index: number): Uint8Array[] | null {
-    return this.descriptor.expand(index, this.keys);
+    return this.descriptor.expand(index, this.keys) ?? this.#cachedDescriptor()?.expand(index) ?? null;
   }
 
   /** The address getnewaddress gives for `index` (the first script's). */
@@ -97,7 +148,7 @@ export class DescriptorSpkm {
       const text = this.descriptor.toPrivateString(this.keys);
       return text.hasPrivate ? text.text : null;
     }
-    return this.descriptor.toNormalizedString(this.keys);
+    return this.descriptor.toNormalizedString(this.keys) ?? this.#cachedDescriptor()?.toString() ?? null;
   }
 
   /** listdescriptors' entry; `internal` when the descriptor is active (for change or not). */

@@ -319,6 +319,8 @@ test('an encrypted bitcoind wallet: its master key and encrypted descriptor keys
     await core.call('createwallet', ['enc', false, false, 'a passphrase']);
     await core.call('unloadwallet', ['enc']);
     let unlockedPrivate: string[] = [];
+    let lockedPublic: string[] = [];
+    let lockedFirst: string[] = [];
     const db = WalletDatabase.open(join(core.datadir, 'regtest', 'wallets', 'enc'), { messageStart: REGTEST });
     try {
       const kinds = roundTrip(db);
@@ -346,14 +348,23 @@ test('an encrypted bitcoind wallet: its master key and encrypted descriptor keys
         const secret = decryptSecret(masterKey, crypted, pubkey)!;
         assert.deepEqual(noble.getPublicKey(secret, true), pubkey);
       }
-      // Unlocked, the descriptors print with their private keys as bitcoind prints them once unlocked.
+      // Locked, the public descriptors and addresses come from the xpub caches, as in Core.
       const spkms = [...wallet.descriptors.values()].map((d) => new DescriptorSpkm(d, 'regtest'));
+      lockedPublic = spkms.map((spkm) => spkm.descriptorString(false)!).sort();
+      lockedFirst = spkms.map((spkm) => spkm.addressAt(0)!);
+      // Unlocked, the descriptors print with their private keys as bitcoind prints them once unlocked.
       assert.ok(spkms.every((spkm) => !spkm.hasPrivateKeys && !spkm.unlock(new Uint8Array(32)) && spkm.unlock(masterKey) && spkm.hasPrivateKeys));
       unlockedPrivate = spkms.map((spkm) => spkm.descriptorString(true)!).sort();
     } finally {
       db.close();
     }
     await core.call('loadwallet', ['enc']);
+    const enc = (method: string, params: unknown[] = []): Promise<any> => core.rpc.call(method, params, 30_000, '/wallet/enc');
+    assert.deepEqual(lockedPublic, (await enc('listdescriptors')).descriptors.map((d: any) => d.desc).sort());
+    // Position 0 of every descriptor, derived from the caches alone, is what bitcoind hands out first.
+    const handedOut = [];
+    for (const type of ['legacy', 'p2sh-segwit', 'bech32', 'bech32m']) handedOut.push(await enc('getnewaddress', ['', type]), await enc('getrawchangeaddress', [type]));
+    assert.deepEqual([...handedOut].sort(), [...lockedFirst].sort());
     await core.rpc.call('walletpassphrase', ['a passphrase', 60], 30_000, '/wallet/enc');
     const listed = (await core.rpc.call<any>('listdescriptors', [true], 30_000, '/wallet/enc')).descriptors.map((d: any) => d.desc).sort();
     assert.deepEqual(unlockedPrivate, listed);
