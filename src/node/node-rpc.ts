@@ -23,6 +23,8 @@ import type { NodeConfig } from './config.js';
 import { PRODUCT_NAME } from './coordinator.js';
 import { proxyOption } from './net-options.js';
 import { networkClass } from '../net/index.js';
+import { selectParams } from '../consensus/index.js';
+import { listWalletDatabases } from '../wallet/index.js';
 import { isIP } from 'node:net';
 
 function packageVersion(): string {
@@ -114,6 +116,9 @@ export function walletDir(config: NodeConfig): string {
 export function nodeRpcMethods(config: NodeConfig, facts: NodeFacts): RpcMethod[] {
   // getnetworkinfo and getconnectioncount come with the P2P service (net-service.ts).
   const methods = [...pureRpcMethods(config.chain), ...nodeMethods(), ...signerMethods(config.args.getArg('signer') ?? '')];
-  if (!config.args.getBoolArg('disablewallet', false)) methods.push(...walletStubMethods({ walletDir: () => walletDir(config) }));
+  if (!config.args.getBoolArg('disablewallet', false)) {
+    const messageStart = selectParams(config.chain).messageStart;
+    methods.push(...walletStubMethods({ walletDir: () => walletDir(config), listWalletDatabases: () => listWalletDatabases(walletDir(config), messageStart) }));
+  }
   return methods;
 }

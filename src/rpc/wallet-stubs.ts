@@ -4,7 +4,8 @@
  * `help` lists it, named parameters map and argument counts and types are checked as
  * Core checks them; then methods that need a wallet fail as GetWalletForJSONRPCRequest
  * does (-18 "No wallet is loaded…" on `/`, -18 "Requested wallet does not exist or is not
- * loaded" on `/wallet/<name>`), listwallets and listwalletdir report none, loadwallet and
+ * loaded" on `/wallet/<name>`), listwallets reports none and listwalletdir the wallet files
+ * found in the wallet directory (as Core's ListDatabases finds them), loadwallet and
  * unloadwallet fail as they do for a wallet that is not there, and the calls that would
  * make a wallet (createwallet, restorewallet, migratewallet) check their arguments as
  * Core does and then fail with -4: this node cannot hold a wallet.
@@ -33,7 +34,12 @@ export const WALLET_NOT_LOADED = 'Requested wallet does not exist or is not load
 export interface WalletStubDeps {
   /** Core's GetWalletDir(): -walletdir, else <netdir>/wallets when it is a directory, else the network directory. */
   walletDir(): string;
+  /** Core's ListDatabases over the wallet directory: the wallets there, in its order. */
+  listWalletDatabases(): readonly { readonly name: string; readonly format: 'sqlite' | 'bdb' }[];
 }
+
+/** listwalletdir's warning for a Berkeley DB (legacy) wallet. */
+const LEGACY_WALLET_WARNING = 'This wallet is a legacy wallet and will need to be migrated with migratewallet before it can be loaded';
 
 /** Core's GetWalletForJSONRPCRequest with no wallet loaded: always an error. */
 export function requireWallet(ctx: RpcCallContext): never {
@@ -298,7 +304,13 @@ export function walletStubMethods(deps: WalletStubDeps): RpcMethod[] {
       ],
       kind: 'wallet',
     },
-    { name: 'listwalletdir', description: 'Returns a list of wallets in the wallet directory.', args: [], kind: () => ({ wallets: [] }) },
+    {
+      name: 'listwalletdir',
+      description: 'Returns a list of wallets in the wallet directory.',
+      args: [],
+      // The wallets are listed though none can be loaded here yet, as bitcoind lists them.
+      kind: () => ({ wallets: deps.listWalletDatabases().map((w) => ({ name: w.name, warnings: w.format === 'bdb' ? [LEGACY_WALLET_WARNING] : [] })) }),
+    },
     { name: 'listwallets', description: 'Returns a list of currently loaded wallets.\nFor full information on the wallet, use "getwalletinfo"', args: [], kind: () => [] },
     {
       name: 'loadwallet',

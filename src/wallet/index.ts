@@ -51,3 +51,4 @@ export { compatDescriptorString, descriptorId } from './descriptor-id.js';
 export { decodeXpubBytes, lockedCoinKey, readStoredWallet, StoredWalletCorrupt, type StoredDescriptor, type StoredWallet } from './stored-wallet.js';
 export { DescriptorKeyError, DescriptorSpkm, type ListedDescriptor } from './descriptor-spkm.js';
 export { DEFAULT_KEYPOOL_SIZE, WALLET_CLIENT_VERSION, WALLET_FLAG, walletDescriptorText, writeNewDescriptorWallet, type NewWalletOptions } from './new-wallet.js';
+export { isBerkeleyDbFile, listWalletDatabases, type ListedWalletDatabase } from './wallet-dir.js';

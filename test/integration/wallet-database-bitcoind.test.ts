@@ -5,7 +5,7 @@
  * reports, and a backup made here loads in bitcoind as a wallet of its own.
  */
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { referenceBitcoind } from '../../native-bench/reference-bitcoind.js';
@@ -49,6 +49,7 @@ import {
   type ParsedRecordKey,
 } from '../../src/wallet/index.js';
 import { BitcoindProcess } from './bitcoind-process.js';
+import { Daemon } from './daemon-harness.js';
 
 const reference = referenceBitcoind();
 const REGTEST = selectParams('regtest').messageStart;
@@ -421,6 +422,40 @@ test('a wallet made here loads in bitcoind: same descriptors, the addresses deri
     await core.call('generatetoaddress', [1, mine]);
     assert.equal((await theirs('getbalances')).mine.trusted, 2);
   } finally {
+    await core.stop();
+  }
+});
+
+test('listwalletdir: tsbtcd pointed at bitcoind\'s wallet directory lists what bitcoind lists, in its order', async (t) => {
+  if ('missing' in reference) return t.skip(reference.missing);
+  const core = await BitcoindProcess.start(reference.path, ['-connect=0']);
+  let node: Daemon | undefined;
+  try {
+    for (const name of ['alpha', 'beta', 'sub/dir', 'zeta']) await core.call('createwallet', [name]);
+    const walletDir = join(core.datadir, 'regtest', 'wallets');
+    // A legacy (Berkeley DB) wallet in a directory and one as a top-level file; a backup and a stray file, neither a wallet.
+    const bdb = Buffer.alloc(8192);
+    bdb.writeUInt32LE(0x00053162, 12);
+    mkdirSync(join(walletDir, 'legacy'));
+    writeFileSync(join(walletDir, 'legacy', 'wallet.dat'), bdb);
+    writeFileSync(join(walletDir, 'old.dat'), bdb);
+    writeFileSync(join(walletDir, 'old.bak'), bdb);
+    writeFileSync(join(walletDir, 'notes.txt'), 'not a wallet');
+    mkdirSync(join(walletDir, 'empty'));
+    const expected = await core.call('listwalletdir');
+    assert.equal(expected.wallets.length, 6);
+    node = await Daemon.start({ args: [`-walletdir=${walletDir}`] });
+    assert.deepEqual(await node.call('listwalletdir'), expected);
+    // Another network's wallets are not listed.
+    const otherNet = Daemon.start({ chain: 'main', args: [`-walletdir=${walletDir}`, '-networkactive=0', '-connect=0'] });
+    const main = await otherNet;
+    try {
+      assert.deepEqual((await main.call('listwalletdir')).wallets.map((w: any) => w.name).sort(), ['legacy', 'old.dat']);
+    } finally {
+      await main.cleanup();
+    }
+  } finally {
+    await node?.cleanup();
     await core.stop();
   }
 });

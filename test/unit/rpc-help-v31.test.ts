@@ -19,7 +19,7 @@ const rpc = caller(
   ...scanTxOutSetMethods({ chain: 'regtest', flush: async () => {}, snapshots: () => undefined, node: DEFAULT_NODE_FACTS }),
   ...scanBlocksMethods({ chain: 'regtest', snapshots: () => undefined, node: DEFAULT_NODE_FACTS }),
   ...descriptorActivityMethods(),
-  ...walletStubMethods({ walletDir: () => '/nonexistent' }),
+  ...walletStubMethods({ walletDir: () => '/nonexistent', listWalletDatabases: () => [] }),
 );
 
 test('help <command> equals Core v31.0’s text', () => {

@@ -14,6 +14,8 @@ import { nodeFacts } from '../../src/node/node-facts.js';
 import { networkFacts, nodeRpcMethods, walletDir } from '../../src/node/node-rpc.js';
 import { DEFAULT_NODE_FACTS, formatSubVersion, networkMethods, nodeMethods, servicesNames, walletStubMethods } from '../../src/rpc/index.js';
 import { caller } from './rpc-call-helper.js';
+import { selectParams } from '../../src/consensus/index.js';
+import { listWalletDatabases } from '../../src/wallet/index.js';
 
 const NO_WALLET =
   'No wallet is loaded. Load a wallet using loadwallet or create a new one with createwallet. (Note: A default wallet is no longer automatically created)';
@@ -83,7 +85,7 @@ test('getmemoryinfo modes and syncwithvalidationinterfacequeue', async () => {
 
 test('wallet methods with no wallet loaded: Core’s routing errors', async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tsbtcd-wallets-'));
-  const rpc = caller(...walletStubMethods({ walletDir: () => dir }));
+  const rpc = caller(...walletStubMethods({ walletDir: () => dir, listWalletDatabases: () => listWalletDatabases(dir, selectParams('regtest').messageStart) }));
   for (const method of ['getbalance', 'getwalletinfo', 'getnewaddress', 'listunspent', 'getbalances', 'walletlock']) {
     assert.deepEqual(await rpc.error(method, []), { code: -18, message: NO_WALLET }, method);
     assert.deepEqual(await rpc.error(method, [], 'w1'), { code: -18, message: 'Requested wallet does not exist or is not loaded' }, method);
