@@ -8,6 +8,7 @@ import { getPublicKey } from '@noble/secp256k1';
 import { decodeExtPubKey, encodeAddress, encodeExtPubKey, keyFingerprint, KeyStore, parseDescriptor, type ChainName, type Descriptor } from '../script/index.js';
 import { decryptSecret } from './crypter.js';
 import { decodePrivateKeyDer, privateKeyChecksumMatches } from './private-key-der.js';
+import type { WalletDescriptorRecord } from './records.js';
 import { decodeXpubBytes, type StoredDescriptor } from './stored-wallet.js';
 
 /** A descriptor whose keys Core would refuse to load (DBErrors::CORRUPT), with the reason. */
@@ -76,6 +77,8 @@ export function cachedDescriptorText(stored: StoredDescriptor, chain: ChainName)
 export class DescriptorSpkm {
   readonly descriptor: Descriptor;
   readonly keys = new KeyStore();
+  /** The descriptor's range state as it now stands (handed-out positions move it on). */
+  record: WalletDescriptorRecord;
   /** The descriptor rewritten over the cached xpubs, for use without private keys (undefined: not built yet). */
   #cached: Descriptor | null | undefined;
 
@@ -83,6 +86,7 @@ export class DescriptorSpkm {
     readonly stored: StoredDescriptor,
     readonly chain: ChainName,
   ) {
+    this.record = stored.record;
     const parsed = parseDescriptor(stored.record.descriptor, chain);
     const descriptor = parsed.descriptors[0];
     if (!descriptor || parsed.descriptors.length !== 1) throw new DescriptorKeyError(`a wallet descriptor has one expansion: ${stored.record.descriptor}`);
@@ -151,11 +155,38 @@ export class DescriptorSpkm {
     return this.descriptor.toNormalizedString(this.keys) ?? this.#cachedDescriptor()?.toString() ?? null;
   }
 
+  /**
+   * Core's TopUp: the range reaches `keypool` positions past the next one to hand out (a
+   * descriptor without a wildcard has the one position 0). Returns whether the record changed.
+   */
+  topUp(keypool: number): boolean {
+    const target = Math.max(keypool, 1);
+    const rangeEnd = this.isRange() ? this.record.nextIndex + target : 1;
+    if (this.record.rangeEnd >= rangeEnd) return false;
+    for (let index = this.record.rangeEnd; index < rangeEnd; index++) {
+      if (!this.scriptsAt(index)) throw new DescriptorKeyError('Error: Keypool ran out, please call keypoolrefill first');
+    }
+    this.record = { ...this.record, rangeEnd, rangeStart: this.isRange() ? this.record.rangeStart : 0 };
+    return true;
+  }
+
+  /**
+   * Core's GetNewDestination: tops up, takes the address at the next position and moves past
+   * it. The caller writes `record` (Core's WriteDescriptor).
+   */
+  newDestination(keypool: number): string {
+    this.topUp(keypool);
+    const address = this.addressAt(this.record.nextIndex);
+    if (address === null) throw new DescriptorKeyError('Error: Keypool ran out, please call keypoolrefill first');
+    this.record = { ...this.record, nextIndex: this.record.nextIndex + 1 };
+    return address;
+  }
+
   /** listdescriptors' entry; `internal` when the descriptor is active (for change or not). */
   listEntry(withPrivateKeys: boolean, active: { internal: boolean } | undefined): ListedDescriptor | null {
     const desc = this.descriptorString(withPrivateKeys);
     if (desc === null) return null;
-    const { record } = this.stored;
+    const { record } = this;
     const entry: ListedDescriptor = { desc, timestamp: Number(record.creationTime), active: active !== undefined };
     if (active) entry.internal = active.internal;
     if (this.isRange()) {

@@ -52,3 +52,4 @@ export { decodeXpubBytes, lockedCoinKey, readStoredWallet, StoredWalletCorrupt, 
 export { DescriptorKeyError, DescriptorSpkm, type ListedDescriptor } from './descriptor-spkm.js';
 export { DEFAULT_KEYPOOL_SIZE, WALLET_CLIENT_VERSION, WALLET_FLAG, walletDescriptorText, writeNewDescriptorWallet, type NewWalletOptions } from './new-wallet.js';
 export { isBerkeleyDbFile, listWalletDatabases, type ListedWalletDatabase } from './wallet-dir.js';
+export { takeNewAddress, takeNewChangeAddress } from './new-address.js';

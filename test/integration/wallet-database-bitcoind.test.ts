@@ -37,6 +37,8 @@ import {
   serializeString,
   splitRecordKey,
   stringValue,
+  takeNewAddress,
+  takeNewChangeAddress,
   uint256Value,
   uint64Value,
   WalletDatabase,
@@ -153,6 +155,9 @@ test('a bitcoind wallet: locked while loaded, then opened, read and extended her
     const listed = (await w('listdescriptors')).descriptors;
     const privateDescriptors = (await w('listdescriptors', [true])).descriptors;
     const nextAddresses = new Map<string, string>();
+    const takenHere: string[] = [];
+    let nextChange = '';
+    let stateHere: unknown[] = [];
 
     // bitcoind holds the file's lock while the wallet is loaded.
     assert.throws(
@@ -274,6 +279,20 @@ test('a bitcoind wallet: locked while loaded, then opened, read and extended her
         const spkm = spkms.find((m) => Buffer.from(m.stored.id).toString('hex') === id)!;
         nextAddresses.set(type, spkm.addressAt(spkm.stored.record.nextIndex)!);
       }
+      // Addresses handed out here: two receiving (labelled) and one change; bitcoind must go on after them.
+      const bech32 = spkms.find((m) => Buffer.from(m.stored.id).toString('hex') === wallet.activeExternal.get('bech32'))!;
+      takenHere.push(takeNewAddress(db, bech32, 'taken-here'), takeNewAddress(db, bech32, 'taken-here'));
+      assert.equal(takenHere[0], nextAddresses.get('bech32'));
+      nextAddresses.set('bech32', bech32.addressAt(bech32.record.nextIndex)!);
+      const change = spkms.find((m) => Buffer.from(m.stored.id).toString('hex') === wallet.activeInternal.get('bech32m'))!;
+      const changeTaken = takeNewChangeAddress(db, change);
+      nextChange = change.addressAt(change.record.nextIndex)!;
+      assert.notEqual(changeTaken, nextChange);
+      // Loading tops every descriptor up again (Core's LoadWallet), so bitcoind will list them topped up.
+      stateHere = [bech32, change].map((spkm) => {
+        spkm.topUp(1000);
+        return spkm.listEntry(false, activeRole(spkm))!;
+      });
       // The label bitcoind wrote, in Core's NAME record.
       const name = db.read(recordKey(RECORD.NAME, serializeString(labeled)));
       assert.ok(name);
@@ -289,9 +308,14 @@ test('a bitcoind wallet: locked while loaded, then opened, read and extended her
 
     await core.call('loadwallet', ['w']);
     assert.deepEqual(await w('getaddressesbylabel', ['from-tsbtcd']), { [unlabeled]: { purpose: 'receive' } });
-    assert.deepEqual((await w('listlabels')).sort(), ['from-core', 'from-tsbtcd']);
+    assert.deepEqual((await w('listlabels')).sort(), ['from-core', 'from-tsbtcd', 'taken-here']);
+    // What was handed out here is bitcoind's too: the labels, the descriptors' state, and the next addresses.
+    assert.deepEqual(await w('getaddressesbylabel', ['taken-here']), Object.fromEntries(takenHere.map((a) => [a, { purpose: 'receive' }])));
+    const nowListed = (await w('listdescriptors')).descriptors;
+    for (const entry of stateHere as { desc: string }[]) assert.deepEqual(nowListed.find((d: any) => d.desc === entry.desc), entry);
     // The next address of each type is the one derived here.
     for (const [type, address] of nextAddresses) assert.equal(await w('getnewaddress', ['', type]), address, type);
+    assert.equal(await w('getrawchangeaddress', ['bech32m']), nextChange);
     await core.call('unloadwallet', ['w']);
 
     // A backup made here (into a directory made for it) is a wallet bitcoind loads.

@@ -10,17 +10,21 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { selectParams } from '../../src/consensus/index.js';
 import {
+  DescriptorSpkm,
   descriptorKeyValue,
   parseRecordKey,
   readStoredWallet,
   recordKeys,
   serializedWalletTxState,
   StoredWalletCorrupt,
+  takeNewAddress,
+  takeNewChangeAddress,
   uint256Value,
   WalletDatabase,
   walletDescriptorValue,
   walletTxStateOf,
   walletTxValue,
+  writeNewDescriptorWallet,
   type WalletTxRecord,
 } from '../../src/wallet/index.js';
 
@@ -113,6 +117,38 @@ test('records that refer to a descriptor the wallet does not have, or do not par
     db.erasePrefix(recordKeys.descriptorKey(new Uint8Array(32).fill(2), new Uint8Array(33).fill(2)).subarray(0, 20));
     db.write(recordKeys.name('y'), Uint8Array.of(5, 0x41));
     assert.throws(() => readStoredWallet(db), (err: unknown) => err instanceof StoredWalletCorrupt && /unreadable name record/.test((err as Error).message));
+    db.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('handing out addresses moves a descriptor on as Core\'s GetNewDestination does, and the file keeps it', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tsbtcd-newaddr-'));
+  try {
+    let db = WalletDatabase.open(dir, { messageStart: selectParams('regtest').messageStart });
+    writeNewDescriptorWallet(db, { chain: 'regtest', creationTime: 1_790_000_000, tipLocator: [new Uint8Array(32)], seed: new Uint8Array(32).fill(7), keypool: 10 });
+    let wallet = readStoredWallet(db);
+    const spkmOf = (w: typeof wallet, id: string) => new DescriptorSpkm(w.descriptors.get(id)!, 'regtest');
+    const receiving = spkmOf(wallet, wallet.activeExternal.get('bech32')!);
+    const first = receiving.addressAt(0);
+    assert.equal(takeNewAddress(db, receiving, 'a', 10), first);
+    assert.deepEqual([receiving.record.nextIndex, receiving.record.rangeEnd], [1, 10]);
+    const second = takeNewAddress(db, receiving, 'b', 10);
+    assert.equal(second, receiving.addressAt(1));
+    // Topped up to keypool positions past the next one before each is taken.
+    assert.deepEqual([receiving.record.nextIndex, receiving.record.rangeEnd], [2, 11]);
+    const change = spkmOf(wallet, wallet.activeInternal.get('bech32')!);
+    assert.equal(takeNewChangeAddress(db, change, 10), change.addressAt(0));
+    db.close();
+    // Reopened: the state, the labels and purposes are in the file; change has no address book entry.
+    db = WalletDatabase.open(dir, { messageStart: selectParams('regtest').messageStart });
+    wallet = readStoredWallet(db);
+    const again = spkmOf(wallet, wallet.activeExternal.get('bech32')!);
+    assert.deepEqual([again.record.nextIndex, again.record.rangeEnd], [2, 11]);
+    assert.deepEqual([wallet.labels.get(first!), wallet.labels.get(second), wallet.purposes.get(second)], ['a', 'b', 'receive']);
+    assert.equal(wallet.labels.size, 2);
+    assert.equal(spkmOf(wallet, wallet.activeInternal.get('bech32')!).record.nextIndex, 1);
     db.close();
   } finally {
     rmSync(dir, { recursive: true, force: true });
