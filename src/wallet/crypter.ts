@@ -48,9 +48,26 @@ export function decryptMasterKey(record: MasterKeyRecord, passphrase: Uint8Array
   return masterKey && masterKey.length === WALLET_CRYPTO_KEY_SIZE ? masterKey : null;
 }
 
-/** A new CMasterKey record: `masterKey` encrypted under the passphrase with a fresh salt. */
-export function encryptMasterKey(masterKey: Uint8Array, passphrase: Uint8Array, deriveIterations = DEFAULT_DERIVE_ITERATIONS): MasterKeyRecord {
+/**
+ * Core's EncryptMasterKey timing: as many rounds as take about 100 ms here, measured twice
+ * and averaged, and never fewer than 25,000.
+ */
+export function timedDeriveIterations(passphrase: Uint8Array, salt: Uint8Array): number {
+  const targetMs = 100;
+  const measure = (rounds: number): number => {
+    const start = performance.now();
+    keyFromPassphrase(passphrase, salt, rounds, 0);
+    return Math.max(performance.now() - start, 0.001);
+  };
+  let rounds = Math.floor((DEFAULT_DERIVE_ITERATIONS * targetMs) / measure(DEFAULT_DERIVE_ITERATIONS));
+  rounds = Math.floor((rounds + Math.floor((rounds * targetMs) / measure(rounds))) / 2);
+  return Math.max(rounds, DEFAULT_DERIVE_ITERATIONS);
+}
+
+/** A new CMasterKey record: `masterKey` encrypted under the passphrase with a fresh salt (rounds timed as Core times them unless given). */
+export function encryptMasterKey(masterKey: Uint8Array, passphrase: Uint8Array, deriveIterations?: number): MasterKeyRecord {
   const salt = new Uint8Array(randomBytes(WALLET_CRYPTO_SALT_SIZE));
+  deriveIterations ??= timedDeriveIterations(passphrase, salt);
   const derived = keyFromPassphrase(passphrase, salt, deriveIterations, 0)!;
   return { cryptedKey: aesEncrypt(derived.key, derived.iv, masterKey), salt, derivationMethod: 0, deriveIterations, otherDerivationParameters: new Uint8Array(0) };
 }

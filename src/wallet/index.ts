@@ -44,6 +44,7 @@ export {
   encryptMasterKey,
   encryptSecret,
   keyFromPassphrase,
+  timedDeriveIterations,
 } from './crypter.js';
 export { decodePrivateKeyDer, encodePrivateKeyDer, privateKeyChecksum, privateKeyChecksumMatches } from './private-key-der.js';
 export { serializedWalletTxState, walletTxStateOf, walletTxValue, type WalletTxRecord, type WalletTxState } from './wallet-tx-record.js';

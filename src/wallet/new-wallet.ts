@@ -22,10 +22,13 @@ import {
 } from '../script/index.js';
 import { descriptorId } from './descriptor-id.js';
 import { encodePrivateKeyDer, privateKeyChecksum } from './private-key-der.js';
+import { encryptMasterKey, encryptSecret } from './crypter.js';
 import {
+  cryptedKeyValue,
   descriptorKeyValue,
   int32Value,
   locatorValue,
+  masterKeyValue,
   recordKeys,
   uint256Value,
   uint64Value,
@@ -66,6 +69,8 @@ export interface NewWalletOptions {
   readonly seed?: Uint8Array;
   /** avoid_reuse. */
   readonly avoidReuse?: boolean;
+  /** Encrypt the wallet with this passphrase (createwallet's passphrase): its keys are written encrypted only. */
+  readonly passphrase?: Uint8Array;
 }
 
 /** Core's GenerateWalletDescriptor text (private form) for one output type and role. */
@@ -104,8 +109,15 @@ export function writeNewDescriptorWallet(db: WalletDatabase, options: NewWalletO
   const keypool = options.keypool ?? DEFAULT_KEYPOOL_SIZE;
   const masterPub = getPublicKey(master.privateKey, true);
   const der = encodePrivateKeyDer(master.privateKey, masterPub);
+  // An encrypted wallet (Core's EncryptWallet before its descriptors are set up): a random
+  // key encrypts every private key, and the passphrase encrypts that key (master key id 1).
+  const encryption = options.passphrase && (() => {
+    const key = new Uint8Array(randomBytes(32));
+    return { key, record: encryptMasterKey(key, options.passphrase!) };
+  })();
   db.transaction(() => {
     db.write(recordKeys.version(), int32Value.encode(WALLET_CLIENT_VERSION));
+    if (encryption) db.write(recordKeys.masterKey(1), masterKeyValue.encode(encryption.record));
     let flags = WALLET_FLAG.DESCRIPTORS | WALLET_FLAG.LAST_HARDENED_XPUB_CACHED;
     if (options.avoidReuse) flags |= WALLET_FLAG.AVOID_REUSE;
     db.write(recordKeys.flags(), uint64Value.encode(flags));
@@ -115,7 +127,11 @@ export function writeNewDescriptorWallet(db: WalletDatabase, options: NewWalletO
         const descriptor = parsed.descriptors[0]!.toString();
         const id = descriptorId(descriptor);
         db.write(recordKeys.walletDescriptor(id), walletDescriptorValue.encode({ descriptor, creationTime: BigInt(options.creationTime), nextIndex: 0, rangeStart: 0, rangeEnd: keypool }));
-        db.write(recordKeys.descriptorKey(id, masterPub), descriptorKeyValue.encode({ privateKey: der, checksum: privateKeyChecksum(masterPub, der) }));
+        if (encryption) {
+          db.write(recordKeys.descriptorCryptedKey(id, masterPub), cryptedKeyValue.encode(encryptSecret(encryption.key, master.privateKey, masterPub)));
+        } else {
+          db.write(recordKeys.descriptorKey(id, masterPub), descriptorKeyValue.encode({ privateKey: der, checksum: privateKeyChecksum(masterPub, der) }));
+        }
         // The caches Expand writes: the account (last hardened step) and the parent of the positions.
         const account = deriveExtPrivKeyPath(master, [PURPOSE[type] + BIP32_HARDENED, (options.chain === 'main' ? 0 : 1) + BIP32_HARDENED, BIP32_HARDENED])!;
         const parent = deriveExtPrivKeyPath(account, [internal ? 1 : 0])!;

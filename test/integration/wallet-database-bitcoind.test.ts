@@ -483,3 +483,39 @@ test('listwalletdir: tsbtcd pointed at bitcoind\'s wallet directory lists what b
     await core.stop();
   }
 });
+
+test('an encrypted wallet made here: bitcoind unlocks it with the passphrase and spends from it', async (t) => {
+  if ('missing' in reference) return t.skip(reference.missing);
+  const core = await BitcoindProcess.start(reference.path, ['-connect=0', '-fallbackfee=0.0002']);
+  try {
+    const dir = join(core.datadir, 'regtest', 'wallets', 'locked-here');
+    const db = WalletDatabase.open(dir, { messageStart: REGTEST });
+    let privateHere: string[];
+    try {
+      writeNewDescriptorWallet(db, { chain: 'regtest', creationTime: Math.floor(Date.now() / 1000), tipLocator: [Buffer.from(await core.call<string>('getblockhash', [0]), 'hex').reverse()], passphrase: new TextEncoder().encode('open sesame') });
+      const stored = readStoredWallet(db);
+      const [master] = [...stored.masterKeys.values()];
+      assert.ok(master && master.deriveIterations >= 25_000);
+      const key = decryptMasterKey(master, new TextEncoder().encode('open sesame'))!;
+      const spkms = [...stored.descriptors.values()].map((d) => new DescriptorSpkm(d, 'regtest'));
+      assert.ok(spkms.every((spkm) => !spkm.hasPrivateKeys && spkm.unlock(key)));
+      privateHere = spkms.map((spkm) => spkm.descriptorString(true)!).sort();
+      // No private key is in the file in the clear.
+      assert.equal(db.entriesWithPrefix(recordKey(RECORD.WALLETDESCRIPTORKEY)).length, 0);
+    } finally {
+      db.close();
+    }
+    await core.call('loadwallet', ['locked-here']);
+    const w = (method: string, params: unknown[] = []): Promise<any> => core.rpc.call(method, params, 30_000, '/wallet/locked-here');
+    assert.equal((await w('getwalletinfo')).unlocked_until, 0);
+    const address: string = await w('getnewaddress');
+    await core.call('generatetoaddress', [101, address]);
+    await assert.rejects(w('sendtoaddress', [address, 1]), /walletpassphrase/);
+    await assert.rejects(w('walletpassphrase', ['wrong', 10]), /passphrase entered was incorrect/);
+    await w('walletpassphrase', ['open sesame', 60]);
+    assert.deepEqual((await w('listdescriptors', [true])).descriptors.map((d: any) => d.desc).sort(), privateHere);
+    assert.match(await w('sendtoaddress', [address, 1]), /^[0-9a-f]{64}$/);
+  } finally {
+    await core.stop();
+  }
+});
