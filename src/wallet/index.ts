@@ -54,3 +54,4 @@ export { DescriptorKeyError, DescriptorSpkm, type ListedDescriptor } from './des
 export { DEFAULT_KEYPOOL_SIZE, WALLET_CLIENT_VERSION, WALLET_FLAG, walletDescriptorText, writeNewDescriptorWallet, type NewWalletOptions } from './new-wallet.js';
 export { isBerkeleyDbFile, listWalletDatabases, type ListedWalletDatabase } from './wallet-dir.js';
 export { takeNewAddress, takeNewChangeAddress } from './new-address.js';
+export { walletScripts, WalletChainScan, type WalletChainBalances, type WalletCoin } from './chain-scan.js';

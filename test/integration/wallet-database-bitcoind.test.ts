@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { referenceBitcoind } from '../../native-bench/reference-bitcoind.js';
 import { selectParams } from '../../src/consensus/index.js';
-import { ByteReader, hash160, serializeTransaction, toHex } from '../../src/primitives/index.js';
+import { ByteReader, hash160, parseBlock, serializeTransaction, toHex } from '../../src/primitives/index.js';
 import * as noble from '@noble/secp256k1';
 import { decodeBase58Check } from '../../src/script/index.js';
 import {
@@ -45,6 +45,8 @@ import {
   WalletDatabaseError,
   walletDatabaseFile,
   walletDescriptorValue,
+  walletScripts,
+  WalletChainScan,
   walletTxValue,
   writeNewDescriptorWallet,
   xpubValue,
@@ -515,6 +517,52 @@ test('an encrypted wallet made here: bitcoind unlocks it with the passphrase and
     await w('walletpassphrase', ['open sesame', 60]);
     assert.deepEqual((await w('listdescriptors', [true])).descriptors.map((d: any) => d.desc).sort(), privateHere);
     assert.match(await w('sendtoaddress', [address, 1]), /^[0-9a-f]{64}$/);
+  } finally {
+    await core.stop();
+  }
+});
+
+test('scanning the chain with a bitcoind wallet\'s descriptors finds its transactions, coins and balances', async (t) => {
+  if ('missing' in reference) return t.skip(reference.missing);
+  const core = await BitcoindProcess.start(reference.path, ['-connect=0', '-fallbackfee=0.0002']);
+  try {
+    await core.call('createwallet', ['scan']);
+    const w = (method: string, params: unknown[] = []): Promise<any> => core.rpc.call(method, params, 30_000, '/wallet/scan');
+    const OTHER = 'bcrt1qft5p2uhsdcdc3l2ua4ap5qqfg4pjaqlp250x7us7a8qqhrxrxfsqseac85';
+    await core.call('generatetoaddress', [5, OTHER]);
+    await core.call('generatetoaddress', [110, await w('getnewaddress', ['', 'bech32'])]);
+    await w('sendtoaddress', [await w('getnewaddress', ['', 'bech32m']), 3]);
+    await w('sendtoaddress', [await w('getnewaddress', ['', 'legacy']), 1.25]);
+    await w('sendtoaddress', [OTHER, 2]);
+    await core.call('generatetoaddress', [1, OTHER]);
+    const balances = (await w('getbalances')).mine;
+    const unspent = (await w('listunspent')).map((u: any) => `${u.txid}:${u.vout} ${u.amount}`).sort();
+    const txids = new Set<string>((await w('listtransactions', ['*', 10_000])).map((e: any) => e.txid));
+    const tip = await core.call<number>('getblockcount');
+    const blocks = [];
+    for (let height = 0; height <= tip; height++) blocks.push(parseBlock(Buffer.from(await core.call<string>('getblock', [await core.call<string>('getblockhash', [height]), 0]), 'hex')));
+    await core.call('unloadwallet', ['scan']);
+
+    const db = WalletDatabase.open(join(core.datadir, 'regtest', 'wallets', 'scan'), { messageStart: REGTEST });
+    try {
+      const stored = readStoredWallet(db);
+      const spkms = [...stored.descriptors.values()].map((d) => new DescriptorSpkm(d, 'regtest'));
+      const scripts = walletScripts(spkms);
+      // One script for every position of every range (ranges grew past 1,000 with the addresses handed out).
+      assert.equal(scripts.size, spkms.reduce((n, m) => n + m.record.rangeEnd - m.record.rangeStart, 0));
+      assert.ok(scripts.size > 8000);
+      const scan = new WalletChainScan((script) => scripts.has(Buffer.from(script).toString('hex')));
+      blocks.forEach((block, height) => scan.connectBlock(block, height));
+      assert.deepEqual(new Set(scan.transactions.keys()), txids);
+      // Exactly the transactions the wallet file holds, too.
+      assert.deepEqual(new Set(stored.transactions.keys()), txids);
+      const amount = (sats: bigint) => Number(sats) / 1e8;
+      assert.deepEqual(scan.coins().filter((c) => !scan.isImmature(c)).map((c) => `${c.txid}:${c.vout} ${amount(c.value)}`).sort(), unspent);
+      const ours = scan.balances();
+      assert.deepEqual([amount(ours.trusted), amount(ours.immature)], [balances.trusted, balances.immature]);
+    } finally {
+      db.close();
+    }
   } finally {
     await core.stop();
   }
