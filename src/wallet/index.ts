@@ -51,7 +51,8 @@ export { serializedWalletTxState, walletTxStateOf, walletTxValue, type WalletTxR
 export { compatDescriptorString, descriptorId } from './descriptor-id.js';
 export { decodeXpubBytes, lockedCoinKey, readStoredWallet, StoredWalletCorrupt, type StoredDescriptor, type StoredWallet } from './stored-wallet.js';
 export { DescriptorKeyError, DescriptorSpkm, type ListedDescriptor } from './descriptor-spkm.js';
-export { DEFAULT_KEYPOOL_SIZE, WALLET_CLIENT_VERSION, WALLET_FLAG, walletDescriptorText, writeNewDescriptorWallet, type NewWalletOptions } from './new-wallet.js';
+export { DEFAULT_KEYPOOL_SIZE, WALLET_CLIENT_VERSION, WALLET_FLAG, walletDescriptorText, writeDescriptorSet, writeNewDescriptorWallet, type DescriptorSetOptions, type NewWalletOptions } from './new-wallet.js';
 export { isBerkeleyDbFile, listWalletDatabases, type ListedWalletDatabase } from './wallet-dir.js';
 export { takeNewAddress, takeNewChangeAddress } from './new-address.js';
 export { walletScripts, WalletChainScan, type WalletChainBalances, type WalletCoin } from './chain-scan.js';
+export { changeWalletPassphrase, encryptWalletFile, WalletEncryptionError } from './encryption.js';

@@ -102,13 +102,47 @@ function randomSeed(): Uint8Array {
   }
 }
 
-/** Writes a new wallet's records into an empty database, in one transaction. */
-export function writeNewDescriptorWallet(db: WalletDatabase, options: NewWalletOptions): void {
+export interface DescriptorSetOptions {
+  readonly chain: ChainName;
+  readonly creationTime: number;
+  readonly keypool?: number;
+  readonly seed?: Uint8Array;
+}
+
+/**
+ * Core's SetupDescriptorScriptPubKeyMans (inside the caller's transaction): a new seed's
+ * master key, its eight descriptors with their key (encrypted under `encryptionKey` when the
+ * wallet is encrypted) and caches, each made the active one of its type and role.
+ */
+export function writeDescriptorSet(db: WalletDatabase, options: DescriptorSetOptions, encryptionKey?: Uint8Array): void {
   const master = extKeyFromSeed(options.seed ?? randomSeed());
   if (!master) throw new Error('the seed does not give a valid master key');
   const keypool = options.keypool ?? DEFAULT_KEYPOOL_SIZE;
   const masterPub = getPublicKey(master.privateKey, true);
   const der = encodePrivateKeyDer(master.privateKey, masterPub);
+  for (const internal of [false, true]) {
+    for (const type of OUTPUT_TYPES) {
+      const parsed = parseDescriptor(walletDescriptorText(master, type, internal, options.chain), options.chain);
+      const descriptor = parsed.descriptors[0]!.toString();
+      const id = descriptorId(descriptor);
+      db.write(recordKeys.walletDescriptor(id), walletDescriptorValue.encode({ descriptor, creationTime: BigInt(options.creationTime), nextIndex: 0, rangeStart: 0, rangeEnd: keypool }));
+      if (encryptionKey) {
+        db.write(recordKeys.descriptorCryptedKey(id, masterPub), cryptedKeyValue.encode(encryptSecret(encryptionKey, master.privateKey, masterPub)));
+      } else {
+        db.write(recordKeys.descriptorKey(id, masterPub), descriptorKeyValue.encode({ privateKey: der, checksum: privateKeyChecksum(masterPub, der) }));
+      }
+      // The caches Expand writes: the account (last hardened step) and the parent of the positions.
+      const account = deriveExtPrivKeyPath(master, [PURPOSE[type] + BIP32_HARDENED, (options.chain === 'main' ? 0 : 1) + BIP32_HARDENED, BIP32_HARDENED])!;
+      const parent = deriveExtPrivKeyPath(account, [internal ? 1 : 0])!;
+      db.write(recordKeys.descriptorLastHardenedCache(id, 0), xpubValue.encode(xpubBytes(encodeExtPubKey(neuterExtKey(account), options.chain))));
+      db.write(recordKeys.descriptorCache(id, 0), xpubValue.encode(xpubBytes(encodeExtPubKey(neuterExtKey(parent), options.chain))));
+      db.write(recordKeys.activeSpk(internal, type), uint256Value.encode(id));
+    }
+  }
+}
+
+/** Writes a new wallet's records into an empty database, in one transaction. */
+export function writeNewDescriptorWallet(db: WalletDatabase, options: NewWalletOptions): void {
   // An encrypted wallet (Core's EncryptWallet before its descriptors are set up): a random
   // key encrypts every private key, and the passphrase encrypts that key (master key id 1).
   const encryption = options.passphrase && (() => {
@@ -121,25 +155,7 @@ export function writeNewDescriptorWallet(db: WalletDatabase, options: NewWalletO
     let flags = WALLET_FLAG.DESCRIPTORS | WALLET_FLAG.LAST_HARDENED_XPUB_CACHED;
     if (options.avoidReuse) flags |= WALLET_FLAG.AVOID_REUSE;
     db.write(recordKeys.flags(), uint64Value.encode(flags));
-    for (const internal of [false, true]) {
-      for (const type of OUTPUT_TYPES) {
-        const parsed = parseDescriptor(walletDescriptorText(master, type, internal, options.chain), options.chain);
-        const descriptor = parsed.descriptors[0]!.toString();
-        const id = descriptorId(descriptor);
-        db.write(recordKeys.walletDescriptor(id), walletDescriptorValue.encode({ descriptor, creationTime: BigInt(options.creationTime), nextIndex: 0, rangeStart: 0, rangeEnd: keypool }));
-        if (encryption) {
-          db.write(recordKeys.descriptorCryptedKey(id, masterPub), cryptedKeyValue.encode(encryptSecret(encryption.key, master.privateKey, masterPub)));
-        } else {
-          db.write(recordKeys.descriptorKey(id, masterPub), descriptorKeyValue.encode({ privateKey: der, checksum: privateKeyChecksum(masterPub, der) }));
-        }
-        // The caches Expand writes: the account (last hardened step) and the parent of the positions.
-        const account = deriveExtPrivKeyPath(master, [PURPOSE[type] + BIP32_HARDENED, (options.chain === 'main' ? 0 : 1) + BIP32_HARDENED, BIP32_HARDENED])!;
-        const parent = deriveExtPrivKeyPath(account, [internal ? 1 : 0])!;
-        db.write(recordKeys.descriptorLastHardenedCache(id, 0), xpubValue.encode(xpubBytes(encodeExtPubKey(neuterExtKey(account), options.chain))));
-        db.write(recordKeys.descriptorCache(id, 0), xpubValue.encode(xpubBytes(encodeExtPubKey(neuterExtKey(parent), options.chain))));
-        db.write(recordKeys.activeSpk(internal, type), uint256Value.encode(id));
-      }
-    }
+    writeDescriptorSet(db, options, encryption?.key);
     // Core writes an empty locator as "bestblock" (older versions then rescan) and the real one beside it.
     db.write(recordKeys.bestBlock(), locatorValue.encode([]));
     db.write(recordKeys.bestBlockNoMerkle(), locatorValue.encode(options.tipLocator));

@@ -5,7 +5,7 @@
  * reports, and a backup made here loads in bitcoind as a wallet of its own.
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { referenceBitcoind } from '../../native-bench/reference-bitcoind.js';
@@ -14,6 +14,7 @@ import { ByteReader, hash160, parseBlock, serializeTransaction, toHex } from '..
 import * as noble from '@noble/secp256k1';
 import { decodeBase58Check } from '../../src/script/index.js';
 import {
+  changeWalletPassphrase,
   cryptedKeyValue,
   decodePrivateKeyDer,
   decryptMasterKey,
@@ -22,6 +23,7 @@ import {
   decryptSecret,
   descriptorId,
   encodePrivateKeyDer,
+  encryptWalletFile,
   privateKeyChecksumMatches,
   descriptorKeyValue,
   int32Value,
@@ -44,6 +46,7 @@ import {
   WalletDatabase,
   WalletDatabaseError,
   walletDatabaseFile,
+  WalletEncryptionError,
   walletDescriptorValue,
   walletScripts,
   WalletChainScan,
@@ -563,6 +566,51 @@ test('scanning the chain with a bitcoind wallet\'s descriptors finds its transac
     } finally {
       db.close();
     }
+  } finally {
+    await core.stop();
+  }
+});
+
+test('encryptwallet and walletpassphrasechange done here on a bitcoind wallet: bitcoind unlocks it, with the shape its own encryptwallet gives', async (t) => {
+  if ('missing' in reference) return t.skip(reference.missing);
+  const core = await BitcoindProcess.start(reference.path, ['-connect=0', '-fallbackfee=0.0002']);
+  try {
+    const walletDir = (name: string) => join(core.datadir, 'regtest', 'wallets', name);
+    const on = (name: string) => (method: string, params: unknown[] = []): Promise<any> => core.rpc.call(method, params, 30_000, `/wallet/${name}`);
+    // The reference: bitcoind encrypting a wallet of its own.
+    await core.call('createwallet', ['by-core']);
+    await on('by-core')('encryptwallet', ['pass one']);
+    const coreShape = (await on('by-core')('listdescriptors')).descriptors.map((d: any) => [d.active, d.internal ?? null]).sort();
+    // The same done here to a wallet bitcoind made and used.
+    await core.call('createwallet', ['here']);
+    const here = on('here');
+    const used: string = await here('getnewaddress');
+    await core.call('generatetoaddress', [101, used]);
+    const plainSecrets: Buffer[] = [];
+    await core.call('unloadwallet', ['here']);
+    let db = WalletDatabase.open(walletDir('here'), { messageStart: REGTEST });
+    try {
+      for (const descriptor of readStoredWallet(db).descriptors.values()) for (const key of descriptor.keys.values()) plainSecrets.push(Buffer.from(decodePrivateKeyDer(key.privateKey)!));
+      encryptWalletFile(db, new TextEncoder().encode('pass one'), { chain: 'regtest', creationTime: Math.floor(Date.now() / 1000) });
+      assert.throws(() => encryptWalletFile(db, new TextEncoder().encode('again'), { chain: 'regtest', creationTime: 0 }), WalletEncryptionError);
+      assert.equal(changeWalletPassphrase(db, new TextEncoder().encode('wrong'), new TextEncoder().encode('pass two')), false);
+      assert.equal(changeWalletPassphrase(db, new TextEncoder().encode('pass one'), new TextEncoder().encode('pass two')), true);
+    } finally {
+      db.close();
+    }
+    // Rewritten: no old key is anywhere in the file in the clear.
+    const file = readFileSync(walletDatabaseFile(walletDir('here')));
+    for (const secret of plainSecrets) assert.equal(file.indexOf(secret), -1);
+    await core.call('loadwallet', ['here']);
+    assert.equal((await here('getwalletinfo')).unlocked_until, 0);
+    assert.deepEqual((await here('listdescriptors')).descriptors.map((d: any) => [d.active, d.internal ?? null]).sort(), coreShape);
+    await assert.rejects(here('walletpassphrase', ['pass one', 10]), /passphrase entered was incorrect/);
+    await here('walletpassphrase', ['pass two', 60]);
+    // The coins mined before are still the wallet's and spendable; new addresses come from the new seed.
+    assert.match(await here('sendtoaddress', [used, 1]), /^[0-9a-f]{64}$/);
+    const fresh: string = await here('getnewaddress');
+    assert.notEqual(fresh, used);
+    assert.equal((await here('getaddressinfo', [fresh])).ismine, true);
   } finally {
     await core.stop();
   }
