@@ -121,6 +121,8 @@ export class WalletDatabase {
       mkdirSync(directory, { recursive: true });
       db = SqliteDatabase.open(file, { create: true });
     } catch (err) {
+      // Only SQLite's own failures are the database's; a missing addon is not (it says to run make build).
+      if (!(err instanceof SqliteError) && (err as NodeJS.ErrnoException).code === undefined) throw err;
       throw new WalletDatabaseError(`SQLiteDatabase: Failed to open database: ${(err as Error).message}\n`, 'FAILED_LOAD');
     }
     try {

@@ -20,6 +20,7 @@ import {
   decryptMasterKey,
   decodeXpubBytes,
   DescriptorSpkm,
+  openWalletDatabaseAt,
   decryptSecret,
   descriptorId,
   encodePrivateKeyDer,
@@ -47,6 +48,9 @@ import {
   WalletDatabaseError,
   walletDatabaseFile,
   WalletEncryptionError,
+  WalletFileError,
+  walletPathForCreate,
+  walletPathForLoad,
   walletDescriptorValue,
   walletScripts,
   WalletChainScan,
@@ -611,6 +615,59 @@ test('encryptwallet and walletpassphrasechange done here on a bitcoind wallet: b
     const fresh: string = await here('getnewaddress');
     assert.notEqual(fresh, used);
     assert.equal((await here('getaddressinfo', [fresh])).ismine, true);
+  } finally {
+    await core.stop();
+  }
+});
+
+test('wallet names: creating and loading fail here with bitcoind\'s texts and codes, case by case', async (t) => {
+  if ('missing' in reference) return t.skip(reference.missing);
+  const core = await BitcoindProcess.start(reference.path, ['-connect=0']);
+  try {
+    const walletDir = join(core.datadir, 'regtest', 'wallets');
+    await core.call('createwallet', ['loaded']);
+    await core.call('createwallet', ['unloaded']);
+    await core.call('unloadwallet', ['unloaded']);
+    mkdirSync(join(walletDir, 'emptydir'));
+    mkdirSync(join(walletDir, 'junk'));
+    writeFileSync(join(walletDir, 'junk', 'wallet.dat'), Buffer.alloc(8192));
+    const bdb = Buffer.alloc(8192);
+    bdb.writeUInt32LE(0x00053162, 12);
+    writeFileSync(join(walletDir, 'old.dat'), bdb);
+    const coreError = async (method: string, name: string) => {
+      try {
+        await core.call(method, [name]);
+      } catch (err) {
+        return { code: (err as { code: number }).code, message: (err as Error).message.replace(/^\w+: error -?\d+: /, '') };
+      }
+      return undefined;
+    };
+    const ours = (run: () => unknown) => {
+      try {
+        run();
+      } catch (err) {
+        if (err instanceof WalletFileError) return { code: err.code, message: err.message };
+        throw err;
+      }
+      return undefined;
+    };
+    for (const name of ['missing', 'emptydir', 'junk', 'old.dat']) {
+      assert.deepEqual(ours(() => walletPathForLoad(walletDir, name, REGTEST)), await coreError('loadwallet', name), name);
+    }
+    // A wallet bitcoind holds is locked: opening it here fails as a second bitcoind's loadwallet does.
+    assert.deepEqual(ours(() => openWalletDatabaseAt(walletPathForLoad(walletDir, 'loaded', REGTEST), REGTEST)), {
+      code: -4,
+      message: 'Wallet file verification failed. SQLiteDatabase: Unable to obtain an exclusive lock on the database, is it being used by another instance of Bitcoin Core?\n',
+    });
+    for (const name of ['', 'unloaded']) {
+      assert.deepEqual(ours(() => walletPathForCreate(walletDir, name, REGTEST)), await coreError('createwallet', name), name);
+    }
+    // What bitcoind accepts is accepted here too: a new name, an empty directory, an absolute path.
+    assert.equal(walletPathForCreate(walletDir, 'emptydir', REGTEST), join(walletDir, 'emptydir'));
+    assert.equal(walletPathForCreate(walletDir, join(core.datadir, 'elsewhere'), REGTEST), join(core.datadir, 'elsewhere'));
+    assert.equal(await coreError('createwallet', 'emptydir'), undefined);
+    const unloaded = openWalletDatabaseAt(walletPathForLoad(walletDir, 'unloaded', REGTEST), REGTEST);
+    unloaded.close();
   } finally {
     await core.stop();
   }
