@@ -71,6 +71,10 @@ export interface NewWalletOptions {
   readonly avoidReuse?: boolean;
   /** Encrypt the wallet with this passphrase (createwallet's passphrase): its keys are written encrypted only. */
   readonly passphrase?: Uint8Array;
+  /** disable_private_keys: a watch-only wallet, with no descriptors until some are imported. */
+  readonly disablePrivateKeys?: boolean;
+  /** blank: no descriptors until some are imported or a seed is set. */
+  readonly blank?: boolean;
 }
 
 /** Core's GenerateWalletDescriptor text (private form) for one output type and role. */
@@ -143,6 +147,8 @@ export function writeDescriptorSet(db: WalletDatabase, options: DescriptorSetOpt
 
 /** Writes a new wallet's records into an empty database, in one transaction. */
 export function writeNewDescriptorWallet(db: WalletDatabase, options: NewWalletOptions): void {
+  // Core refuses this combination before it writes anything (createwallet's -4).
+  if (options.passphrase && options.disablePrivateKeys) throw new Error('a wallet without private keys has nothing to encrypt');
   // An encrypted wallet (Core's EncryptWallet before its descriptors are set up): a random
   // key encrypts every private key, and the passphrase encrypts that key (master key id 1).
   const encryption = options.passphrase && (() => {
@@ -154,8 +160,10 @@ export function writeNewDescriptorWallet(db: WalletDatabase, options: NewWalletO
     if (encryption) db.write(recordKeys.masterKey(1), masterKeyValue.encode(encryption.record));
     let flags = WALLET_FLAG.DESCRIPTORS | WALLET_FLAG.LAST_HARDENED_XPUB_CACHED;
     if (options.avoidReuse) flags |= WALLET_FLAG.AVOID_REUSE;
+    if (options.disablePrivateKeys) flags |= WALLET_FLAG.DISABLE_PRIVATE_KEYS;
+    if (options.blank) flags |= WALLET_FLAG.BLANK_WALLET;
     db.write(recordKeys.flags(), uint64Value.encode(flags));
-    writeDescriptorSet(db, options, encryption?.key);
+    if (!options.disablePrivateKeys && !options.blank) writeDescriptorSet(db, options, encryption?.key);
     // Core writes an empty locator as "bestblock" (older versions then rescan) and the real one beside it.
     db.write(recordKeys.bestBlock(), locatorValue.encode([]));
     db.write(recordKeys.bestBlockNoMerkle(), locatorValue.encode(options.tipLocator));

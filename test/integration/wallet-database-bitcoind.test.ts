@@ -672,3 +672,30 @@ test('wallet names: creating and loading fail here with bitcoind\'s texts and co
     await core.stop();
   }
 });
+
+test('createwallet\'s options made here (disable_private_keys, blank, avoid_reuse) load in bitcoind as its own do', async (t) => {
+  if ('missing' in reference) return t.skip(reference.missing);
+  const core = await BitcoindProcess.start(reference.path, ['-connect=0']);
+  try {
+    const variants: [string, Partial<{ disablePrivateKeys: boolean; blank: boolean; avoidReuse: boolean }>, unknown[]][] = [
+      ['nokeys', { disablePrivateKeys: true }, [true, false]],
+      ['blank', { blank: true }, [false, true]],
+      ['reuse', { avoidReuse: true }, [false, false, '', true]],
+    ];
+    const shape = (info: any) => [info.flags, info.keypoolsize, info.keypoolsize_hd_internal, info.private_keys_enabled, info.blank, info.avoid_reuse, info.descriptors];
+    for (const [name, options, coreArgs] of variants) {
+      await core.call('createwallet', [`${name}-core`, ...coreArgs]);
+      const db = WalletDatabase.open(join(core.datadir, 'regtest', 'wallets', `${name}-here`), { messageStart: REGTEST });
+      try {
+        writeNewDescriptorWallet(db, { chain: 'regtest', creationTime: Math.floor(Date.now() / 1000), tipLocator: [Buffer.from(await core.call<string>('getblockhash', [0]), 'hex').reverse()], ...options });
+      } finally {
+        db.close();
+      }
+      await core.call('loadwallet', [`${name}-here`]);
+      const info = (wallet: string): Promise<any> => core.rpc.call('getwalletinfo', [], 30_000, `/wallet/${wallet}`);
+      assert.deepEqual(shape(await info(`${name}-here`)), shape(await info(`${name}-core`)), name);
+    }
+  } finally {
+    await core.stop();
+  }
+});
