@@ -57,4 +57,4 @@ export { takeNewAddress, takeNewChangeAddress } from './new-address.js';
 export { walletScripts, WalletChainScan, type WalletChainBalances, type WalletCoin } from './chain-scan.js';
 export { changeWalletPassphrase, encryptWalletFile, WalletEncryptionError } from './encryption.js';
 export { RPC_CODE as WALLET_RPC_CODE } from './rpc-codes.js';
-export { openWalletDatabaseAt, WalletFileError, walletPathForCreate, walletPathForLoad, walletPathOf } from './wallet-files.js';
+export { openWalletDatabaseAt, restoreWalletFile, WalletFileError, walletPathForCreate, walletPathForLoad, walletPathOf } from './wallet-files.js';

@@ -5,7 +5,7 @@
  * database there yet; loading needs a SQLite wallet of this network there, and names what
  * else it found. Each failure carries the RPC code Core's HandleWalletError gives it.
  */
-import { existsSync, statSync } from 'node:fs';
+import { copyFileSync, constants as fsConstants, existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { RPC_CODE } from './rpc-codes.js';
 import { isBerkeleyDbFile } from './wallet-dir.js';
@@ -71,6 +71,34 @@ export function openWalletDatabaseAt(path: string, messageStart: Uint8Array): Wa
   } catch (err) {
     // Core keeps the database's text as it is, its trailing newline included.
     if (err instanceof WalletDatabaseError) throw new WalletFileError(`${VERIFY_FAILED}${err.message}`, RPC_CODE.WALLET_ERROR);
+    throw err;
+  }
+}
+
+/**
+ * restorewallet's file work (Core's RestoreWallet): the backup copied to `<wallet dir>/<name>/
+ * wallet.dat` without overwriting anything, then checked as loading checks it; when that
+ * fails, the copy (and a directory made for it) is removed again. Returns the wallet's path.
+ */
+export function restoreWalletFile(walletDir: string, name: string, backupFile: string, messageStart: Uint8Array): string {
+  if (name === '') throw new WalletFileError('Wallet name cannot be empty', RPC_CODE.INVALID_PARAMETER);
+  if (!existsSync(backupFile)) throw new WalletFileError('Backup file does not exist', RPC_CODE.INVALID_PARAMETER);
+  const path = walletPathOf(walletDir, name);
+  const file = walletDatabaseFile(path);
+  let createdDirectory = false;
+  if (existsSync(path)) {
+    if (!statSync(path).isDirectory()) throw new WalletFileError(`Failed to restore wallet. Database file exists '${path}'.`, RPC_CODE.WALLET_ALREADY_EXISTS);
+    if (existsSync(file)) throw new WalletFileError(`Failed to restore wallet. Database file exists in '${file}'.`, RPC_CODE.WALLET_ALREADY_EXISTS);
+  } else {
+    mkdirSync(path, { recursive: true });
+    createdDirectory = true;
+  }
+  copyFileSync(backupFile, file, fsConstants.COPYFILE_EXCL);
+  try {
+    return walletPathForLoad(walletDir, name, messageStart);
+  } catch (err) {
+    rmSync(file, { force: true });
+    if (createdDirectory) rmSync(path, { recursive: true, force: true });
     throw err;
   }
 }

@@ -5,7 +5,7 @@
  * reports, and a backup made here loads in bitcoind as a wallet of its own.
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { referenceBitcoind } from '../../native-bench/reference-bitcoind.js';
@@ -34,6 +34,7 @@ import {
   parseRecordKey,
   readStoredWallet,
   readString,
+  restoreWalletFile,
   RECORD,
   recordKey,
   recordKeys,
@@ -64,6 +65,27 @@ import { Daemon } from './daemon-harness.js';
 
 const reference = referenceBitcoind();
 const REGTEST = selectParams('regtest').messageStart;
+
+/** bitcoind's error for a call (code and message), or undefined when it succeeds. */
+async function coreErrorOf(core: BitcoindProcess, method: string, params: unknown[]): Promise<{ code: number; message: string } | undefined> {
+  try {
+    await core.call(method, params);
+  } catch (err) {
+    return { code: (err as { code: number }).code, message: (err as Error).message.replace(/^\w+: error -?\d+: /, '') };
+  }
+  return undefined;
+}
+
+/** The WalletFileError `run` throws (code and message), or undefined when it succeeds. */
+function walletFileErrorOf(run: () => unknown): { code: number; message: string } | undefined {
+  try {
+    run();
+  } catch (err) {
+    if (err instanceof WalletFileError) return { code: err.code, message: err.message };
+    throw err;
+  }
+  return undefined;
+}
 
 /** The key rebuilt from what was parsed out of it. */
 function rebuiltKey(k: ParsedRecordKey): Uint8Array | undefined {
@@ -634,23 +656,8 @@ test('wallet names: creating and loading fail here with bitcoind\'s texts and co
     const bdb = Buffer.alloc(8192);
     bdb.writeUInt32LE(0x00053162, 12);
     writeFileSync(join(walletDir, 'old.dat'), bdb);
-    const coreError = async (method: string, name: string) => {
-      try {
-        await core.call(method, [name]);
-      } catch (err) {
-        return { code: (err as { code: number }).code, message: (err as Error).message.replace(/^\w+: error -?\d+: /, '') };
-      }
-      return undefined;
-    };
-    const ours = (run: () => unknown) => {
-      try {
-        run();
-      } catch (err) {
-        if (err instanceof WalletFileError) return { code: err.code, message: err.message };
-        throw err;
-      }
-      return undefined;
-    };
+    const coreError = (method: string, name: string) => coreErrorOf(core, method, [name]);
+    const ours = walletFileErrorOf;
     for (const name of ['missing', 'emptydir', 'junk', 'old.dat']) {
       assert.deepEqual(ours(() => walletPathForLoad(walletDir, name, REGTEST)), await coreError('loadwallet', name), name);
     }
@@ -695,6 +702,35 @@ test('createwallet\'s options made here (disable_private_keys, blank, avoid_reus
       const info = (wallet: string): Promise<any> => core.rpc.call('getwalletinfo', [], 30_000, `/wallet/${wallet}`);
       assert.deepEqual(shape(await info(`${name}-here`)), shape(await info(`${name}-core`)), name);
     }
+  } finally {
+    await core.stop();
+  }
+});
+
+test('restorewallet\'s file work done here: bitcoind\'s refusals case by case, and a restore bitcoind then loads', async (t) => {
+  if ('missing' in reference) return t.skip(reference.missing);
+  const core = await BitcoindProcess.start(reference.path, ['-connect=0']);
+  try {
+    const walletDir = join(core.datadir, 'regtest', 'wallets');
+    await core.call('createwallet', ['source']);
+    const backup = join(core.datadir, 'source-backup.dat');
+    await core.rpc.call('backupwallet', [backup], 30_000, '/wallet/source');
+    writeFileSync(join(walletDir, 'a-file'), 'not a directory');
+    const junk = join(core.datadir, 'junk.dat');
+    writeFileSync(junk, Buffer.alloc(100));
+    const coreError = (name: string, file: string) => coreErrorOf(core, 'restorewallet', [name, file]);
+    const ours = (name: string, file: string) => walletFileErrorOf(() => restoreWalletFile(walletDir, name, file, REGTEST));
+    const cases: [string, string][] = [['', backup], ['x', join(core.datadir, 'missing.dat')], ['source', backup], ['a-file', backup]];
+    for (const [name, file] of cases) assert.deepEqual(ours(name, file), await coreError(name, file), `${name} ${file}`);
+    // Not a wallet: refused after the copy, which is removed again with the directory made for it.
+    assert.deepEqual(ours('junk-here', junk), { code: -18, message: `Wallet file verification failed. Failed to load database path '${join(walletDir, 'junk-here')}'. Data is not in recognized format.` });
+    assert.deepEqual(await coreError('junk-core', junk), { code: -18, message: `Wallet file verification failed. Failed to load database path '${join(walletDir, 'junk-core')}'. Data is not in recognized format.` });
+    assert.equal(existsSync(join(walletDir, 'junk-here')), existsSync(join(walletDir, 'junk-core')));
+    // A restore made here is a wallet bitcoind loads, with the source's descriptors.
+    assert.equal(ours('restored-here', backup), undefined);
+    await core.call('loadwallet', ['restored-here']);
+    const descs = async (wallet: string) => (await core.rpc.call<any>('listdescriptors', [], 30_000, `/wallet/${wallet}`)).descriptors.map((d: any) => d.desc);
+    assert.deepEqual(await descs('restored-here'), await descs('source'));
   } finally {
     await core.stop();
   }
