@@ -8,7 +8,7 @@
 import type { Reply, RestRequest } from '../http/index.js';
 import { blockchainInfoJson, deploymentInfoResult, mempoolContentsJson, mempoolInfoJson } from '../rpc/index.js';
 import type { RestContext } from './context.js';
-import { formatNotFound, JSON_ONLY, jsonValueReply, parseDataFormat, parseRestHash, restError, warmupError } from './format.js';
+import { formatNotFound, JSON_ONLY, jsonTextReply, jsonValueReply, parseDataFormat, parseRestHash, restError, warmupError } from './format.js';
 import { queryParameter, UriParseError } from './query.js';
 
 /** /rest/chaininfo.json (the prefix has no slash: "/rest/chaininfoXYZ.json" answers too). */
@@ -16,7 +16,7 @@ export function restChainInfo(req: RestRequest, ctx: RestContext): Reply {
   if (req.warmup !== null) return warmupError(req.warmup);
   const { format } = parseDataFormat(req.rest);
   if (format !== 'json') return formatNotFound(JSON_ONLY);
-  return ctx.withSnapshot((snapshot) => ({ status: 200, contentType: 'application/json', body: `${blockchainInfoJson(snapshot)}\n` }));
+  return ctx.withSnapshot((snapshot) => jsonTextReply(blockchainInfoJson(snapshot)));
 }
 
 /** /rest/deploymentinfo.json and /rest/deploymentinfo/<hash>.json: the format is checked before the hash. */

@@ -111,7 +111,12 @@ export function textReply(text: string): Reply {
   return { status: 200, contentType: 'text/plain', body: text };
 }
 
+/** JSON text already written (as UniValue::write() writes it) and LF. */
+export function jsonTextReply(text: string): Reply {
+  return { status: 200, contentType: 'application/json', body: `${text}\n` };
+}
+
 /** UniValue::write() of the value and LF. */
 export function jsonValueReply(value: unknown): Reply {
-  return { status: 200, contentType: 'application/json', body: `${writeJson(value)}\n` };
+  return jsonTextReply(writeJson(value));
 }

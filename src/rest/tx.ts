@@ -7,7 +7,7 @@ import type { Reply, RestRequest } from '../http/index.js';
 import { hashToHex, parseTransaction, type OutPoint } from '../primitives/index.js';
 import { amountText, MempoolView, scriptPubKeyText, txToJson } from '../rpc/index.js';
 import type { RestContext } from './context.js';
-import { ALL_FORMATS, binReply, formatNotFound, hexReply, jsonValueReply, parseDataFormat, parseRestHash, restError, warmupError } from './format.js';
+import { ALL_FORMATS, binReply, formatNotFound, hexReply, jsonTextReply, jsonValueReply, parseDataFormat, parseRestHash, restError, warmupError } from './format.js';
 import {
   decodeUtxoBody,
   encodeUtxoResult,
@@ -130,11 +130,7 @@ function getUtxos(req: RestRequest, ctx: RestContext): Reply {
         let bitmap = '';
         for (const hit of hits) bitmap += hit ? '1' : '0';
         const entries = utxos.map((u) => `{"height":${u.height},"value":${amountText(u.value)},"scriptPubKey":${describe(u.scriptPubKey)}}`);
-        return {
-          status: 200,
-          contentType: 'application/json',
-          body: `{"chainHeight":${result.chainHeight},"chaintipHash":"${tip.hashHex}","bitmap":"${bitmap}","utxos":[${entries.join(',')}]}\n`,
-        };
+        return jsonTextReply(`{"chainHeight":${result.chainHeight},"chaintipHash":"${tip.hashHex}","bitmap":"${bitmap}","utxos":[${entries.join(',')}]}`);
       }
     }
   });

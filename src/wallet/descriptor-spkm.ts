@@ -5,6 +5,7 @@
  * listdescriptors entry Core prints for it.
  */
 import { getPublicKey } from '@noble/secp256k1';
+import { bytesEqual, fromHex, toHex } from '../primitives/index.js';
 import { decodeExtPubKey, encodeAddress, encodeExtPubKey, keyFingerprint, KeyStore, parseDescriptor, type ChainName, type Descriptor } from '../script/index.js';
 import { decryptSecret } from './crypter.js';
 import { decodePrivateKeyDer, privateKeyChecksumMatches } from './private-key-der.js';
@@ -19,8 +20,6 @@ export class DescriptorKeyError extends Error {
   }
 }
 
-const bytesOfHex = (text: string): Uint8Array => new Uint8Array(Buffer.from(text, 'hex'));
-const sameBytes = (a: Uint8Array, b: Uint8Array): boolean => a.length === b.length && a.every((x, i) => x === b[i]);
 
 /** Core's listdescriptors entry, in its key order. */
 export interface ListedDescriptor {
@@ -61,10 +60,9 @@ export function cachedDescriptorText(stored: StoredDescriptor, chain: ChainName)
       failed = true;
       return whole;
     }
-    const account = decodeXpubBytes(cached);
-    const accountText = encodeExtPubKey({ ...account, publicKey: account.pubkey }, chain);
+    const accountText = encodeExtPubKey(decodeXpubBytes(cached), chain);
     const hardenedPath = steps.slice(0, lastHardened + 1).map((step) => `/${step.replace("'", 'h')}`).join('');
-    const fingerprint = origin ? origin.slice(1, 9) : Buffer.from(keyFingerprint(root.publicKey)).toString('hex');
+    const fingerprint = origin ? origin.slice(1, 9) : toHex(keyFingerprint(root.publicKey));
     const rest = steps.slice(lastHardened + 1).map((step) => `/${step}`).join('');
     return `[${fingerprint}${origin ? originPath : ''}${hardenedPath}]${accountText}${rest}${wildcard ?? ''}`;
   });
@@ -93,7 +91,7 @@ export class DescriptorSpkm {
     this.descriptor = descriptor;
     // Plain private keys: Core checks each against its public key and its checksum (LoadDescriptorKey).
     for (const [pubkeyHex, record] of stored.keys) {
-      const pubkey = bytesOfHex(pubkeyHex);
+      const pubkey = fromHex(pubkeyHex);
       const secret = decodePrivateKeyDer(record.privateKey);
       if (!secret || !privateKeyChecksumMatches(pubkey, record.privateKey, record.checksum)) throw new DescriptorKeyError(`the private key of ${pubkeyHex} is corrupt`);
       this.#addKey(secret, pubkey);
@@ -102,7 +100,7 @@ export class DescriptorSpkm {
 
   #addKey(secret: Uint8Array, pubkey: Uint8Array): void {
     const compressed = pubkey.length === 33;
-    if (!sameBytes(getPublicKey(secret, compressed), pubkey)) throw new DescriptorKeyError(`a private key does not match its public key ${Buffer.from(pubkey).toString('hex')}`);
+    if (!bytesEqual(getPublicKey(secret, compressed), pubkey)) throw new DescriptorKeyError(`a private key does not match its public key ${toHex(pubkey)}`);
     this.keys.add(secret, compressed);
   }
 
@@ -110,9 +108,9 @@ export class DescriptorSpkm {
   unlock(masterKey: Uint8Array): boolean {
     const opened: [Uint8Array, Uint8Array][] = [];
     for (const [pubkeyHex, crypted] of this.stored.cryptedKeys) {
-      const pubkey = bytesOfHex(pubkeyHex);
+      const pubkey = fromHex(pubkeyHex);
       const secret = decryptSecret(masterKey, crypted, pubkey);
-      if (!secret || !sameBytes(getPublicKey(secret, pubkey.length === 33), pubkey)) return false;
+      if (!secret || !bytesEqual(getPublicKey(secret, pubkey.length === 33), pubkey)) return false;
       opened.push([secret, pubkey]);
     }
     for (const [secret, pubkey] of opened) this.#addKey(secret, pubkey);

@@ -49,7 +49,7 @@ export {
 export { decodePrivateKeyDer, encodePrivateKeyDer, privateKeyChecksum, privateKeyChecksumMatches } from './private-key-der.js';
 export { serializedWalletTxState, walletTxStateOf, walletTxValue, type WalletTxRecord, type WalletTxState } from './wallet-tx-record.js';
 export { compatDescriptorString, descriptorId } from './descriptor-id.js';
-export { decodeXpubBytes, lockedCoinKey, readStoredWallet, StoredWalletCorrupt, type StoredDescriptor, type StoredWallet } from './stored-wallet.js';
+export { decodeXpubBytes, encodeXpubBytes, lockedCoinKey, readStoredWallet, StoredWalletCorrupt, type StoredDescriptor, type StoredWallet } from './stored-wallet.js';
 export { DescriptorKeyError, DescriptorSpkm, type ListedDescriptor } from './descriptor-spkm.js';
 export { DEFAULT_KEYPOOL_SIZE, WALLET_CLIENT_VERSION, WALLET_FLAG, walletDescriptorText, writeDescriptorSet, writeNewDescriptorWallet, type DescriptorSetOptions, type NewWalletOptions } from './new-wallet.js';
 export { isBerkeleyDbFile, listWalletDatabases, type ListedWalletDatabase } from './wallet-dir.js';

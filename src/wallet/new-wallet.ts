@@ -10,10 +10,8 @@ import { randomBytes } from 'node:crypto';
 import { getPublicKey } from '@noble/secp256k1';
 import {
   BIP32_HARDENED,
-  decodeBase58Check,
   deriveExtPrivKeyPath,
   encodeExtPrivKey,
-  encodeExtPubKey,
   extKeyFromSeed,
   neuterExtKey,
   parseDescriptor,
@@ -36,6 +34,7 @@ import {
   xpubValue,
   type WalletOutputType,
 } from './records.js';
+import { encodeXpubBytes } from './stored-wallet.js';
 import type { WalletDatabase } from './wallet-database.js';
 
 /** Core's CLIENT_VERSION for v31.0, written as the wallet's version. */
@@ -94,11 +93,6 @@ export function walletDescriptorText(master: ExtPrivKey, type: WalletOutputType,
   }
 }
 
-/** The 74 bytes Core's caches keep of an extended public key (its serialization without the version). */
-function xpubBytes(text: string): Uint8Array {
-  return decodeBase58Check(text, 78)!.subarray(4);
-}
-
 function randomSeed(): Uint8Array {
   for (;;) {
     const seed = new Uint8Array(randomBytes(32));
@@ -138,8 +132,8 @@ export function writeDescriptorSet(db: WalletDatabase, options: DescriptorSetOpt
       // The caches Expand writes: the account (last hardened step) and the parent of the positions.
       const account = deriveExtPrivKeyPath(master, [PURPOSE[type] + BIP32_HARDENED, (options.chain === 'main' ? 0 : 1) + BIP32_HARDENED, BIP32_HARDENED])!;
       const parent = deriveExtPrivKeyPath(account, [internal ? 1 : 0])!;
-      db.write(recordKeys.descriptorLastHardenedCache(id, 0), xpubValue.encode(xpubBytes(encodeExtPubKey(neuterExtKey(account), options.chain))));
-      db.write(recordKeys.descriptorCache(id, 0), xpubValue.encode(xpubBytes(encodeExtPubKey(neuterExtKey(parent), options.chain))));
+      db.write(recordKeys.descriptorLastHardenedCache(id, 0), xpubValue.encode(encodeXpubBytes(neuterExtKey(account))));
+      db.write(recordKeys.descriptorCache(id, 0), xpubValue.encode(encodeXpubBytes(neuterExtKey(parent))));
       db.write(recordKeys.activeSpk(internal, type), uint256Value.encode(id));
     }
   }

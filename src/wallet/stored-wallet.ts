@@ -6,7 +6,8 @@
  * with its bytes (Core ignores unknown types too); a record that does not parse is an error,
  * as Core's DBErrors::CORRUPT.
  */
-import { ByteReader, hashToHex } from '../primitives/index.js';
+import { ByteReader, ByteWriter, hashToHex, toHex } from '../primitives/index.js';
+import type { ExtPubKey } from '../script/index.js';
 import {
   cryptedKeyValue,
   descriptorKeyValue,
@@ -76,8 +77,6 @@ export class StoredWalletCorrupt extends Error {
   }
 }
 
-const hex = (bytes: Uint8Array): string => Buffer.from(bytes).toString('hex');
-
 export function readStoredWallet(db: WalletDatabase): StoredWallet {
   const wallet: StoredWallet = {
     version: undefined,
@@ -99,14 +98,14 @@ export function readStoredWallet(db: WalletDatabase): StoredWallet {
   const records = db.entries();
   // Descriptors first: their keys and caches name them.
   const descriptorOf = (id: Uint8Array): StoredDescriptor => {
-    const found = wallet.descriptors.get(hex(id));
-    if (!found) throw new StoredWalletCorrupt(`a record refers to descriptor ${hex(id)}, which the wallet does not have`);
+    const found = wallet.descriptors.get(toHex(id));
+    if (!found) throw new StoredWalletCorrupt(`a record refers to descriptor ${toHex(id)}, which the wallet does not have`);
     return found;
   };
   for (const [key, value] of records) {
     const parsed = parseRecordKey(key);
     if (parsed?.type !== 'walletdescriptor') continue;
-    wallet.descriptors.set(hex(parsed.id), {
+    wallet.descriptors.set(toHex(parsed.id), {
       id: parsed.id,
       record: walletDescriptorValue.decode(value),
       keys: new Map(),
@@ -118,7 +117,7 @@ export function readStoredWallet(db: WalletDatabase): StoredWallet {
   }
   for (const [key, value] of records) {
     const parsed = parseRecordKey(key);
-    if (!parsed) throw new StoredWalletCorrupt(`unreadable record key ${hex(key)}`);
+    if (!parsed) throw new StoredWalletCorrupt(`unreadable record key ${toHex(key)}`);
     try {
       switch (parsed.type) {
         case 'walletdescriptor':
@@ -155,20 +154,20 @@ export function readStoredWallet(db: WalletDatabase): StoredWallet {
           wallet.transactions.set(hashToHex(parsed.txid), walletTxValue.decode(value));
           break;
         case 'lockedutxo':
-          wallet.lockedCoins.add(`${hashToHex(parsed.txid)}:${parsed.vout}`);
+          wallet.lockedCoins.add(lockedCoinKey(parsed.txid, parsed.vout));
           break;
         case 'activeexternalspk':
         case 'activeinternalspk': {
-          const id = hex(uint256Value.decode(value));
-          descriptorOf(Buffer.from(id, 'hex'));
-          (parsed.type === 'activeexternalspk' ? wallet.activeExternal : wallet.activeInternal).set(parsed.outputType, id);
+          const id = uint256Value.decode(value);
+          descriptorOf(id);
+          (parsed.type === 'activeexternalspk' ? wallet.activeExternal : wallet.activeInternal).set(parsed.outputType, toHex(id));
           break;
         }
         case 'walletdescriptorkey':
-          descriptorOf(parsed.id).keys.set(hex(parsed.pubkey), descriptorKeyValue.decode(value));
+          descriptorOf(parsed.id).keys.set(toHex(parsed.pubkey), descriptorKeyValue.decode(value));
           break;
         case 'walletdescriptorckey':
-          descriptorOf(parsed.id).cryptedKeys.set(hex(parsed.pubkey), cryptedKeyValue.decode(value));
+          descriptorOf(parsed.id).cryptedKeys.set(toHex(parsed.pubkey), cryptedKeyValue.decode(value));
           break;
         case 'walletdescriptorcache': {
           const descriptor = descriptorOf(parsed.id);
@@ -202,14 +201,21 @@ export function lockedCoinKey(txid: Uint8Array, vout: number): string {
   return `${hashToHex(txid)}:${vout}`;
 }
 
-/** A BIP32 extended key's 74-byte encoding (depth, parent fingerprint, child number, chain code, key). */
-export function decodeXpubBytes(encoded: Uint8Array): { depth: number; parentFingerprint: Uint8Array; childNumber: number; chainCode: Uint8Array; pubkey: Uint8Array } {
+/** A BIP32 extended public key from its 74-byte encoding (depth, parent fingerprint, child number, chain code, key), as the caches keep it. */
+export function decodeXpubBytes(encoded: Uint8Array): ExtPubKey {
   const r = new ByteReader(encoded);
   const depth = r.u8();
   const parentFingerprint = r.slice(4);
-  const childNumber = (r.u8() << 24) | (r.u8() << 16) | (r.u8() << 8) | r.u8();
+  const childNumber = ((r.u8() << 24) | (r.u8() << 16) | (r.u8() << 8) | r.u8()) >>> 0;
   const chainCode = r.slice(32);
-  const pubkey = r.slice(33);
+  const publicKey = r.slice(33);
   r.assertEnd();
-  return { depth, parentFingerprint, childNumber: childNumber >>> 0, chainCode, pubkey };
+  return { depth, parentFingerprint, childNumber, chainCode, publicKey };
+}
+
+/** The 74-byte encoding of an extended public key (its serialization without the version), as the caches keep it. */
+export function encodeXpubBytes(key: ExtPubKey): Uint8Array {
+  const w = new ByteWriter(74).u8(key.depth).bytes(key.parentFingerprint);
+  w.u8(key.childNumber >>> 24).u8((key.childNumber >>> 16) & 0xff).u8((key.childNumber >>> 8) & 0xff).u8(key.childNumber & 0xff);
+  return w.bytes(key.chainCode).bytes(key.publicKey).finish();
 }

@@ -183,15 +183,17 @@ export class WalletDatabase {
   static #verify(db: SqliteDatabase, messageStart: Uint8Array): void {
     const fail = (message: string): WalletDatabaseError => new WalletDatabaseError(message, 'FAILED_VERIFY');
     const readInteger = (key: string, description: string): number => {
+      let row: unknown[] | undefined;
       try {
         const statement = db.prepare(`PRAGMA ${key}`);
-        const row = statement.get();
+        row = statement.get();
         statement.finalize();
-        if (!row) throw new SqliteError('no more rows available', 101, undefined);
-        return Number(row[0]);
       } catch (err) {
         throw fail(`SQLiteDatabase: Failed to fetch ${description}: ${(err as Error).message}`);
       }
+      // sqlite3_errstr(SQLITE_DONE), as Core reports a pragma without a row.
+      if (!row) throw fail(`SQLiteDatabase: Failed to fetch ${description}: no more rows available`);
+      return Number(row[0]);
     };
     const appId = readInteger('application_id', 'the application id') >>> 0;
     const expected = applicationId(messageStart);

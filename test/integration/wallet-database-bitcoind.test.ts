@@ -291,7 +291,7 @@ test('a bitcoind wallet: locked while loaded, then opened, read and extended her
         // The account's xpub (last hardened step) is the one listdescriptors prints.
         const account = decodeXpubBytes(descriptor.lastHardenedXpubs.get(0)!);
         assert.equal(account.depth, 3);
-        assert.ok(listedAccountKeys.has(Buffer.from(account.pubkey).toString('hex')));
+        assert.ok(listedAccountKeys.has(Buffer.from(account.publicKey).toString('hex')));
         assert.equal(decodeXpubBytes(descriptor.parentXpubs.get(0)!).depth, 4);
       }
       // Put to work: listdescriptors as bitcoind printed it (public and private), and the

@@ -10,8 +10,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { selectParams } from '../../src/consensus/index.js';
 import {
+  decodeXpubBytes,
   DescriptorSpkm,
   descriptorKeyValue,
+  encodeXpubBytes,
   parseRecordKey,
   readStoredWallet,
   recordKeys,
@@ -95,6 +97,10 @@ test('record keys parse back to what built them; descriptors keep their range', 
   assert.deepEqual(parseRecordKey(recordKeys.name('bcrt1q…')), { type: 'name', address: 'bcrt1q…' });
   assert.equal(parseRecordKey(Uint8Array.of(0x05, 0x61)), null);
   assert.deepEqual(parseRecordKey(Uint8Array.of(0x03, 0x61, 0x62, 0x63, 0x01)), { type: 'other', name: 'abc', rest: Uint8Array.of(1) });
+  const xpub = { depth: 3, parentFingerprint: Uint8Array.of(1, 2, 3, 4), childNumber: 0x80000000, chainCode: new Uint8Array(32).fill(5), publicKey: new Uint8Array(33).fill(2) };
+  const xpubBytes = encodeXpubBytes(xpub);
+  assert.equal(xpubBytes.length, 74);
+  assert.deepEqual(decodeXpubBytes(xpubBytes), xpub);
   const d = { descriptor: 'wpkh(tpub.../0/*)#abcdefgh', creationTime: 1_790_000_000n, nextIndex: 3, rangeStart: 0, rangeEnd: 1000 };
   assert.deepEqual(walletDescriptorValue.decode(walletDescriptorValue.encode(d)), d);
 });
