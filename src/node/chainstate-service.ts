@@ -210,6 +210,9 @@ export class ChainstateService implements NodeService {
           this.blockfilter?.blockConnected(block, entry);
           for (const l of this.chainListeners) l.blockConnected?.(block, entry);
         },
+        blockDisconnected: (block, entry) => {
+          for (const l of this.chainListeners) l.blockDisconnected?.(block, entry);
+        },
         tipChanged: (tip) => {
           const event = { hash: tip.hashHex, height: tip.height };
           this.tipWaiters.update(event);

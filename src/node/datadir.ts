@@ -49,6 +49,8 @@ export function readSettingsFile(config: NodeConfig): string[] {
     }
     if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') {
       config.args.settings.rw.set(key, value as SettingValue);
+    } else if (Array.isArray(value)) {
+      config.args.settings.rw.set(key, value.filter((v): v is SettingValue => typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean'));
     }
   }
   return warnings;

@@ -1,8 +1,7 @@
 /**
  * The coordinator's RPC methods that need no chainstate: the pure Util and
- * Rawtransactions methods (front-ends register the same ones), getmemoryinfo,
- * syncwithvalidationinterfacequeue, and the Wallet family as a node with no wallet
- * loaded answers it (left out with -disablewallet, as Core leaves its wallet RPCs out).
+ * Rawtransactions methods (front-ends register the same ones), getmemoryinfo and
+ * syncwithvalidationinterfacequeue. The Wallet family comes with the wallet service.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -13,7 +12,6 @@ import {
   pureRpcMethods,
   signerMethods,
   SERVICE_FLAGS,
-  walletStubMethods,
   type NetworkFacts,
   type NetworkName,
   type NodeFacts,
@@ -23,8 +21,6 @@ import type { NodeConfig } from './config.js';
 import { PRODUCT_NAME } from './coordinator.js';
 import { proxyOption } from './net-options.js';
 import { networkClass } from '../net/index.js';
-import { selectParams } from '../consensus/index.js';
-import { listWalletDatabases } from '../wallet/index.js';
 import { isIP } from 'node:net';
 
 function packageVersion(): string {
@@ -116,9 +112,5 @@ export function walletDir(config: NodeConfig): string {
 export function nodeRpcMethods(config: NodeConfig, facts: NodeFacts): RpcMethod[] {
   // getnetworkinfo and getconnectioncount come with the P2P service (net-service.ts).
   const methods = [...pureRpcMethods(config.chain), ...nodeMethods(), ...signerMethods(config.args.getArg('signer') ?? '')];
-  if (!config.args.getBoolArg('disablewallet', false)) {
-    const messageStart = selectParams(config.chain).messageStart;
-    methods.push(...walletStubMethods({ walletDir: () => walletDir(config), listWalletDatabases: () => listWalletDatabases(walletDir(config), messageStart) }));
-  }
   return methods;
 }

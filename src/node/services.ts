@@ -10,6 +10,7 @@ import type { NodeClock } from './clock.js';
 import type { NodeConfig } from './config.js';
 import type { Logger } from './logging.js';
 import { ChainstateService } from './chainstate-service.js';
+import { WalletService } from './wallet-service.js';
 import { NetService } from './net-service.js';
 
 export interface NodeContext {
@@ -77,6 +78,9 @@ export function nodeServices(config: NodeConfig): NodeService[] {
   let net: NetService | undefined;
   const chainstate = new ChainstateService(config, () => net?.peerCount() ?? 0, () => net?.peerNetwork);
   net = new NetService(config, chainstate);
-  services.push(chainstate, net);
+  // Core loads wallets after the chain and before the network starts.
+  services.push(chainstate);
+  if (!config.args.getBoolArg('disablewallet', false)) services.push(new WalletService(config, chainstate));
+  services.push(net);
   return services;
 }

@@ -15,7 +15,8 @@ type Source = 'forced' | 'cmdline' | 'rw' | 'section' | 'default';
 export class Settings {
   readonly forced = new Map<string, SettingValue>();
   readonly commandLine = new Map<string, SettingValue[]>();
-  readonly rw = new Map<string, SettingValue>();
+  /** settings.json: a value, or a list (Core keeps `wallet` as one). */
+  readonly rw = new Map<string, SettingValue | SettingValue[]>();
   /** Config file values by section ('' = top level). */
   readonly config = new Map<string, Map<string, SettingValue[]>>();
 
@@ -39,7 +40,7 @@ export class Settings {
     const cmd = this.commandLine.get(name);
     if (cmd) fn(cmd, 'cmdline');
     const rw = this.rw.get(name);
-    if (rw !== undefined) fn([rw], 'rw');
+    if (rw !== undefined) fn(Array.isArray(rw) ? rw : [rw], 'rw');
     if (section !== '') {
       const values = this.config.get(section)?.get(name);
       if (values) fn(values, 'section');

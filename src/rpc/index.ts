@@ -53,3 +53,7 @@ export * from './dump-txoutset.js';
 export * from './psbt-update-methods.js';
 export * from './peer-network.js';
 export * from './peer-methods.js';
+export { walletCoinHandlers, walletBalances } from './wallet-coin-handlers.js';
+export { walletKeyHandlers } from './wallet-key-handlers.js';
+export { walletManageHandlers } from './wallet-manage-handlers.js';
+export { walletForRequest, type WalletHandlers, type WalletRpcDeps } from './wallet-request.js';

@@ -21,7 +21,7 @@ import {
 } from './errors.js';
 import type { RpcArgs } from './args.js';
 import { defineRpcMethod } from './registry.js';
-import { helpExampleCli, helpExampleRpc, type RpcArgSpec, type RpcCallContext, type RpcMethod } from './spec.js';
+import { helpExampleCli, helpExampleRpc, type RpcArgSpec, type RpcCallContext, type RpcHandler, type RpcMethod } from './spec.js';
 import { getStr } from './value-parse.js';
 
 /** What tsbtcd answers where Core would create, restore or migrate a wallet. */
@@ -36,6 +36,13 @@ export interface WalletStubDeps {
   walletDir(): string;
   /** Core's ListDatabases over the wallet directory: the wallets there, in its order. */
   listWalletDatabases(): readonly { readonly name: string; readonly format: 'sqlite' | 'bdb' }[];
+  /** The methods the loaded wallets answer; the others keep the answers below. */
+  readonly handlers?: Partial<Record<string, RpcHandler>>;
+  /**
+   * For methods not built yet while wallets may be loaded: resolves the request's wallet
+   * (so the -18/-19 answers stay Core's) and then refuses the call.
+   */
+  notBuilt?(ctx: RpcCallContext, method: string): never;
 }
 
 /** listwalletdir's warning for a Berkeley DB (legacy) wallet. */
@@ -563,7 +570,7 @@ export function walletStubMethods(deps: WalletStubDeps): RpcMethod[] {
       args: stub.args,
       results: [{ type: 'any', description: '' }],
       examples: helpExampleCli(stub.name, example.join(' ')) + helpExampleRpc(stub.name, example.join(', ')),
-      handler: kind === 'wallet' ? (_args, ctx) => requireWallet(ctx) : kind,
+      handler: deps.handlers?.[stub.name] ?? (kind === 'wallet' ? (_args, ctx) => (deps.notBuilt ? deps.notBuilt(ctx, stub.name) : requireWallet(ctx)) : kind),
     });
   });
 }

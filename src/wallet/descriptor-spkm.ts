@@ -135,7 +135,16 @@ export class DescriptorSpkm {
 
   /** The scripts at `index` (from the private keys, else from the cached xpubs), or null when neither can give them. */
   scriptsAt(index: number): Uint8Array[] | null {
-    return this.descriptor.expand(index, this.keys) ?? this.#cachedDescriptor()?.expand(index) ?? null;
+    // The cached parent xpub needs one public derivation per position; the private keys
+    // would redo every hardened step from the root each time.
+    return this.#cachedDescriptor()?.expand(index) ?? this.descriptor.expand(index, this.keys) ?? null;
+  }
+
+  /** The descriptor and keys that can expand `index` (the cached form when the keys cannot), for callers that infer from an expansion. */
+  expansionAt(index: number): { descriptor: Descriptor; keys: KeyStore } | null {
+    if (this.descriptor.expand(index, this.keys)) return { descriptor: this.descriptor, keys: this.keys };
+    const cached = this.#cachedDescriptor();
+    return cached && cached.expand(index) ? { descriptor: cached, keys: new KeyStore() } : null;
   }
 
   /** The address getnewaddress gives for `index` (the first script's). */

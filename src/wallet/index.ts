@@ -58,3 +58,7 @@ export { walletScripts, WalletChainScan, type WalletChainBalances, type WalletCo
 export { changeWalletPassphrase, encryptWalletFile, WalletEncryptionError } from './encryption.js';
 export { RPC_CODE as WALLET_RPC_CODE } from './rpc-codes.js';
 export { openWalletDatabaseAt, restoreWalletFile, WalletFileError, walletPathForCreate, walletPathForLoad, walletPathOf } from './wallet-files.js';
+export { COINBASE_MATURITY, WalletTxStore, type WalletTx } from './wallet-txs.js';
+export type { WalletChain, WalletChainTip } from './wallet-chain.js';
+export { Wallet, WalletError, type OwnedScript, type WalletLoadOptions } from './wallet.js';
+export { WalletManager, type CreateWalletOptions, type WalletManagerOptions } from './wallet-manager.js';

@@ -246,6 +246,15 @@ export class Daemon {
     return fs.readFileSync(path.join(this.netdir, 'debug.log'), 'utf8');
   }
 
+  /** The last lines of debug.log, for a failure message ('' when there is none yet). */
+  debugLogTail(lines: number): string {
+    try {
+      return this.debugLog().split('\n').slice(-lines - 1).join('\n');
+    } catch {
+      return '';
+    }
+  }
+
   async waitCookie(): Promise<string> {
     return waitFor('the cookie', () => (fs.existsSync(this.cookiePath) ? this.cookie() : undefined));
   }
@@ -298,7 +307,7 @@ export class Daemon {
   async waitExit(timeoutMs = 30_000): Promise<ExitInfo> {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`tsbtcd (pid ${this.proc.pid}) did not exit within ${timeoutMs} ms`)), timeoutMs);
+      timer = setTimeout(() => reject(new Error(`tsbtcd (pid ${this.proc.pid}) did not exit within ${timeoutMs} ms; debug.log ends:\n${this.debugLogTail(40)}`)), timeoutMs);
     });
     try {
       return await Promise.race([this.exited, timeout]);

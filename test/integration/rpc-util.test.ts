@@ -238,7 +238,10 @@ test('wallet methods without a loaded wallet: Core’s errors on / and /wallet/<
   assert.equal(await result(d, 'getblockcount', [], '/wallet/w1'), 112);
   assert.deepEqual(await result(d, 'listwallets'), []);
   assert.deepEqual(await result(d, 'listwalletdir'), { wallets: [] });
-  assert.equal((await error(d, 'createwallet', ['w1'])).code, -4);
+  assert.deepEqual(await error(d, 'createwallet', ['w1', false, false, '', false, false]), {
+    code: -4,
+    message: 'descriptors argument must be set to "true"; it is no longer possible to create a legacy wallet.',
+  });
   assert.equal((await error(d, 'loadwallet', ['w1'])).code, -18);
   assert.match((await error(d, 'loadwallet', ['w1'])).message, /^Wallet file verification failed\. Failed to load database path '.*w1'\. Path does not exist\.$/);
   assert.deepEqual(await error(d, 'unloadwallet', ['w2'], '/wallet/w1'), { code: -8, message: 'RPC endpoint wallet and wallet_name parameter specify different wallets' });

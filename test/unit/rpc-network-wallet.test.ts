@@ -12,6 +12,7 @@ import { test } from 'node:test';
 import { loadConfig } from '../../src/node/config.js';
 import { nodeFacts } from '../../src/node/node-facts.js';
 import { networkFacts, nodeRpcMethods, walletDir } from '../../src/node/node-rpc.js';
+import { nodeServices } from '../../src/node/services.js';
 import { DEFAULT_NODE_FACTS, formatSubVersion, networkMethods, nodeMethods, servicesNames, walletStubMethods } from '../../src/rpc/index.js';
 import { caller } from './rpc-call-helper.js';
 import { selectParams } from '../../src/consensus/index.js';
@@ -115,14 +116,16 @@ test('wallet methods with no wallet loaded: Core’s routing errors', async () =
   assert.deepEqual(await rpc.error('restorewallet', ['w', path.join(dir, 'no-backup')]), { code: -8, message: 'Backup file does not exist' });
 });
 
-test('nodeRpcMethods: wallet methods only without -disablewallet; walletdir as Core finds it', () => {
+test('wallet methods come with the wallet service, which -disablewallet leaves out; walletdir as Core finds it', () => {
   const { dir, config: c } = config();
   const names = nodeRpcMethods(c, DEFAULT_NODE_FACTS).map((m) => m.name);
-  assert.ok(names.includes('getbalance') && names.includes('createwallet') && names.includes('decodescript'));
+  assert.ok(names.includes('decodescript') && !names.includes('createwallet'));
   // The Network methods come with the P2P service.
   assert.ok(!names.includes('getnetworkinfo'));
-  const disabled = nodeRpcMethods(config('-disablewallet').config, DEFAULT_NODE_FACTS).map((m) => m.name);
-  assert.ok(!disabled.includes('getbalance') && !disabled.includes('createwallet') && disabled.includes('validateaddress'));
+  const serviceMethods = (cfg: typeof c) => nodeServices(cfg).flatMap((s) => (s.rpcMethods ?? []).map((m) => m.name));
+  assert.ok(serviceMethods(c).includes('getbalance') && serviceMethods(c).includes('createwallet'));
+  const disabled = serviceMethods(config('-disablewallet').config);
+  assert.ok(!disabled.includes('getbalance') && !disabled.includes('createwallet'));
   const netdir = path.join(dir, 'regtest');
   assert.equal(walletDir(c), netdir);
   fs.mkdirSync(path.join(netdir, 'wallets'), { recursive: true });

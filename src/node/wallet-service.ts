@@ -1,0 +1,207 @@
+/**
+ * The wallets in the coordinator (Core's WalletInit and WalletLoader): the wallet RPC
+ * methods, the wallets named by -wallet and settings.json loaded at start (after the chain,
+ * before the network, as Core's init orders them), every loaded wallet kept in step with
+ * the chain's blocks and the mempool, and each closed cleanly at shutdown.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { selectParams } from '../consensus/index.js';
+import type { BlockIndexEntry } from '../chain/index.js';
+import { hashToHex, type Transaction } from '../primitives/index.js';
+import {
+  RPC_WALLET_ERROR,
+  RpcError,
+  walletCoinHandlers,
+  walletForRequest,
+  walletKeyHandlers,
+  walletManageHandlers,
+  walletStubMethods,
+  type RpcMethod,
+  type WalletRpcDeps,
+} from '../rpc/index.js';
+import { listWalletDatabases, WalletFileError, WalletManager, type WalletChain, type WalletOutputType } from '../wallet/index.js';
+import type { ChainstateService } from './chainstate-service.js';
+import { InitError, type NodeConfig } from './config.js';
+import { settingsFilePath, writeSettingsFile } from './datadir.js';
+import { PRODUCT_NAME } from './coordinator.js';
+import { walletDir } from './node-rpc.js';
+import type { NodeContext, NodeService } from './services.js';
+
+const OUTPUT_TYPES: readonly WalletOutputType[] = ['legacy', 'p2sh-segwit', 'bech32', 'bech32m'];
+
+function outputTypeOption(config: NodeConfig, name: string, fallback: WalletOutputType | undefined): WalletOutputType | undefined {
+  const value = config.args.getArg(name);
+  if (value === undefined || value === '') return fallback;
+  const found = OUTPUT_TYPES.find((t) => t === value);
+  if (!found) throw new InitError(`Unknown address type '${value}'`);
+  return found;
+}
+
+/** The chain and mempool as a wallet sees them (Core's interfaces::Chain). */
+function walletChainOf(chainstate: ChainstateService, now: () => number): WalletChain {
+  const chain = () => chainstate.chainstate!;
+  const maxTimes = new Map<string, number>();
+  const maxTimeOf = (entry: BlockIndexEntry): number => {
+    const known = maxTimes.get(entry.hashHex);
+    if (known !== undefined) return known;
+    // Iterative from the highest ancestor already known, so a long chain does not recurse.
+    const path: BlockIndexEntry[] = [];
+    let walk: BlockIndexEntry | undefined = entry;
+    while (walk && !maxTimes.has(walk.hashHex)) {
+      path.push(walk);
+      walk = walk.prev;
+    }
+    let max = walk ? maxTimes.get(walk.hashHex)! : 0;
+    for (let i = path.length - 1; i >= 0; i--) {
+      max = Math.max(max, path[i]!.header.time);
+      maxTimes.set(path[i]!.hashHex, max);
+    }
+    return max;
+  };
+  const activeAt = (height: number): BlockIndexEntry => {
+    const entry = chain().chain.at(height);
+    if (!entry) throw new Error(`no active block at height ${height}`);
+    return entry;
+  };
+  return {
+    tip: () => {
+      const tip = chain().tip!;
+      return { height: tip.height, hash: tip.hash };
+    },
+    activeHeightOf: (hash) => {
+      const entry = chain().lookup(hashToHex(hash));
+      return entry && chain().chain.contains(entry) ? entry.height : undefined;
+    },
+    hashAt: (height) => chain().chain.at(height)?.hash,
+    blockAt: (height) => chain().readBlock(activeAt(height)),
+    blockTimes: (height) => {
+      const entry = activeAt(height);
+      return { time: entry.header.time, maxTime: maxTimeOf(entry) };
+    },
+    locator: () => chain().chain.locator(),
+    forkHeight: (locator) => {
+      for (const hash of locator) {
+        const entry = chain().lookup(hashToHex(hash));
+        if (entry && chain().chain.contains(entry)) return entry.height;
+      }
+      return -1;
+    },
+    isInMempool: (txid) => chainstate.nodeMempool?.pool.get(txid) !== undefined,
+    isRbfOptIn: (tx: Transaction) => {
+      // Core's IsRBFOptIn: signalling itself, else through an unconfirmed ancestor in the pool.
+      if (tx.inputs.some((i) => i.sequence >>> 0 < 0xfffffffe)) return 'yes';
+      const pool = chainstate.nodeMempool?.pool;
+      const entry = pool?.get(tx.txidHex);
+      if (!pool || !entry) return 'unknown';
+      return pool.ancestors(entry).some((a) => a.tx.inputs.some((i) => i.sequence >>> 0 < 0xfffffffe)) ? 'yes' : 'no';
+    },
+    mempoolTransactions: () => [...(chainstate.nodeMempool?.pool.entries() ?? [])].map((e) => e.tx),
+    mempoolAncestry: (txid) => {
+      const pool = chainstate.nodeMempool?.pool;
+      const entry = pool?.get(txid);
+      if (!pool || !entry) return undefined;
+      const ancestors = pool.ancestors(entry);
+      return { count: ancestors.length, size: ancestors.reduce((s, a) => s + a.vsize, 0), fees: ancestors.reduce((s, a) => s + a.modifiedFee, 0n) };
+    },
+    now,
+  };
+}
+
+export class WalletService implements NodeService {
+  readonly name = 'wallet';
+  readonly rpcMethods: readonly RpcMethod[];
+  #manager: WalletManager | undefined;
+
+  constructor(
+    private readonly config: NodeConfig,
+    private readonly chainstate: ChainstateService,
+  ) {
+    const messageStart = selectParams(config.chain).messageStart;
+    const deps: WalletRpcDeps = {
+      manager: () => this.#manager,
+      addressType: outputTypeOption(config, 'addresstype', 'bech32')!,
+      changeType: outputTypeOption(config, 'changetype', undefined),
+      keypool: Math.max(config.args.getIntArg('keypool', 1000), 0),
+    };
+    this.rpcMethods = walletStubMethods({
+      walletDir: () => walletDir(config),
+      listWalletDatabases: () => listWalletDatabases(walletDir(config), messageStart),
+      handlers: { ...walletManageHandlers(deps), ...walletKeyHandlers(deps), ...walletCoinHandlers(deps) },
+      notBuilt: (ctx, method) => {
+        walletForRequest(deps, ctx);
+        throw new RpcError(RPC_WALLET_ERROR, `${method} is not available in this version of tsbtcd yet`);
+      },
+    });
+  }
+
+  async start(ctx: NodeContext): Promise<void> {
+    const config = this.config;
+    const configured = config.args.getArg('walletdir');
+    if (configured !== undefined) {
+      const resolved = path.resolve(configured);
+      if (!fs.existsSync(resolved)) throw new InitError(`Specified -walletdir "${configured}" does not exist`);
+      if (!fs.statSync(resolved).isDirectory()) throw new InitError(`Specified -walletdir "${configured}" is not a directory`);
+    }
+    const chainstate = this.chainstate;
+    const manager = new WalletManager({
+      chainName: config.chain,
+      messageStart: selectParams(config.chain).messageStart,
+      walletDir: () => walletDir(config),
+      chain: walletChainOf(chainstate, () => ctx.clock.now()),
+      keypool: Math.max(config.args.getIntArg('keypool', 1000), 0),
+      log: (m) => ctx.log.info(m),
+      updateStartupSetting: (name, load) => this.#updateStartupSetting(name, load),
+    });
+    ctx.initMessage('Loading wallet…');
+    const seen = new Set<string>();
+    for (const name of config.args.getArgs('wallet')) {
+      if (seen.has(name)) {
+        ctx.log.info(`Warning: Ignoring duplicate -wallet ${name}.`);
+        continue;
+      }
+      seen.add(name);
+      try {
+        manager.load(name, undefined);
+      } catch (err) {
+        if (err instanceof WalletFileError && err.code === -18 && err.message.includes('Path does not exist')) {
+          ctx.log.info(`Warning: Skipping -wallet path that doesn't exist. ${err.message}`);
+          continue;
+        }
+        if (err instanceof WalletFileError) throw new InitError(err.message);
+        throw err;
+      }
+    }
+    chainstate.chainListeners.push({
+      blockConnected: (block, entry) => manager.blockConnected(block, entry.height, entry.hash),
+      blockDisconnected: (block, entry) => manager.blockDisconnected(block, entry.height, entry.prev!.hash),
+    });
+    chainstate.nodeMempool?.eventListeners.push({
+      transactionAdded: (event) => manager.transactionAddedToMempool(event.entry.tx),
+      transactionRemoved: (entry) => manager.transactionRemovedFromMempool(entry.tx),
+      removedForBlock: () => undefined,
+    });
+    this.#manager = manager;
+  }
+
+  /** Core's AddWalletSetting / RemoveWalletSetting: settings.json's `wallet` list, written at once. */
+  #updateStartupSetting(name: string, load: boolean): boolean {
+    if (settingsFilePath(this.config) === undefined) return false;
+    const rw = this.config.args.settings.rw;
+    const current = rw.get('wallet');
+    const list = (Array.isArray(current) ? current : current === undefined ? [] : [current]).map(String);
+    const next = load ? (list.includes(name) ? list : [...list, name]) : list.filter((n) => n !== name);
+    rw.set('wallet', next);
+    try {
+      writeSettingsFile(this.config, PRODUCT_NAME);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.#manager?.closeAll();
+    this.#manager = undefined;
+  }
+}

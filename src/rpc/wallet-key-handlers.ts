@@ -1,0 +1,189 @@
+/**
+ * Addresses, labels, descriptors and encryption of a loaded wallet, as Core's RPCs answer:
+ * getnewaddress, getrawchangeaddress, setlabel, listlabels, getaddressesbylabel,
+ * listdescriptors, keypoolrefill, encryptwallet, walletpassphrase, walletlock and
+ * walletpassphrasechange.
+ */
+import { decodeAddress } from '../script/index.js';
+import { changeWalletPassphrase, DescriptorKeyError, encryptWalletFile, WalletEncryptionError, WalletError, type Wallet } from '../wallet/index.js';
+import {
+  RPC_INVALID_ADDRESS_OR_KEY,
+  RPC_INVALID_PARAMETER,
+  RPC_WALLET_ENCRYPTION_FAILED,
+  RPC_WALLET_ERROR,
+  RPC_WALLET_INVALID_LABEL_NAME,
+  RPC_WALLET_KEYPOOL_RAN_OUT,
+  RPC_WALLET_PASSPHRASE_INCORRECT,
+  RPC_WALLET_UNLOCK_NEEDED,
+  RPC_WALLET_WRONG_ENC_STATE,
+  RpcError,
+} from './errors.js';
+import type { JsonObject } from './json.js';
+import { labelFromValue, parseOutputType, walletForRequest, type WalletHandlers, type WalletRpcDeps } from './wallet-request.js';
+
+/** Core caps walletpassphrase's timeout at 100,000,000 seconds. */
+const MAX_SLEEP_TIME = 100_000_000;
+
+const text = (s: string): Uint8Array => new TextEncoder().encode(s);
+
+function ensurePrivateKeys(wallet: Wallet): void {
+  if (wallet.privateKeysDisabled) throw new RpcError(RPC_WALLET_ERROR, 'Error: Private keys are disabled for this wallet');
+}
+
+/** Core's EnsureWalletIsUnlocked. */
+function ensureUnlocked(wallet: Wallet): void {
+  if (wallet.isLocked) throw new RpcError(RPC_WALLET_UNLOCK_NEEDED, 'Error: Please enter the wallet passphrase with walletpassphrase first.');
+}
+
+function addressError(err: unknown): never {
+  if (err instanceof WalletError && err.kind === 'NO_DESCRIPTOR') throw new RpcError(RPC_WALLET_ERROR, err.message);
+  if (err instanceof DescriptorKeyError) throw new RpcError(RPC_WALLET_KEYPOOL_RAN_OUT, err.message);
+  throw err;
+}
+
+export function walletKeyHandlers(deps: WalletRpcDeps): WalletHandlers {
+  return {
+    getnewaddress: (args, ctx) => {
+      const wallet = walletForRequest(deps, ctx);
+      const label = labelFromValue(args.string('label'));
+      const typeText = args.optString('address_type');
+      const type = typeText === undefined ? deps.addressType : parseOutputType(typeText);
+      if (wallet.privateKeysDisabled && wallet.spkms.size === 0) throw new RpcError(RPC_WALLET_ERROR, 'Error: This wallet has no available keys');
+      try {
+        return wallet.newAddress(type, label);
+      } catch (err) {
+        addressError(err);
+      }
+    },
+
+    getrawchangeaddress: (args, ctx) => {
+      const wallet = walletForRequest(deps, ctx);
+      const typeText = args.optString('address_type');
+      const type = typeText === undefined ? (deps.changeType ?? deps.addressType) : parseOutputType(typeText);
+      if (wallet.privateKeysDisabled && wallet.spkms.size === 0) throw new RpcError(RPC_WALLET_ERROR, 'Error: This wallet has no available keys');
+      try {
+        return wallet.newChangeAddress(type);
+      } catch (err) {
+        addressError(err);
+      }
+    },
+
+    setlabel: (args, ctx) => {
+      const wallet = walletForRequest(deps, ctx);
+      const address = args.string('address');
+      const decoded = decodeAddress(address, wallet.chainName);
+      if (!decoded.ok) throw new RpcError(RPC_INVALID_ADDRESS_OR_KEY, 'Invalid Bitcoin address');
+      const label = labelFromValue(args.string('label'));
+      wallet.setAddressBook(address, label, wallet.isMine(decoded.scriptPubKey) ? 'receive' : 'send');
+      return null;
+    },
+
+    listlabels: (args, ctx) => {
+      const wallet = walletForRequest(deps, ctx);
+      const purpose = args.optString('purpose') ?? '';
+      const labels = new Set<string>();
+      for (const [address, label] of wallet.stored.labels) {
+        if (purpose !== '' && wallet.stored.purposes.get(address) !== purpose) continue;
+        labels.add(label);
+      }
+      // Core collects them in a std::set: sorted bytewise.
+      return [...labels].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+    },
+
+    getaddressesbylabel: (args, ctx) => {
+      const wallet = walletForRequest(deps, ctx);
+      const label = labelFromValue(args.string('label'));
+      const out: JsonObject = {};
+      // Core walks its address book (a std::map of destinations): sorted by the destination, which for one type is the address bytes.
+      const addresses = [...wallet.stored.labels].filter(([, l]) => l === label).map(([a]) => a);
+      for (const address of addresses) out[address] = { purpose: wallet.stored.purposes.get(address) ?? 'unknown' };
+      if (addresses.length === 0) throw new RpcError(RPC_WALLET_INVALID_LABEL_NAME, `No addresses with label ${label}`);
+      return out;
+    },
+
+    listdescriptors: (args, ctx) => {
+      const wallet = walletForRequest(deps, ctx);
+      const withPrivate = args.boolean('private');
+      if (withPrivate) {
+        ensurePrivateKeys(wallet);
+        ensureUnlocked(wallet);
+      }
+      const entries = [];
+      for (const spkm of wallet.spkms.values()) {
+        const entry = spkm.listEntry(withPrivate, wallet.isActive(spkm));
+        if (entry === null) {
+          if (withPrivate) throw new RpcError(RPC_WALLET_ERROR, "Can't get descriptor string.");
+          continue;
+        }
+        entries.push(entry);
+      }
+      entries.sort((a, b) => (a.desc < b.desc ? -1 : a.desc > b.desc ? 1 : 0));
+      return { wallet_name: wallet.name, descriptors: entries as unknown as JsonObject[] };
+    },
+
+    keypoolrefill: (args, ctx) => {
+      const wallet = walletForRequest(deps, ctx);
+      if (wallet.privateKeysDisabled) throw new RpcError(RPC_WALLET_ERROR, 'Error: Private keys are disabled for this wallet');
+      const size = args.optInt('newsize') ?? deps.keypool;
+      if (size < 0) throw new RpcError(RPC_INVALID_PARAMETER, 'Invalid parameter, expected valid size.');
+      ensureUnlocked(wallet);
+      try {
+        wallet.refillKeypool(size);
+      } catch (err) {
+        if (err instanceof DescriptorKeyError) throw new RpcError(RPC_WALLET_ERROR, 'Error refreshing keypool.');
+        throw err;
+      }
+      return null;
+    },
+
+    encryptwallet: (args, ctx) => {
+      const wallet = walletForRequest(deps, ctx);
+      if (wallet.privateKeysDisabled) throw new RpcError(RPC_WALLET_ENCRYPTION_FAILED, 'Error: wallet does not contain private keys, nothing to encrypt.');
+      if (wallet.isEncrypted) throw new RpcError(RPC_WALLET_WRONG_ENC_STATE, 'Error: running with an encrypted wallet, but encryptwallet was called.');
+      const passphrase = args.string('passphrase');
+      if (passphrase === '') throw new RpcError(RPC_INVALID_PARAMETER, 'passphrase cannot be empty');
+      try {
+        encryptWalletFile(wallet.db, text(passphrase), { chain: wallet.chainName, creationTime: wallet.chain.now(), keypool: wallet.keypool });
+      } catch (err) {
+        if (err instanceof WalletEncryptionError) throw new RpcError(RPC_WALLET_ENCRYPTION_FAILED, 'Error: Failed to encrypt the wallet.');
+        throw err;
+      }
+      wallet.reloadKeys();
+      return 'wallet encrypted; The keypool has been flushed and a new HD seed was generated. You need to make a new backup with the backupwallet RPC.';
+    },
+
+    walletpassphrase: (args, ctx) => {
+      const wallet = walletForRequest(deps, ctx);
+      if (!wallet.isEncrypted) throw new RpcError(RPC_WALLET_WRONG_ENC_STATE, 'Error: running with an unencrypted wallet, but walletpassphrase was called.');
+      const passphrase = args.string('passphrase');
+      let timeout = args.int('timeout');
+      if (timeout < 0) throw new RpcError(RPC_INVALID_PARAMETER, 'Timeout cannot be negative.');
+      if (timeout > MAX_SLEEP_TIME) timeout = MAX_SLEEP_TIME;
+      if (passphrase === '') throw new RpcError(RPC_INVALID_PARAMETER, 'passphrase cannot be empty');
+      if (!wallet.unlock(text(passphrase), timeout)) {
+        throw new RpcError(RPC_WALLET_PASSPHRASE_INCORRECT, 'Error: The wallet passphrase entered was incorrect.');
+      }
+      return null;
+    },
+
+    walletlock: (_args, ctx) => {
+      const wallet = walletForRequest(deps, ctx);
+      if (!wallet.isEncrypted) throw new RpcError(RPC_WALLET_WRONG_ENC_STATE, 'Error: running with an unencrypted wallet, but walletlock was called.');
+      wallet.lock();
+      return null;
+    },
+
+    walletpassphrasechange: (args, ctx) => {
+      const wallet = walletForRequest(deps, ctx);
+      if (!wallet.isEncrypted) throw new RpcError(RPC_WALLET_WRONG_ENC_STATE, 'Error: running with an unencrypted wallet, but walletpassphrasechange was called.');
+      const oldPassphrase = args.string('oldpassphrase');
+      const newPassphrase = args.string('newpassphrase');
+      if (oldPassphrase === '' || newPassphrase === '') throw new RpcError(RPC_INVALID_PARAMETER, 'passphrase cannot be empty');
+      if (!changeWalletPassphrase(wallet.db, text(oldPassphrase), text(newPassphrase))) {
+        throw new RpcError(RPC_WALLET_PASSPHRASE_INCORRECT, 'Error: The wallet passphrase entered was incorrect.');
+      }
+      wallet.reloadKeys();
+      return null;
+    },
+  };
+}

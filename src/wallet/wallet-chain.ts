@@ -1,0 +1,34 @@
+/**
+ * What a loaded wallet asks of the node (Core's interfaces::Chain, the part the wallet
+ * uses): the active chain's tip, heights and blocks, block times, the locator, and the
+ * mempool. The coordinator implements it over its chainstate and mempool.
+ */
+import type { Block, Transaction } from '../primitives/index.js';
+
+export interface WalletChainTip {
+  readonly height: number;
+  /** Internal byte order. */
+  readonly hash: Uint8Array;
+}
+
+export interface WalletChain {
+  tip(): WalletChainTip;
+  /** The height of a block on the active chain, undefined for any other hash. */
+  activeHeightOf(hash: Uint8Array): number | undefined;
+  hashAt(height: number): Uint8Array | undefined;
+  blockAt(height: number): Block;
+  /** The block's own time and the greatest time up to it (Core's nTimeMax). */
+  blockTimes(height: number): { readonly time: number; readonly maxTime: number };
+  /** Core's GetLocator of the tip. */
+  locator(): Uint8Array[];
+  /** The highest locator entry on the active chain (Core's FindLocatorFork), -1 when none is. */
+  forkHeight(locator: readonly Uint8Array[]): number;
+  isInMempool(txid: string): boolean;
+  /** Whether a transaction in the pool signals BIP125 replaceability (itself or an ancestor); undefined when not in the pool. */
+  isRbfOptIn(tx: Transaction): 'yes' | 'no' | 'unknown';
+  mempoolTransactions(): Transaction[];
+  /** A pool transaction's ancestors with itself (listunspent's ancestorcount, ancestorsize, ancestorfees); undefined when not in the pool. */
+  mempoolAncestry?(txid: string): { readonly count: number; readonly size: number; readonly fees: bigint } | undefined;
+  /** The node's clock (mocktime honoured), in seconds. */
+  now(): number;
+}

@@ -1,0 +1,165 @@
+/**
+ * The node's loaded wallets (Core's WalletContext with CreateWallet, LoadWallet,
+ * RemoveWallet/UnloadWallet and RestoreWallet): each by name, in the order loaded, each
+ * attached to the chain, and each told of every block and mempool change.
+ */
+import { existsSync, mkdirSync } from 'node:fs';
+import type { Block, Transaction } from '../primitives/index.js';
+import type { ChainName } from '../script/index.js';
+import { writeNewDescriptorWallet } from './new-wallet.js';
+import { RPC_CODE } from './rpc-codes.js';
+import { StoredWalletCorrupt } from './stored-wallet.js';
+import { Wallet } from './wallet.js';
+import type { WalletChain } from './wallet-chain.js';
+import { openWalletDatabaseAt, restoreWalletFile, WalletFileError, walletPathForCreate, walletPathForLoad } from './wallet-files.js';
+
+export interface WalletManagerOptions {
+  readonly chainName: ChainName;
+  readonly messageStart: Uint8Array;
+  /** Core's GetWalletDir(). */
+  walletDir(): string;
+  readonly chain: WalletChain;
+  readonly keypool?: number;
+  readonly log: (message: string) => void;
+  /** Core's AddWalletSetting / RemoveWalletSetting (settings.json `wallet`); false when it could not be written. */
+  updateStartupSetting(name: string, load: boolean): boolean;
+}
+
+export interface CreateWalletOptions {
+  readonly disablePrivateKeys: boolean;
+  readonly blank: boolean;
+  /** undefined: not given; '' given empty (Core warns and does not encrypt). */
+  readonly passphrase: string | undefined;
+  readonly avoidReuse: boolean;
+  readonly loadOnStartup: boolean | undefined;
+}
+
+/** Core's text when settings.json could not record load_on_startup. */
+const STARTUP_SETTING_WARNING = 'Wallet load on startup setting could not be updated, so wallet may not be loaded next node startup.';
+
+export class WalletManager {
+  readonly #wallets = new Map<string, Wallet>();
+
+  constructor(private readonly options: WalletManagerOptions) {}
+
+  get(name: string): Wallet | undefined {
+    return this.#wallets.get(name);
+  }
+
+  /** Loaded wallets in the order they were loaded (Core's GetWallets). */
+  list(): Wallet[] {
+    return [...this.#wallets.values()];
+  }
+
+  #startupSetting(name: string, load: boolean | undefined, warnings: string[]): void {
+    if (load === undefined) return;
+    if (!this.options.updateStartupSetting(name, load)) warnings.push(STARTUP_SETTING_WARNING);
+  }
+
+  #open(name: string, path: string, warnings: string[]): Wallet {
+    const db = openWalletDatabaseAt(path, this.options.messageStart);
+    try {
+      const wallet = Wallet.load(db, this.options.chain, { name, chain: this.options.chainName, keypool: this.options.keypool ?? 1000, log: this.options.log });
+      this.#wallets.set(name, wallet);
+      return wallet;
+    } catch (err) {
+      db.close();
+      if (err instanceof StoredWalletCorrupt) {
+        throw new WalletFileError(`Wallet corrupted`, RPC_CODE.WALLET_ERROR);
+      }
+      if (err instanceof WalletFileError) throw err;
+      throw new WalletFileError(`Error loading ${path}: ${(err as Error).message}`, RPC_CODE.WALLET_ERROR);
+    }
+  }
+
+  /** loadwallet (and -wallet at start-up). */
+  load(name: string, loadOnStartup: boolean | undefined): { wallet: Wallet; warnings: string[] } {
+    if (this.#wallets.has(name)) throw new WalletFileError(`Wallet "${name}" is already loaded.`, RPC_CODE.WALLET_ALREADY_LOADED);
+    const path = walletPathForLoad(this.options.walletDir(), name, this.options.messageStart);
+    const warnings: string[] = [];
+    const wallet = this.#open(name, path, warnings);
+    this.#startupSetting(name, loadOnStartup, warnings);
+    return { wallet, warnings };
+  }
+
+  /** createwallet: the file written as Core's CreateWallet writes it, then loaded. */
+  create(name: string, options: CreateWalletOptions): { wallet: Wallet; warnings: string[] } {
+    const warnings: string[] = [];
+    const passphrase = options.passphrase ?? '';
+    if (options.passphrase === '') warnings.push('Empty string given as passphrase, wallet will not be encrypted.');
+    if (passphrase !== '' && options.disablePrivateKeys) {
+      throw new WalletFileError(
+        'Passphrase provided but private keys are disabled. A passphrase is only used to encrypt private keys, so cannot be used for wallets with private keys disabled.',
+        RPC_CODE.WALLET_ERROR,
+      );
+    }
+    const path = walletPathForCreate(this.options.walletDir(), name, this.options.messageStart);
+    if (!existsSync(path)) mkdirSync(path, { recursive: true });
+    const db = openWalletDatabaseAt(path, this.options.messageStart);
+    try {
+      writeNewDescriptorWallet(db, {
+        chain: this.options.chainName,
+        creationTime: this.options.chain.now(),
+        tipLocator: this.options.chain.locator(),
+        keypool: this.options.keypool ?? 1000,
+        avoidReuse: options.avoidReuse,
+        disablePrivateKeys: options.disablePrivateKeys,
+        blank: options.blank,
+        ...(passphrase !== '' ? { passphrase: new TextEncoder().encode(passphrase) } : {}),
+      });
+    } finally {
+      db.close();
+    }
+    const wallet = this.#open(name, path, warnings);
+    this.#startupSetting(name, options.loadOnStartup, warnings);
+    return { wallet, warnings };
+  }
+
+  /** restorewallet: the backup copied into place, then loaded (the copy removed again if loading fails). */
+  restore(name: string, backupFile: string, loadOnStartup: boolean | undefined): { wallet: Wallet; warnings: string[] } {
+    const path = restoreWalletFile(this.options.walletDir(), name, backupFile, this.options.messageStart);
+    const warnings: string[] = [];
+    const wallet = this.#open(name, path, warnings);
+    this.#startupSetting(name, loadOnStartup, warnings);
+    return { wallet, warnings };
+  }
+
+  /** unloadwallet. */
+  unload(name: string, loadOnStartup: boolean | undefined): { warnings: string[] } {
+    const wallet = this.#wallets.get(name);
+    if (!wallet) throw new WalletFileError('Requested wallet does not exist or is not loaded', RPC_CODE.WALLET_NOT_FOUND);
+    this.#wallets.delete(name);
+    const warnings: string[] = [];
+    this.#startupSetting(name, loadOnStartup, warnings);
+    wallet.close();
+    return { warnings };
+  }
+
+  /** At shutdown: every wallet flushed and closed. */
+  closeAll(): void {
+    for (const wallet of this.#wallets.values()) {
+      try {
+        wallet.close();
+      } catch (err) {
+        this.options.log(`Closing wallet ${wallet.name} failed: ${(err as Error).message}`);
+      }
+    }
+    this.#wallets.clear();
+  }
+
+  blockConnected(block: Block, height: number, hash: Uint8Array): void {
+    for (const wallet of this.#wallets.values()) wallet.blockConnected(block, height, hash);
+  }
+
+  blockDisconnected(block: Block, height: number, prevHash: Uint8Array): void {
+    for (const wallet of this.#wallets.values()) wallet.blockDisconnected(block, height, prevHash);
+  }
+
+  transactionAddedToMempool(tx: Transaction): void {
+    for (const wallet of this.#wallets.values()) wallet.transactionAddedToMempool(tx);
+  }
+
+  transactionRemovedFromMempool(tx: Transaction): void {
+    for (const wallet of this.#wallets.values()) wallet.transactionRemovedFromMempool(tx, 'other');
+  }
+}

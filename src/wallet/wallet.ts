@@ -1,0 +1,673 @@
+/**
+ * A loaded descriptor wallet (Core's CWallet): its file, its descriptors and the scripts they
+ * cover, the address book, locked coins, encryption state and transactions, kept in step
+ * with the chain and the mempool as Core's validation-interface callbacks keep it
+ * (blockConnected, blockDisconnected, transactionAddedToMempool,
+ * transactionRemovedFromMempool) and written to the file as it changes: each event's
+ * records in one SQLite transaction, so a crash leaves the file before or after it.
+ */
+import { hashToHex, hexToHash, toHex, type Block, type Transaction } from '../primitives/index.js';
+import { encodeAddress, type ChainName } from '../script/index.js';
+import { decryptMasterKey } from './crypter.js';
+import { DescriptorSpkm } from './descriptor-spkm.js';
+import { DEFAULT_KEYPOOL_SIZE, WALLET_FLAG } from './new-wallet.js';
+import { takeNewAddress, takeNewChangeAddress } from './new-address.js';
+import { int64Value, LOCKED_UTXO_VALUE, locatorValue, recordKeys, stringValue, walletDescriptorValue, type WalletOutputType } from './records.js';
+import { readStoredWallet, type StoredWallet } from './stored-wallet.js';
+import type { WalletChain } from './wallet-chain.js';
+import type { WalletDatabase } from './wallet-database.js';
+import { serializedWalletTxState, walletTxStateOf, walletTxValue, type WalletTxState } from './wallet-tx-record.js';
+import { WalletTxStore, type WalletTx } from './wallet-txs.js';
+
+/** Core's TIMESTAMP_WINDOW: blocks this much older than the wallet's birth are still scanned. */
+const TIMESTAMP_WINDOW = 2 * 60 * 60;
+
+/** Where a script of the wallet comes from. */
+export interface OwnedScript {
+  readonly spkm: DescriptorSpkm;
+  readonly index: number;
+}
+
+export interface WalletLoadOptions {
+  readonly name: string;
+  readonly chain: ChainName;
+  readonly keypool?: number;
+  readonly log?: (message: string) => void;
+}
+
+export class Wallet {
+  readonly txs = new WalletTxStore();
+  readonly spkms = new Map<string, DescriptorSpkm>();
+  /** Script (hex) → the descriptor and position that give it (Core's m_map_script_pub_keys). */
+  readonly #scripts = new Map<string, OwnedScript>();
+  stored: StoredWallet;
+  /** The master key while unlocked (walletpassphrase), else undefined. */
+  #masterKey: Uint8Array | undefined;
+  #relockTimer: NodeJS.Timeout | undefined;
+  /** When the unlock lapses (Core's nRelockTime), 0 when locked. */
+  unlockedUntil = 0;
+  /** Coins locked for this session only (lockunspent without persistent). */
+  readonly lockedInMemory = new Set<string>();
+  #orderPosNext: number;
+  lastProcessed: { height: number; hash: Uint8Array } = { height: -1, hash: new Uint8Array(32) };
+  /** The earliest descriptor creation time (Core's m_birth_time). */
+  birthTime = Number.MAX_SAFE_INTEGER;
+  readonly keypool: number;
+  readonly #log: (message: string) => void;
+
+  private constructor(
+    readonly name: string,
+    readonly db: WalletDatabase,
+    readonly chainName: ChainName,
+    readonly chain: WalletChain,
+    options: WalletLoadOptions,
+  ) {
+    this.keypool = options.keypool ?? DEFAULT_KEYPOOL_SIZE;
+    this.#log = options.log ?? (() => undefined);
+    this.stored = readStoredWallet(db);
+    this.#orderPosNext = Number(this.stored.orderPosNext);
+    this.#loadDescriptors();
+  }
+
+  /** Core's CWallet::Create for an existing file (LoadWallet, then AttachChain). */
+  static load(db: WalletDatabase, chain: WalletChain, options: WalletLoadOptions): Wallet {
+    const wallet = new Wallet(options.name, db, options.chain, chain, options);
+    wallet.#loadTransactions();
+    wallet.#attachChain();
+    return wallet;
+  }
+
+  log(message: string): void {
+    this.#log(`[${this.name}] ${message}`);
+  }
+
+  // ---- flags and keys ----
+
+  hasFlag(flag: bigint): boolean {
+    return (this.stored.flags & flag) !== 0n;
+  }
+
+  get isEncrypted(): boolean {
+    return this.stored.masterKeys.size > 0;
+  }
+
+  get isLocked(): boolean {
+    return this.isEncrypted && this.#masterKey === undefined;
+  }
+
+  get privateKeysDisabled(): boolean {
+    return this.hasFlag(WALLET_FLAG.DISABLE_PRIVATE_KEYS);
+  }
+
+  #loadDescriptors(): void {
+    this.spkms.clear();
+    this.#scripts.clear();
+    for (const [id, stored] of this.stored.descriptors) {
+      const spkm = new DescriptorSpkm(stored, this.chainName);
+      this.spkms.set(id, spkm);
+      this.birthTime = Math.min(this.birthTime, Number(stored.record.creationTime));
+    }
+    // Core's LoadWallet tops up the active descriptors (their range stays keypool ahead).
+    const active = new Set([...this.stored.activeExternal.values(), ...this.stored.activeInternal.values()]);
+    this.db.transaction(() => {
+      for (const id of active) {
+        const spkm = this.spkms.get(id);
+        if (spkm && this.#canTopUp(spkm) && spkm.topUp(this.keypool)) this.#writeDescriptor(spkm);
+      }
+    });
+    for (const spkm of this.spkms.values()) this.#indexScripts(spkm, spkm.isRange() ? spkm.record.rangeStart : 0);
+  }
+
+  /** A locked wallet whose caches cannot give new positions does not top up (Core's TopUp fails quietly there). */
+  #canTopUp(spkm: DescriptorSpkm): boolean {
+    return spkm.scriptsAt(spkm.record.rangeEnd) !== null;
+  }
+
+  #indexScripts(spkm: DescriptorSpkm, from: number): void {
+    const end = spkm.isRange() ? spkm.record.rangeEnd : 1;
+    for (let index = from; index < end; index++) {
+      for (const script of spkm.scriptsAt(index) ?? []) {
+        const key = toHex(script);
+        if (!this.#scripts.has(key)) this.#scripts.set(key, { spkm, index });
+      }
+    }
+  }
+
+  #writeDescriptor(spkm: DescriptorSpkm): void {
+    this.db.write(recordKeys.walletDescriptor(spkm.stored.id), walletDescriptorValue.encode(spkm.record));
+  }
+
+  /** Core's IsMine for a script. */
+  isMine(script: Uint8Array): boolean {
+    return this.#scripts.has(toHex(script));
+  }
+
+  ownerOf(script: Uint8Array): OwnedScript | undefined {
+    return this.#scripts.get(toHex(script));
+  }
+
+  /** The active descriptor of a type and role (Core's GetScriptPubKeyMan(type, internal)). */
+  activeSpkm(type: WalletOutputType, internal: boolean): DescriptorSpkm | undefined {
+    const id = (internal ? this.stored.activeInternal : this.stored.activeExternal).get(type);
+    return id === undefined ? undefined : this.spkms.get(id);
+  }
+
+  isActive(spkm: DescriptorSpkm): { internal: boolean } | undefined {
+    const id = toHex(spkm.stored.id);
+    for (const type of this.stored.activeExternal.values()) if (type === id) return { internal: false };
+    for (const type of this.stored.activeInternal.values()) if (type === id) return { internal: true };
+    return undefined;
+  }
+
+  /** Core's IsInternalScriptPubKeyMan. */
+  isInternal(spkm: DescriptorSpkm): boolean | undefined {
+    return this.isActive(spkm)?.internal;
+  }
+
+  // ---- encryption ----
+
+  /** walletpassphrase: opens the master key and every descriptor's keys; false for a wrong passphrase. */
+  unlock(passphrase: Uint8Array, seconds: number): boolean {
+    for (const record of this.stored.masterKeys.values()) {
+      const key = decryptMasterKey(record, passphrase);
+      if (!key) continue;
+      for (const spkm of this.spkms.values()) if (!spkm.unlock(key)) return false;
+      this.#masterKey = key;
+      this.#scheduleRelock(seconds);
+      return true;
+    }
+    return false;
+  }
+
+  #scheduleRelock(seconds: number): void {
+    clearTimeout(this.#relockTimer);
+    this.unlockedUntil = this.chain.now() + seconds;
+    this.#relockTimer = setTimeout(() => this.lock(), seconds * 1000);
+    this.#relockTimer.unref();
+  }
+
+  get masterKey(): Uint8Array | undefined {
+    return this.#masterKey;
+  }
+
+  /** walletlock: the keys are forgotten (the descriptors are rebuilt from the file without them). */
+  lock(): void {
+    clearTimeout(this.#relockTimer);
+    this.#relockTimer = undefined;
+    this.unlockedUntil = 0;
+    if (this.#masterKey === undefined) return;
+    this.#masterKey = undefined;
+    this.reloadKeys();
+  }
+
+  /** After the file's keys changed (encryption, a passphrase change, a lock): descriptors read again. */
+  reloadKeys(): void {
+    const records = this.stored;
+    this.stored = readStoredWallet(this.db);
+    // Transactions, locks and the address book in memory stay the wallet's.
+    this.stored.labels.clear();
+    for (const [k, v] of records.labels) this.stored.labels.set(k, v);
+    this.stored.purposes.clear();
+    for (const [k, v] of records.purposes) this.stored.purposes.set(k, v);
+    this.#loadDescriptors();
+    // An unlocked wallet stays unlocked (Core's ChangeWalletPassphrase relocks only a locked one).
+    if (this.#masterKey) for (const spkm of this.spkms.values()) spkm.unlock(this.#masterKey);
+  }
+
+  // ---- addresses ----
+
+  /** getnewaddress. */
+  newAddress(type: WalletOutputType, label: string): string {
+    const spkm = this.activeSpkm(type, false);
+    if (!spkm) throw new WalletError('NO_DESCRIPTOR', `Error: No ${type} addresses available.`);
+    const from = spkm.record.rangeEnd;
+    const address = takeNewAddress(this.db, spkm, label, this.keypool);
+    this.stored.labels.set(address, label);
+    this.stored.purposes.set(address, 'receive');
+    this.#indexScripts(spkm, from);
+    return address;
+  }
+
+  /** getrawchangeaddress. */
+  newChangeAddress(type: WalletOutputType): string {
+    const spkm = this.activeSpkm(type, true);
+    if (!spkm) throw new WalletError('NO_DESCRIPTOR', `Error: No ${type} addresses available.`);
+    const from = spkm.record.rangeEnd;
+    const address = takeNewChangeAddress(this.db, spkm, this.keypool);
+    this.#indexScripts(spkm, from);
+    return address;
+  }
+
+  /** Core's SetAddressBook (label and purpose written together). */
+  setAddressBook(address: string, label: string, purpose: string | undefined): void {
+    this.db.transaction(() => {
+      if (purpose !== undefined) this.db.write(recordKeys.purpose(address), stringValue.encode(purpose));
+      this.db.write(recordKeys.name(address), stringValue.encode(label));
+    });
+    if (purpose !== undefined) this.stored.purposes.set(address, purpose);
+    this.stored.labels.set(address, label);
+  }
+
+  /** Core's FindAddressBookEntry with allow_change false: entries with a label only. */
+  addressBookLabel(address: string): string | undefined {
+    return this.stored.labels.get(address);
+  }
+
+  /** Core's OutputIsChange / ScriptIsChange: ours and not in the address book. */
+  isChange(script: Uint8Array): boolean {
+    if (!this.isMine(script)) return false;
+    const address = encodeAddress(script, this.chainName);
+    return address === null || !this.stored.labels.has(address);
+  }
+
+  /** keypoolrefill: every active descriptor topped up to `size`. */
+  refillKeypool(size: number): void {
+    this.db.transaction(() => {
+      for (const spkm of this.spkms.values()) {
+        if (!this.isActive(spkm)) continue;
+        const from = spkm.record.rangeEnd;
+        if (spkm.topUp(size)) {
+          this.#writeDescriptor(spkm);
+          this.#indexScripts(spkm, from);
+        }
+      }
+    });
+  }
+
+  // ---- locked coins ----
+
+  isLockedCoin(txid: string, vout: number): boolean {
+    const key = `${txid}:${vout}`;
+    return this.stored.lockedCoins.has(key) || this.lockedInMemory.has(key);
+  }
+
+  lockCoin(txid: string, vout: number, persistent: boolean): void {
+    const key = `${txid}:${vout}`;
+    if (persistent) {
+      this.db.write(recordKeys.lockedUtxo(hexToHash(txid), vout), LOCKED_UTXO_VALUE);
+      this.stored.lockedCoins.add(key);
+    } else {
+      this.lockedInMemory.add(key);
+    }
+  }
+
+  unlockCoin(txid: string, vout: number): void {
+    const key = `${txid}:${vout}`;
+    if (this.stored.lockedCoins.delete(key)) this.db.erase(recordKeys.lockedUtxo(hexToHash(txid), vout));
+    this.lockedInMemory.delete(key);
+  }
+
+  unlockAllCoins(): void {
+    this.db.transaction(() => {
+      for (const key of this.stored.lockedCoins) {
+        const [txid, vout] = key.split(':');
+        this.db.erase(recordKeys.lockedUtxo(hexToHash(txid!), Number(vout)));
+      }
+    });
+    this.stored.lockedCoins.clear();
+    this.lockedInMemory.clear();
+  }
+
+  lockedCoins(): string[] {
+    return [...new Set([...this.stored.lockedCoins, ...this.lockedInMemory])];
+  }
+
+  // ---- transactions ----
+
+  /** Core's CachedTxGetDebit: the value of our outputs this transaction spends. */
+  debit(tx: Transaction): bigint {
+    if (tx.isCoinbase()) return 0n;
+    let total = 0n;
+    for (const input of tx.inputs) {
+      const parent = this.txs.get(hashToHex(input.prevout.txid));
+      const out = parent?.tx.outputs[input.prevout.vout];
+      if (out && this.isMine(out.scriptPubKey)) total += out.value;
+    }
+    return total;
+  }
+
+  /** Core's IsFromMe. */
+  isFromMe(wtx: WalletTx | Transaction): boolean {
+    return this.debit('tx' in wtx ? wtx.tx : wtx) > 0n;
+  }
+
+  /** Core's IsMine for a transaction: an output pays us. */
+  #paysMe(tx: Transaction): boolean {
+    return tx.outputs.some((o) => this.isMine(o.scriptPubKey));
+  }
+
+  isTrusted(wtx: WalletTx, trustedParents?: Set<string>): boolean {
+    return this.txs.isTrusted(wtx, (s) => this.isMine(s), (w) => this.isFromMe(w), true, trustedParents);
+  }
+
+  /** Core's GetTxTime. */
+  txTime(wtx: WalletTx): number {
+    return wtx.timeSmart || wtx.timeReceived;
+  }
+
+  #writeTx(wtx: WalletTx): void {
+    const { blockHash, index } = serializedWalletTxState(wtx.state);
+    this.db.write(
+      recordKeys.tx(wtx.tx.txid),
+      walletTxValue.encode({
+        tx: wtx.tx,
+        blockHash,
+        index,
+        mapValue: wtx.mapValue,
+        orderForm: wtx.orderForm,
+        timeReceivedIsTxTime: wtx.timeReceivedIsTxTime,
+        timeReceived: wtx.timeReceived,
+        fromMe: wtx.fromMe,
+        orderPos: wtx.orderPos,
+        timeSmart: wtx.timeSmart,
+      }),
+    );
+  }
+
+  #loadTransactions(): void {
+    for (const [txid, record] of this.stored.transactions) {
+      const state = walletTxStateOf(record.blockHash, record.index, (hash) => this.chain.activeHeightOf(hash));
+      this.txs.add({
+        tx: record.tx,
+        txid,
+        state,
+        timeReceived: record.timeReceived,
+        timeSmart: record.timeSmart,
+        orderPos: record.orderPos,
+        mapValue: new Map(record.mapValue),
+        orderForm: record.orderForm,
+        timeReceivedIsTxTime: record.timeReceivedIsTxTime,
+        fromMe: record.fromMe,
+        mempoolConflicts: new Set(),
+      });
+      if (record.orderPos >= this.#orderPosNext) this.#orderPosNext = record.orderPos + 1;
+    }
+    this.stored.transactions.clear();
+  }
+
+  /**
+   * Core's AttachChain: blocks after the wallet's best block (from its locator's fork with
+   * the active chain, skipping those older than the wallet's birth) are scanned, the best
+   * block is written, then the mempool's transactions are offered.
+   */
+  #attachChain(): void {
+    const tip = this.chain.tip();
+    const locator = this.stored.bestBlock;
+    let from = locator.length > 0 ? this.chain.forkHeight(locator) + 1 : tip.height + 1;
+    if (locator.length > 0 && from === 0 && this.birthTime !== Number.MAX_SAFE_INTEGER) {
+      // A wallet with nothing in common with this chain starts at its birth (Core's findFirstBlockWithTimeAndHeight).
+      while (from <= tip.height && this.chain.blockTimes(from).maxTime < this.birthTime - TIMESTAMP_WINDOW) from++;
+    }
+    this.txs.tipHeight = from - 1;
+    if (from <= tip.height) {
+      this.log(`Rescanning last ${tip.height - from + 1} blocks (from block ${from})...`);
+      this.scanBlocks(from, tip.height, true);
+    }
+    this.lastProcessed = { height: tip.height, hash: tip.hash };
+    this.txs.tipHeight = tip.height;
+    this.#writeBestBlock();
+    for (const tx of this.chain.mempoolTransactions()) this.transactionAddedToMempool(tx);
+  }
+
+  /** Core's ScanForWalletTransactions over active-chain heights [from, to]. */
+  scanBlocks(from: number, to: number, rescanningOldBlocks: boolean): { found: number } {
+    let found = 0;
+    for (let height = from; height <= to; height++) {
+      const hash = this.chain.hashAt(height);
+      if (!hash) break;
+      const block = this.chain.blockAt(height);
+      this.db.transaction(() => {
+        this.txs.tipHeight = Math.max(this.txs.tipHeight, height);
+        block.transactions.forEach((tx, index) => {
+          if (this.#syncTransaction(tx, { kind: 'confirmed', blockHash: hash, blockHeight: height, index }, rescanningOldBlocks)) found++;
+        });
+      });
+    }
+    return { found };
+  }
+
+  /** Core's blockConnected. */
+  blockConnected(block: Block, height: number, hash: Uint8Array): void {
+    this.lastProcessed = { height, hash };
+    this.txs.tipHeight = height;
+    let updated = false;
+    this.db.transaction(() => {
+      if (this.chain.blockTimes(height).maxTime >= this.birthTime - TIMESTAMP_WINDOW * 2) {
+        block.transactions.forEach((tx, index) => {
+          updated = this.#syncTransaction(tx, { kind: 'confirmed', blockHash: hash, blockHeight: height, index }, false) || updated;
+          this.transactionRemovedFromMempool(tx, 'block');
+        });
+      }
+      if (updated || height % 144 === 0) this.#writeBestBlock();
+    });
+  }
+
+  /** Core's blockDisconnected: the block's transactions become inactive (its coinbase abandoned), conflicts it caused are undone. */
+  blockDisconnected(block: Block, height: number, prevHash: Uint8Array): void {
+    this.db.transaction(() => {
+      block.transactions.forEach((tx, index) => {
+        this.#syncTransaction(tx, { kind: 'inactive', abandoned: index === 0 }, false);
+        if (tx.isCoinbase()) return;
+        for (const input of tx.inputs) {
+          for (const spender of this.txs.spenders(hashToHex(input.prevout.txid), input.prevout.vout)) {
+            const wtx = this.txs.get(spender);
+            if (!wtx || wtx.state.kind !== 'conflicted') continue;
+            const changed = this.txs.recursiveUpdate(spender, (w) => {
+              if (w.state.kind !== 'conflicted' || w.state.conflictingBlockHeight < height) return false;
+              w.state = { kind: 'inactive', abandoned: false };
+              return true;
+            });
+            for (const w of changed) this.#writeTx(w);
+          }
+        }
+      });
+      this.lastProcessed = { height: height - 1, hash: prevHash };
+      this.txs.tipHeight = height - 1;
+      this.#writeBestBlock();
+    });
+  }
+
+  /** Core's transactionAddedToMempool. */
+  transactionAddedToMempool(tx: Transaction): void {
+    this.db.transaction(() => this.#syncTransaction(tx, { kind: 'mempool' }, false));
+    const txid = tx.txidHex;
+    const wtx = this.txs.get(txid);
+    if (wtx && wtx.state.kind === 'inactive' && !wtx.state.abandoned) wtx.state = { kind: 'mempool' };
+    // Wallet transactions spending the same outputs are now conflicted in the pool.
+    if (tx.isCoinbase()) return;
+    for (const input of tx.inputs) {
+      for (const spender of this.txs.spenders(hashToHex(input.prevout.txid), input.prevout.vout)) {
+        if (spender !== txid) this.txs.get(spender)?.mempoolConflicts.add(txid);
+      }
+    }
+  }
+
+  /** Core's transactionRemovedFromMempool. */
+  transactionRemovedFromMempool(tx: Transaction, reason: 'block' | 'conflict' | 'replaced' | 'expiry' | 'sizelimit' | 'reorg' | 'other'): void {
+    const txid = tx.txidHex;
+    const wtx = this.txs.get(txid);
+    // Core's RefreshMempoolStatus.
+    if (wtx && (wtx.state.kind === 'mempool' || (wtx.state.kind === 'inactive' && !wtx.state.abandoned))) {
+      wtx.state = reason !== 'block' && this.chain.isInMempool(txid) ? { kind: 'mempool' } : { kind: 'inactive', abandoned: false };
+    }
+    if (reason === 'conflict') this.db.transaction(() => this.#syncTransaction(tx, { kind: 'inactive', abandoned: false }, false));
+    if (tx.isCoinbase()) return;
+    for (const input of tx.inputs) {
+      for (const spender of this.txs.spenders(hashToHex(input.prevout.txid), input.prevout.vout)) this.txs.get(spender)?.mempoolConflicts.delete(txid);
+    }
+  }
+
+  /** Core's SyncTransaction / AddToWalletIfInvolvingMe; true when the wallet took or changed it. */
+  #syncTransaction(tx: Transaction, state: WalletTxState, rescanningOldBlock: boolean): boolean {
+    const txid = tx.txidHex;
+    if (state.kind === 'confirmed' && !tx.isCoinbase()) {
+      for (const input of tx.inputs) {
+        for (const spender of this.txs.spenders(hashToHex(input.prevout.txid), input.prevout.vout)) {
+          if (spender !== txid) this.#markConflicted(state.blockHash, state.blockHeight, spender);
+        }
+      }
+    }
+    const existed = this.txs.has(txid);
+    if (!existed && !this.#paysMe(tx) && !this.isFromMe(tx)) return false;
+    this.#markUsedScripts(tx);
+    this.#addToWallet(tx, state, rescanningOldBlock);
+    return true;
+  }
+
+  /** Core's MarkUnusedAddresses: a script seen at or past a descriptor's next position moves it on (the gap limit), and a receiving address found gets an address book entry. */
+  #markUsedScripts(tx: Transaction): void {
+    for (const output of tx.outputs) {
+      const owner = this.ownerOf(output.scriptPubKey);
+      if (!owner) continue;
+      const { spkm, index } = owner;
+      if (spkm.isRange() && index >= spkm.record.nextIndex) {
+        spkm.record = { ...spkm.record, nextIndex: index + 1 };
+        const from = spkm.record.rangeEnd;
+        if (this.#canTopUp(spkm)) spkm.topUp(this.keypool);
+        this.#writeDescriptor(spkm);
+        this.#indexScripts(spkm, from);
+      }
+      const internal = this.isInternal(spkm);
+      if (internal !== false) continue;
+      const address = encodeAddress(output.scriptPubKey, this.chainName);
+      if (address !== null && !this.stored.labels.has(address)) {
+        this.db.write(recordKeys.purpose(address), stringValue.encode('receive'));
+        this.db.write(recordKeys.name(address), stringValue.encode(''));
+        this.stored.purposes.set(address, 'receive');
+        this.stored.labels.set(address, '');
+      }
+    }
+  }
+
+  /** Core's AddToWallet (for a transaction seen on the chain or in the pool). */
+  #addToWallet(tx: Transaction, state: WalletTxState, rescanningOldBlock: boolean): WalletTx {
+    const txid = tx.txidHex;
+    const existing = this.txs.get(txid);
+    if (existing) {
+      if (!sameState(existing.state, state)) {
+        existing.state = state;
+        this.#writeTx(existing);
+      }
+      return existing;
+    }
+    const wtx: WalletTx = {
+      tx,
+      txid,
+      state,
+      timeReceived: this.chain.now(),
+      timeSmart: 0,
+      orderPos: this.#orderPosNext++,
+      mapValue: new Map(),
+      orderForm: [],
+      timeReceivedIsTxTime: 0,
+      fromMe: false,
+      mempoolConflicts: new Set(),
+    };
+    this.db.write(recordKeys.orderPosNext(), int64Value.encode(BigInt(this.#orderPosNext)));
+    wtx.timeSmart = this.#computeTimeSmart(wtx, rescanningOldBlock);
+    this.txs.add(wtx);
+    this.#writeTx(wtx);
+    return wtx;
+  }
+
+  /** Core's ComputeTimeSmart. */
+  #computeTimeSmart(wtx: WalletTx, rescanningOldBlock: boolean): number {
+    const height = wtx.state.kind === 'confirmed' ? wtx.state.blockHeight : wtx.state.kind === 'conflicted' ? wtx.state.conflictingBlockHeight : undefined;
+    if (height === undefined) return wtx.timeReceived;
+    const { time, maxTime } = this.chain.blockTimes(height);
+    if (rescanningOldBlock) return maxTime;
+    let latestNow = wtx.timeReceived;
+    let latestEntry = 0;
+    const latestTolerated = latestNow + 300;
+    const ordered = this.txs.ordered();
+    for (let i = ordered.length - 1; i >= 0; i--) {
+      const other = ordered[i]!;
+      const smart = other.timeSmart || other.timeReceived;
+      if (smart <= latestTolerated) {
+        latestEntry = smart;
+        if (smart > latestNow) latestNow = smart;
+        break;
+      }
+    }
+    return Math.max(latestEntry, Math.min(time, latestNow));
+  }
+
+  /** Core's MarkConflicted. */
+  #markConflicted(blockHash: Uint8Array, conflictingHeight: number, txid: string): void {
+    if (this.lastProcessed.height < 0 && this.txs.tipHeight < 0) return;
+    const conflictConfirms = -(this.txs.tipHeight - conflictingHeight + 1);
+    if (conflictConfirms >= 0) return;
+    const changed = this.txs.recursiveUpdate(txid, (wtx) => {
+      if (conflictConfirms < this.txs.depth(wtx)) {
+        wtx.state = { kind: 'conflicted', conflictingBlockHash: blockHash, conflictingBlockHeight: conflictingHeight };
+        return true;
+      }
+      return false;
+    });
+    for (const wtx of changed) this.#writeTx(wtx);
+  }
+
+  /** abandontransaction: Core's AbandonTransaction; false when it cannot be abandoned. */
+  abandon(txid: string): boolean {
+    const wtx = this.txs.get(txid);
+    if (!wtx) return false;
+    if (this.txs.depth(wtx) != 0 || wtx.state.kind === 'mempool') return false;
+    this.db.transaction(() => {
+      const changed = this.txs.recursiveUpdate(txid, (w) => {
+        if (this.txs.depth(w) > 0) throw new Error("Can't abandon a transaction with a confirmed descendant");
+        if (w.state.kind === 'mempool') throw new Error("Can't abandon a transaction in the mempool");
+        if (this.txs.depth(w) === 0 && !this.txs.isAbandoned(w)) {
+          w.state = { kind: 'inactive', abandoned: true };
+          return true;
+        }
+        return false;
+      });
+      for (const w of changed) this.#writeTx(w);
+    });
+    return true;
+  }
+
+  #writeBestBlock(): void {
+    this.db.write(recordKeys.bestBlockNoMerkle(), locatorValue.encode(this.chain.locator()));
+  }
+
+  /** Core's Flush/Close: the best block written, the timer stopped, the file closed. */
+  close(): void {
+    clearTimeout(this.#relockTimer);
+    try {
+      this.#writeBestBlock();
+    } finally {
+      this.db.close();
+    }
+  }
+
+  /** getwalletinfo's lastprocessedblock. */
+  lastProcessedBlock(): { hash: string; height: number } {
+    return { hash: hashToHex(this.lastProcessed.hash), height: this.lastProcessed.height };
+  }
+}
+
+function sameState(a: WalletTxState, b: WalletTxState): boolean {
+  if (a.kind !== b.kind) return false;
+  switch (a.kind) {
+    case 'confirmed':
+      return b.kind === 'confirmed' && a.blockHeight === b.blockHeight && a.index === b.index && toHex(a.blockHash) === toHex(b.blockHash);
+    case 'conflicted':
+      return b.kind === 'conflicted' && toHex(a.conflictingBlockHash) === toHex(b.conflictingBlockHash);
+    case 'inactive':
+      return b.kind === 'inactive' && a.abandoned === b.abandoned;
+    case 'mempool':
+      return true;
+  }
+}
+
+/** A wallet operation refused, with what Core says. */
+export class WalletError extends Error {
+  constructor(
+    readonly kind: 'NO_DESCRIPTOR' | 'LOCKED' | 'OTHER',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'WalletError';
+  }
+}
