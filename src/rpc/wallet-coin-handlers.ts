@@ -280,7 +280,14 @@ export function walletCoinHandlers(deps: WalletRpcDeps): WalletHandlers {
       walletTxJson(wallet, wtx, entry);
       entry.details = listTransactionEntries(wallet, wtx, 0, false, undefined);
       entry.hex = Buffer.from(wtx.tx.toBytes()).toString('hex');
-      if (args.boolean('verbose')) entry.decoded = txToJson(wtx.tx, { chain: wallet.chainName, includeHex: false }) as unknown as Json;
+      if (args.boolean('verbose')) {
+        const decoded = txToJson(wtx.tx, { chain: wallet.chainName, includeHex: false }) as unknown as JsonObject;
+        // Core's TxToUniv with OutputIsChange: our outputs outside the address book say so.
+        (decoded.vout as JsonObject[]).forEach((out, n) => {
+          if (wallet.isChange(wtx.tx.outputs[n]!.scriptPubKey)) out.ischange = true;
+        });
+        entry.decoded = decoded;
+      }
       entry.lastprocessedblock = lastProcessedJson(wallet);
       return entry;
     },
@@ -369,6 +376,15 @@ function receivedBy(wallet: Wallet, matches: (script: Uint8Array) => boolean, mi
   return total;
 }
 
+/** The script a P2SH output of the wallet commits to (the inner script of its sh() descriptor). */
+function redeemScriptOf(wallet: Wallet, script: Uint8Array): Uint8Array | undefined {
+  if (!(script.length === 23 && script[0] === 0xa9)) return undefined;
+  const owner = wallet.ownerOf(script);
+  const expansion = owner?.spkm.expansionAt(owner.index);
+  const inner = expansion?.descriptor.name === 'sh' ? expansion.descriptor.subArgs[0] : undefined;
+  return inner?.expand(owner!.index, expansion!.keys)?.[0] ?? undefined;
+}
+
 function unspentEntry(wallet: Wallet, wtx: WalletTx, vout: number, address: string | null, depth: number, safe: boolean): JsonObject {
   const output = wtx.tx.outputs[vout]!;
   const entry: JsonObject = { txid: wtx.txid, vout };
@@ -376,6 +392,8 @@ function unspentEntry(wallet: Wallet, wtx: WalletTx, vout: number, address: stri
     entry.address = address;
     const label = wallet.addressBookLabel(address);
     if (label !== undefined) entry.label = label;
+    const redeem = redeemScriptOf(wallet, output.scriptPubKey);
+    if (redeem) entry.redeemScript = Buffer.from(redeem).toString('hex');
   }
   entry.scriptPubKey = Buffer.from(output.scriptPubKey).toString('hex');
   entry.amount = amountJson(output.value) as unknown as Json;
@@ -388,16 +406,13 @@ function unspentEntry(wallet: Wallet, wtx: WalletTx, vout: number, address: stri
       entry.ancestorfees = Number(ancestors.fees);
     }
   }
-  const owner = wallet.ownerOf(output.scriptPubKey)!;
-  const scripts = owner.spkm.scriptsAt(owner.index) ?? [];
-  // Core's redeemScript / witnessScript for a P2SH-wrapped output: the wrapped program.
-  if (output.scriptPubKey[0] === 0xa9 && scripts.length > 1) entry.redeemScript = Buffer.from(scripts[1]!).toString('hex');
-  if (wallet.hasFlag(1n)) entry.reused = isUsed(wallet, output.scriptPubKey);
   entry.spendable = true;
   entry.solvable = true;
+  const owner = wallet.ownerOf(output.scriptPubKey)!;
   const expansion = owner.spkm.expansionAt(owner.index);
   if (expansion) entry.desc = scanDescriptorFor(expansion.descriptor, owner.index, expansion.keys, wallet.chainName, output.scriptPubKey);
   entry.parent_descs = parentDescriptors(wallet, output.scriptPubKey);
+  if (wallet.hasFlag(1n)) entry.reused = isUsed(wallet, output.scriptPubKey);
   entry.safe = safe;
   return entry;
 }

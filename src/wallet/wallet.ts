@@ -514,23 +514,31 @@ export class Wallet {
     return true;
   }
 
-  /** Core's MarkUnusedAddresses: a script seen at or past a descriptor's next position moves it on (the gap limit), and a receiving address found gets an address book entry. */
+  /**
+   * Core's MarkUnusedAddresses: a script at or past its descriptor's next position moves it
+   * on (the gap limit), every script of ours tops its descriptor up, and the receiving
+   * addresses passed over that have no address book entry get one (label "").
+   */
   #markUsedScripts(tx: Transaction): void {
     for (const output of tx.outputs) {
       const owner = this.ownerOf(output.scriptPubKey);
       if (!owner) continue;
       const { spkm, index } = owner;
-      if (spkm.isRange() && index >= spkm.record.nextIndex) {
-        spkm.record = { ...spkm.record, nextIndex: index + 1 };
-        const from = spkm.record.rangeEnd;
-        if (this.#canTopUp(spkm)) spkm.topUp(this.keypool);
+      const passed: number[] = [];
+      if (spkm.isRange()) {
+        for (let next = spkm.record.nextIndex; next <= index; next++) passed.push(next);
+        if (passed.length > 0) spkm.record = { ...spkm.record, nextIndex: index + 1 };
+      }
+      const from = spkm.record.rangeEnd;
+      const toppedUp = this.#canTopUp(spkm) && spkm.topUp(this.keypool);
+      if (passed.length > 0 || toppedUp) {
         this.#writeDescriptor(spkm);
         this.#indexScripts(spkm, from);
       }
-      const internal = this.isInternal(spkm);
-      if (internal !== false) continue;
-      const address = encodeAddress(output.scriptPubKey, this.chainName);
-      if (address !== null && !this.stored.labels.has(address)) {
+      if (this.isInternal(spkm) !== false) continue;
+      for (const position of passed) {
+        const address = spkm.addressAt(position);
+        if (address === null || this.stored.labels.has(address)) continue;
         this.db.write(recordKeys.purpose(address), stringValue.encode('receive'));
         this.db.write(recordKeys.name(address), stringValue.encode(''));
         this.stored.purposes.set(address, 'receive');
