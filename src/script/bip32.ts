@@ -4,6 +4,7 @@
  * derivation (CKDpriv, CKDpub) and key fingerprints. Decoding applies Core's validity
  * rules, so a string Core refuses is refused here too (BIP32 test vector 5).
  */
+import { nativeKeyTweaks } from './key-tweaks.js';
 import { Point, etc, getPublicKey, utils as secp256k1Utils } from '@noble/secp256k1';
 import { hmac } from '@noble/hashes/hmac.js';
 import { sha512 } from '@noble/hashes/sha2.js';
@@ -188,16 +189,19 @@ export function deriveExtPubKey(parent: ExtPubKey, childNumber: number): ExtPubK
   if (isHardenedChild(childNumber) || parent.depth >= MAX_DEPTH) return null;
   const { tweak, chainCode } = bip32Hash(parent.chainCode, parent.publicKey, childNumber);
   if (tweak >= CURVE_ORDER) return null;
-  const parentPoint = parentPointOf(parent.publicKey);
-  const child = tweak === 0n ? parentPoint : parentPoint.add(Point.BASE.multiply(tweak));
-  if (child.is0()) return null;
-  return {
-    depth: parent.depth + 1,
-    parentFingerprint: keyFingerprint(parent.publicKey),
-    childNumber,
-    chainCode,
-    publicKey: child.toBytes(true),
-  };
+  const native = nativeKeyTweaks();
+  let publicKey: Uint8Array;
+  if (native) {
+    const sum = native.pubkeyTweakAdd(parent.publicKey, scalarBytes(tweak));
+    if (!sum) return null;
+    publicKey = new Uint8Array(sum);
+  } else {
+    const parentPoint = parentPointOf(parent.publicKey);
+    const child = tweak === 0n ? parentPoint : parentPoint.add(Point.BASE.multiply(tweak));
+    if (child.is0()) return null;
+    publicKey = child.toBytes(true);
+  }
+  return { depth: parent.depth + 1, parentFingerprint: keyFingerprint(parent.publicKey), childNumber, chainCode, publicKey };
 }
 
 /** CKDpriv: the private child `childNumber` (hardened or not) of `parent`, or null where BIP32 says so. */

@@ -34,6 +34,7 @@ export * from './base64.js';
 export * from './message.js';
 export * from './produce-signature.js';
 export * from './transaction-signer.js';
+export * from './key-tweaks.js';
 export * from './taproot.js';
 export * from './taproot-infer.js';
 export * from './bip32.js';

@@ -9,6 +9,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type { NativeHashes } from '../primitives/index.js';
 import type { SignatureBackend } from './secp256k1.js';
+import type { NativeKeyTweaks } from './key-tweaks.js';
 
 /** dist/native/secp256k1.node, beside dist/src (this module is dist/src/script/secp256k1-native.js). */
 export const NATIVE_ADDON_FILE = fileURLToPath(new URL('../../native/secp256k1.node', import.meta.url));
@@ -20,6 +21,8 @@ interface SecpAddon extends NativeHashes {
   checkTapTweak(internalKey: Uint8Array, tweak: Uint8Array, outputKey: Uint8Array, parity: number): boolean;
   verifyBatch(records: Uint8Array, verdicts: Uint8Array): void;
   isValidXOnlyKey(x: Uint8Array): boolean;
+  pubkeyTweakAdd(publicKey: Uint8Array, tweak: Uint8Array): Uint8Array | null;
+  xonlyTweakAdd(internalKey: Uint8Array, tweak: Uint8Array): Uint8Array | null;
   readonly RECORD_SIZE: number;
 }
 
@@ -75,6 +78,12 @@ export function loadNativeXOnlyCheck(): (x: Uint8Array) => boolean {
     key.set(x);
     return a.isValidXOnlyKey(key);
   };
+}
+
+/** The addon's point arithmetic for key derivation and taproot output keys (useNativeKeyTweaks). */
+export function loadNativeKeyTweaks(): NativeKeyTweaks {
+  const a = loadAddon();
+  return { pubkeyTweakAdd: (key, tweak) => a.pubkeyTweakAdd(key, tweak), xonlyTweakAdd: (key, tweak) => a.xonlyTweakAdd(key, tweak) };
 }
 
 /** The libsecp256k1 backend; loads the addon on first use (NativeBackendUnavailableError if it cannot). */

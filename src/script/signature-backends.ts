@@ -6,7 +6,8 @@
  */
 import { nobleBackend, setSignatureBackend, type SignatureBackend } from './secp256k1.js';
 import { useNativeHashes } from '../primitives/index.js';
-import { loadNativeBackend, loadNativeHashes, loadNativeXOnlyCheck } from './secp256k1-native.js';
+import { loadNativeBackend, loadNativeHashes, loadNativeKeyTweaks, loadNativeXOnlyCheck } from './secp256k1-native.js';
+import { useNativeKeyTweaks } from './key-tweaks.js';
 import { useNativeXOnlyCheck } from './descriptors/index.js';
 
 export const SIGNATURE_BACKEND_CHOICES = ['native', 'noble'] as const;
@@ -33,6 +34,7 @@ export function chooseSignatureBackend(choice: SignatureBackendChoice): Signatur
   // The addon's hashes go with its signatures: short messages hash faster through it than through node:crypto.
   useNativeHashes(choice === 'native' ? loadNativeHashes() : null);
   useNativeXOnlyCheck(choice === 'native' ? loadNativeXOnlyCheck() : null);
+  useNativeKeyTweaks(choice === 'native' ? loadNativeKeyTweaks() : null);
   chosen = choice;
   return backend;
 }

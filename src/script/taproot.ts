@@ -3,6 +3,7 @@
  * root of a script tree, the TapTweak, the tweaked output key and each leaf's control
  * block. Verification of spends lives in the interpreter; this builds what it checks.
  */
+import { nativeKeyTweaks } from './key-tweaks.js';
 import { Point, etc } from '@noble/secp256k1';
 import { concatBytes } from '../primitives/index.js';
 import { TAPROOT_CONTROL_MAX_NODE_COUNT, TAPROOT_LEAF_MASK } from './limits.js';
@@ -82,6 +83,11 @@ export function tweakPublicKey(internalKey: Uint8Array, tweak: Uint8Array): Twea
   if (internalKey.length !== 32 || tweak.length !== 32) return null;
   const t = etc.bytesToNumberBE(tweak);
   if (t >= CURVE_ORDER) return null;
+  const native = nativeKeyTweaks();
+  if (native) {
+    const sum = native.xonlyTweakAdd(internalKey, tweak);
+    return sum ? { outputKey: new Uint8Array(sum.subarray(1)), parity: sum[0] === 0x03 ? 1 : 0 } : null;
+  }
   let point: Point;
   try {
     // The even-y point with this x: BIP340's lift_x.

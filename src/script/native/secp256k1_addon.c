@@ -178,6 +178,50 @@ static napi_value is_valid_xonly_key(napi_env env, napi_callback_info info) {
   return boolean(env, secp256k1_xonly_pubkey_parse(context_of(env), &pubkey, key));
 }
 
+/* A 33-byte compressed key as a new Buffer, or null when `ok` is 0. */
+static napi_value compressed_or_null(napi_env env, int ok, const secp256k1_pubkey *key) {
+  napi_value result;
+  if (!ok) {
+    napi_get_null(env, &result);
+    return result;
+  }
+  uint8_t out[33];
+  size_t length = sizeof out;
+  secp256k1_ec_pubkey_serialize(context_of(env), out, &length, key, SECP256K1_EC_COMPRESSED);
+  if (napi_create_buffer_copy(env, length, out, NULL, &result) != napi_ok) return NULL;
+  return result;
+}
+
+/* BIP32 public derivation's point step (Core's CPubKey::Derive): key + tweak*G, compressed; null when invalid. */
+static napi_value pubkey_tweak_add(napi_env env, napi_callback_info info) {
+  napi_value argv[2];
+  uint8_t *key, *tweak;
+  size_t length;
+  if (!get_args(env, info, 2, argv) || !get_bytes(env, argv[0], "public key", &key, &length) ||
+      !get_sized(env, argv[1], "tweak", 32, &tweak)) {
+    return NULL;
+  }
+  secp256k1_pubkey pubkey;
+  const secp256k1_context *ctx = context_of(env);
+  int ok = secp256k1_ec_pubkey_parse(ctx, &pubkey, key, length) && secp256k1_ec_pubkey_tweak_add(ctx, &pubkey, tweak);
+  return compressed_or_null(env, ok, &pubkey);
+}
+
+/* BIP341's output key: lift_x(internal) + tweak*G, compressed (the first byte gives the parity); null when invalid. */
+static napi_value xonly_tweak_add(napi_env env, napi_callback_info info) {
+  napi_value argv[2];
+  uint8_t *internal32, *tweak;
+  if (!get_args(env, info, 2, argv) || !get_sized(env, argv[0], "internal key", 32, &internal32) ||
+      !get_sized(env, argv[1], "tweak", 32, &tweak)) {
+    return NULL;
+  }
+  secp256k1_xonly_pubkey internal;
+  secp256k1_pubkey output;
+  const secp256k1_context *ctx = context_of(env);
+  int ok = secp256k1_xonly_pubkey_parse(ctx, &internal, internal32) && secp256k1_xonly_pubkey_tweak_add(ctx, &output, &internal, tweak);
+  return compressed_or_null(env, ok, &output);
+}
+
 static napi_value verify_batch(napi_env env, napi_callback_info info) {
   napi_value argv[2];
   uint8_t *records, *out;
@@ -248,6 +292,8 @@ NAPI_MODULE_INIT() {
       !export_function(env, exports, "checkTapTweak", check_tap_tweak) ||
       !export_function(env, exports, "isValidXOnlyKey", is_valid_xonly_key) ||
       !export_function(env, exports, "verifyBatch", verify_batch) ||
+      !export_function(env, exports, "pubkeyTweakAdd", pubkey_tweak_add) ||
+      !export_function(env, exports, "xonlyTweakAdd", xonly_tweak_add) ||
       napi_set_named_property(env, exports, "RECORD_SIZE", record_size) != napi_ok ||
       /* SHA-256 and HASH160 for script checks (src/primitives/native/hashes.c). */
       register_hash_functions(env, exports) != napi_ok) {
