@@ -12,3 +12,4 @@ export { DUMMY_PSBT_SIGNER, extractTransaction, finalizeAndExtract, finalizePsbt
 export { analyzePsbt, type InputAnalysis, type PsbtAnalysis, type PsbtRole } from './analyze.js';
 export { PsbtProvider } from './provider.js';
 export { updatePsbtOutput, removeUnnecessaryTransactions } from './update.js';
+export { addDescriptor } from './descriptor-provider.js';
