@@ -14,6 +14,7 @@ import {
   RpcError,
   walletCoinHandlers,
   walletForRequest,
+  walletHistoryHandlers,
   walletKeyHandlers,
   walletManageHandlers,
   walletStubMethods,
@@ -79,6 +80,18 @@ function walletChainOf(chainstate: ChainstateService, now: () => number): Wallet
       const entry = activeAt(height);
       return { time: entry.header.time, maxTime: maxTimeOf(entry) };
     },
+    blockInfo: (hash) => {
+      const entry = chain().lookup(hashToHex(hash));
+      return entry && { height: entry.height, prevHash: entry.prev?.hash, active: chain().chain.contains(entry) };
+    },
+    blockByHash: (hash) => {
+      const entry = chain().lookup(hashToHex(hash));
+      try {
+        return entry ? chain().readBlock(entry) : undefined;
+      } catch {
+        return undefined;
+      }
+    },
     locator: () => chain().chain.locator(),
     forkHeight: (locator) => {
       for (const hash of locator) {
@@ -127,7 +140,7 @@ export class WalletService implements NodeService {
     this.rpcMethods = walletStubMethods({
       walletDir: () => walletDir(config),
       listWalletDatabases: () => listWalletDatabases(walletDir(config), messageStart),
-      handlers: { ...walletManageHandlers(deps), ...walletKeyHandlers(deps), ...walletCoinHandlers(deps) },
+      handlers: { ...walletManageHandlers(deps), ...walletKeyHandlers(deps), ...walletCoinHandlers(deps), ...walletHistoryHandlers(deps) },
       notBuilt: (ctx, method) => {
         walletForRequest(deps, ctx);
         throw new RpcError(RPC_WALLET_ERROR, `${method} is not available in this version of tsbtcd yet`);

@@ -30,17 +30,22 @@ import {
 } from '../script/index.js';
 import type { PsbtProvider } from './provider.js';
 
-/** An extended key's private key at its fixed path, derived once per key store (null without the root's private key). */
-const privateParents = new WeakMap<Bip32Key, WeakMap<KeyStore, ExtPrivKey | null>>();
+/**
+ * An extended key's private key at its fixed path, derived once per key store; null without
+ * the root's private key. Only found keys are remembered: a wallet's store gains its keys
+ * when it is unlocked.
+ */
+const privateParents = new WeakMap<Bip32Key, WeakMap<KeyStore, ExtPrivKey>>();
 
 function privateParent(key: Bip32Key, keys: KeyStore): ExtPrivKey | null {
   let byStore = privateParents.get(key);
   if (!byStore) privateParents.set(key, (byStore = new WeakMap()));
-  if (!byStore.has(keys)) {
-    const root = keys.get(key.root.publicKey);
-    byStore.set(keys, root ? deriveExtPrivKeyPath({ ...key.root, privateKey: root.secret }, key.path) : null);
-  }
-  return byStore.get(keys)!;
+  const known = byStore.get(keys);
+  if (known) return known;
+  const root = keys.get(key.root.publicKey);
+  const derived = root ? deriveExtPrivKeyPath({ ...key.root, privateKey: root.secret }, key.path) : null;
+  if (derived) byStore.set(keys, derived);
+  return derived;
 }
 
 interface KeyFacts {

@@ -57,3 +57,4 @@ export { walletCoinHandlers, walletBalances } from './wallet-coin-handlers.js';
 export { walletKeyHandlers } from './wallet-key-handlers.js';
 export { walletManageHandlers } from './wallet-manage-handlers.js';
 export { walletForRequest, type WalletHandlers, type WalletRpcDeps } from './wallet-request.js';
+export { walletHistoryHandlers } from './wallet-history-handlers.js';

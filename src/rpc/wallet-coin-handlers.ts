@@ -115,7 +115,7 @@ function walletTxJson(wallet: Wallet, wtx: WalletTx, entry: JsonObject): void {
 }
 
 /** Core's ListTransactions for one wallet transaction. */
-function listTransactionEntries(wallet: Wallet, wtx: WalletTx, minDepth: number, long: boolean, filterLabel: string | undefined, includeChange = false): JsonObject[] {
+export function listTransactionEntries(wallet: Wallet, wtx: WalletTx, minDepth: number, long: boolean, filterLabel: string | undefined, includeChange = false): JsonObject[] {
   const out: JsonObject[] = [];
   const { received, sent, fee } = txAmounts(wallet, wtx, includeChange);
   const abandoned = wallet.txs.isAbandoned(wtx);

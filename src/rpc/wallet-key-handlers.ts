@@ -4,11 +4,13 @@
  * listdescriptors, keypoolrefill, encryptwallet, walletpassphrase, walletlock and
  * walletpassphrasechange.
  */
-import { decodeAddress } from '../script/index.js';
-import { changeWalletPassphrase, DescriptorKeyError, encryptWalletFile, WalletEncryptionError, WalletError, type Wallet } from '../wallet/index.js';
+import { toHex } from '../primitives/index.js';
+import { decodeAddress, signMessage } from '../script/index.js';
+import { changeWalletPassphrase, DescriptorKeyError, encryptWalletFile, WalletEncryptionError, WalletError, walletProvider, type Wallet } from '../wallet/index.js';
 import {
   RPC_INVALID_ADDRESS_OR_KEY,
   RPC_INVALID_PARAMETER,
+  RPC_TYPE_ERROR,
   RPC_WALLET_ENCRYPTION_FAILED,
   RPC_WALLET_ERROR,
   RPC_WALLET_INVALID_LABEL_NAME,
@@ -164,6 +166,19 @@ export function walletKeyHandlers(deps: WalletRpcDeps): WalletHandlers {
         throw new RpcError(RPC_WALLET_PASSPHRASE_INCORRECT, 'Error: The wallet passphrase entered was incorrect.');
       }
       return null;
+    },
+
+    signmessage: (args, ctx) => {
+      const wallet = walletForRequest(deps, ctx);
+      ensureUnlocked(wallet);
+      const address = args.string('address');
+      const decoded = decodeAddress(address, wallet.chainName);
+      if (!decoded.ok) throw new RpcError(RPC_TYPE_ERROR, 'Invalid address');
+      const script = decoded.scriptPubKey;
+      if (!(script.length === 25 && script[0] === 0x76)) throw new RpcError(RPC_TYPE_ERROR, 'Address does not refer to key');
+      const key = walletProvider(wallet, [script]).keys.key(toHex(script.subarray(3, 23)));
+      if (!key) throw new RpcError(RPC_WALLET_ERROR, 'Private key not available');
+      return signMessage(key.secret, key.compressed, args.string('message'));
     },
 
     walletlock: (_args, ctx) => {

@@ -62,3 +62,4 @@ export { COINBASE_MATURITY, WalletTxStore, type WalletTx } from './wallet-txs.js
 export type { WalletChain, WalletChainTip } from './wallet-chain.js';
 export { Wallet, WalletError, type OwnedScript, type WalletLoadOptions } from './wallet.js';
 export { WalletManager, type CreateWalletOptions, type WalletManagerOptions } from './wallet-manager.js';
+export { fillWalletPsbt, signWalletTransaction, walletProvider } from './wallet-signer.js';

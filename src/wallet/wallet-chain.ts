@@ -19,6 +19,10 @@ export interface WalletChain {
   blockAt(height: number): Block;
   /** The block's own time and the greatest time up to it (Core's nTimeMax). */
   blockTimes(height: number): { readonly time: number; readonly maxTime: number };
+  /** Any known block (active or not): its height, its parent and whether it is on the active chain. */
+  blockInfo(hash: Uint8Array): { readonly height: number; readonly prevHash: Uint8Array | undefined; readonly active: boolean } | undefined;
+  /** A known block's transactions, by hash (undefined when its data is not stored). */
+  blockByHash(hash: Uint8Array): Block | undefined;
   /** Core's GetLocator of the tip. */
   locator(): Uint8Array[];
   /** The highest locator entry on the active chain (Core's FindLocatorFork), -1 when none is. */

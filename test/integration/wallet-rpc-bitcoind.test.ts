@@ -55,6 +55,14 @@ async function sequentially<T, R>(items: readonly T[], call: (item: T) => Promis
   return out;
 }
 
+/** listsinceblock's transactions come in bitcoind's hash-map order: compared sorted. */
+function sortedSince(result: any): any {
+  const key = (e: any) => `${e.txid}:${e.category}:${e.vout}`;
+  return { ...result, transactions: [...result.transactions].sort((a: any, b: any) => (key(a) < key(b) ? -1 : 1)) };
+}
+
+const sortedTxids = (entries: any[]): any[] => entries.map((e) => ({ ...e, txids: [...e.txids].sort() }));
+
 /** The answers compared between the two nodes. */
 async function walletAnswers(w: Caller): Promise<Record<string, unknown>> {
   const txs = await w('listtransactions', ['*', 1000]);
@@ -73,6 +81,13 @@ async function walletAnswers(w: Caller): Promise<Record<string, unknown>> {
     getaddressesbylabel: await w('getaddressesbylabel', ['lab-legacy']),
     getwalletinfo: info,
     listdescriptors: await w('listdescriptors'),
+    listsinceblock: sortedSince(await w('listsinceblock')),
+    'listsinceblock 106': sortedSince(await w('listsinceblock', [await w('getblockhash', [106]), 3])),
+    // The txids of an address come in bitcoind's hash-map order: compared sorted.
+    listreceivedbyaddress: sortedTxids(await w('listreceivedbyaddress', [0, true])),
+    'listreceivedbyaddress filtered': sortedTxids(await w('listreceivedbyaddress', [1, false, false, Object.keys(await w('getaddressesbylabel', ['lab-bech32']))[0]])),
+    listreceivedbylabel: await w('listreceivedbylabel', [0, true, false, true]),
+    getreceivedbylabel: await w('getreceivedbylabel', ['lab-bech32']),
   };
 }
 
@@ -111,6 +126,7 @@ test('a wallet bitcoind made and used loads in tsbtcd with bitcoind\'s answers, 
     const theirs = await walletAnswers(cw);
     await cw('walletpassphrase', ['correct horse', 60]);
     const theirPrivate = await cw('listdescriptors', [true]);
+    const theirSignature = await cw('signmessage', [addresses.legacy, 'tsbtcd']);
     await core.call('unloadwallet', ['w']);
 
     await copyChain(core, node);
@@ -122,8 +138,14 @@ test('a wallet bitcoind made and used loads in tsbtcd with bitcoind\'s answers, 
     await assert.rejects(tw('walletpassphrase', ['wrong horse', 60]), /-14 Error: The wallet passphrase entered was incorrect\./);
     await tw('walletpassphrase', ['correct horse', 60]);
     assert.deepEqual(await tw('listdescriptors', [true]), theirPrivate);
+    // ECDSA signatures are deterministic (RFC 6979): the same key signs the same message the same way.
+    assert.equal(await tw('signmessage', [addresses.legacy, 'tsbtcd']), theirSignature);
+    await assert.rejects(tw('signmessage', [addresses.bech32, 'tsbtcd']), /-3 Address does not refer to key/);
+    assert.deepEqual(await tw('rescanblockchain', [100]), { start_height: 100, stop_height: await node.call('getblockcount') });
     await tw('walletlock');
     assert.equal((await tw('getwalletinfo')).unlocked_until, 0);
+    // A rescan changes nothing bitcoind's wallet did not already know.
+    assertSameAnswers(await walletAnswers(tw), theirs);
 
     // The next addresses: the same on both nodes, of every type and for change.
     await node.call('unloadwallet', ['w']);

@@ -101,8 +101,11 @@ export class Bip32Key extends KeyExpression {
   private publicParent: ExtPubKey | null | undefined;
   /** Public children by position (bounded: a default range is 1001 positions). */
   private readonly publicChildren = new Map<number, Uint8Array | null>();
-  /** The extended private key after the fixed path, per key store (hardened paths need one). */
-  private readonly privateParents = new WeakMap<KeyStore, ExtPrivKey | null>();
+  /**
+   * The extended private key after the fixed path, per key store (hardened paths need one).
+   * Only found keys are remembered: a wallet's store gains its keys when it is unlocked.
+   */
+  private readonly privateParents = new WeakMap<KeyStore, ExtPrivKey>();
 
   constructor(
     readonly root: ExtPubKey,
@@ -138,11 +141,12 @@ export class Bip32Key extends KeyExpression {
   }
 
   private privateParent(keys: KeyStore): ExtPrivKey | null {
-    if (!this.privateParents.has(keys)) {
-      const root = this.rootPrivateKey(keys);
-      this.privateParents.set(keys, root ? deriveExtPrivKeyPath(root, this.path) : null);
-    }
-    return this.privateParents.get(keys)!;
+    const known = this.privateParents.get(keys);
+    if (known) return known;
+    const root = this.rootPrivateKey(keys);
+    const derived = root ? deriveExtPrivKeyPath(root, this.path) : null;
+    if (derived) this.privateParents.set(keys, derived);
+    return derived;
   }
 
   derive(pos: number, keys: KeyStore): Uint8Array | null {
