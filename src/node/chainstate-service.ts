@@ -97,6 +97,11 @@ export class ChainstateService implements NodeService {
     return this.mempool;
   }
 
+  /** The fee estimator (none with -blocksonly). */
+  get feeEstimator(): FeeEstimation['estimator'] | undefined {
+    return this.fees?.estimator;
+  }
+
   /** The basic block filter index (-blockfilterindex), once started. */
   get blockFilterIndex(): BlockFilterIndex | undefined {
     return this.blockfilter;

@@ -17,15 +17,17 @@ import {
   walletHistoryHandlers,
   walletKeyHandlers,
   walletManageHandlers,
+  walletSendHandlers,
   walletStubMethods,
   type RpcMethod,
   type WalletRpcDeps,
 } from '../rpc/index.js';
-import { listWalletDatabases, WalletFileError, WalletManager, type WalletChain, type WalletOutputType } from '../wallet/index.js';
+import { listWalletDatabases, WalletFileError, WalletManager, type WalletChain, type WalletOutputType, type WalletSpendSettings } from '../wallet/index.js';
 import type { ChainstateService } from './chainstate-service.js';
 import { InitError, type NodeConfig } from './config.js';
 import { settingsFilePath, writeSettingsFile } from './datadir.js';
 import { PRODUCT_NAME } from './coordinator.js';
+import { parseMoney } from './money.js';
 import { walletDir } from './node-rpc.js';
 import type { NodeContext, NodeService } from './services.js';
 
@@ -39,8 +41,37 @@ function outputTypeOption(config: NodeConfig, name: string, fallback: WalletOutp
   return found;
 }
 
+/** A fee or amount option (Core's ParseMoney), with Core's init error for a bad one. */
+function moneyOption(config: NodeConfig, name: string, fallback: bigint): bigint {
+  const text = config.args.getArg(name);
+  if (text === undefined) return fallback;
+  const value = parseMoney(text);
+  if (value === undefined) throw new InitError(`Invalid amount for -${name}=<amount>: '${text}'`);
+  return value;
+}
+
+/** The wallet's fee and spending options (Core's CWallet::Create reading them from the command line). */
+export function walletSpendSettings(config: NodeConfig): WalletSpendSettings {
+  const args = config.args;
+  return {
+    // Core's DEFAULT_FALLBACK_FEE is 0: without -fallbackfee a wallet with no estimate cannot send.
+    fallbackFee: moneyOption(config, 'fallbackfee', 0n),
+    discardFee: moneyOption(config, 'discardfee', 10_000n),
+    minTxFee: moneyOption(config, 'mintxfee', 1_000n),
+    confirmTarget: args.getIntArg('txconfirmtarget', 6),
+    signalRbf: args.getBoolArg('walletrbf', true),
+    maxTxFee: moneyOption(config, 'maxtxfee', 10_000_000n),
+    consolidateFeeRate: moneyOption(config, 'consolidatefeerate', 10_000n),
+    spendZeroConfChange: args.getBoolArg('spendzeroconfchange', true),
+    avoidPartialSpends: args.getBoolArg('avoidpartialspends', false),
+    rejectLongChains: args.getBoolArg('walletrejectlongchains', true),
+    addressType: outputTypeOption(config, 'addresstype', 'bech32')!,
+    changeType: outputTypeOption(config, 'changetype', undefined),
+  };
+}
+
 /** The chain and mempool as a wallet sees them (Core's interfaces::Chain). */
-function walletChainOf(chainstate: ChainstateService, now: () => number): WalletChain {
+function walletChainOf(chainstate: ChainstateService, policy: NodeConfig['mempoolPolicy'], now: () => number): WalletChain {
   const chain = () => chainstate.chainstate!;
   const maxTimes = new Map<string, number>();
   const maxTimeOf = (entry: BlockIndexEntry): number => {
@@ -117,6 +148,27 @@ function walletChainOf(chainstate: ChainstateService, now: () => number): Wallet
       const ancestors = pool.ancestors(entry);
       return { count: ancestors.length, size: ancestors.reduce((s, a) => s + a.vsize, 0), fees: ancestors.reduce((s, a) => s + a.modifiedFee, 0n) };
     },
+    estimateSmartFee: (target, conservative) => {
+      const estimator = chainstate.feeEstimator;
+      if (!estimator) return { feeRate: 0n, reason: 'None' };
+      const calc = { reason: 'None' } as Parameters<typeof estimator.estimateSmartFee>[2] & { reason: string };
+      const feeRate = estimator.estimateSmartFee(target, conservative, calc);
+      return { feeRate: BigInt(Math.round(feeRate)), reason: calc.reason };
+    },
+    estimateMaxBlocks: () => chainstate.feeEstimator?.highestTargetTracked('long') ?? 0,
+    mempoolMinFee: () => chainstate.nodeMempool?.minFee() ?? 0n,
+    relayMinFee: () => policy.minRelayTxFee,
+    relayDustFee: () => policy.dustRelayFee,
+    isInitialBlockDownload: () => chain().isInitialBlockDownload(),
+    broadcast: async (tx, maxFee) => {
+      const mempool = chainstate.nodeMempool;
+      if (!mempool) return { ok: false, error: 'mempool is not loaded' };
+      const result = await mempool.broadcast(tx, maxFee);
+      if (result.ok) return { ok: true };
+      if ('alreadyInUtxoSet' in result) return { ok: false, error: 'Transaction outputs already in utxo set' };
+      if ('maxFeeExceeded' in result) return { ok: false, error: 'Fee exceeds maximum configured by user (e.g. -paytxfee, -maxtxfee)' };
+      return { ok: false, error: result.debug ? `${result.reason}, ${result.debug}` : result.reason };
+    },
     now,
   };
 }
@@ -125,22 +177,28 @@ export class WalletService implements NodeService {
   readonly name = 'wallet';
   readonly rpcMethods: readonly RpcMethod[];
   #manager: WalletManager | undefined;
+  #spendSettings: WalletSpendSettings | undefined;
 
   constructor(
     private readonly config: NodeConfig,
     private readonly chainstate: ChainstateService,
   ) {
     const messageStart = selectParams(config.chain).messageStart;
+    const self = this;
     const deps: WalletRpcDeps = {
       manager: () => this.#manager,
       addressType: outputTypeOption(config, 'addresstype', 'bech32')!,
       changeType: outputTypeOption(config, 'changetype', undefined),
       keypool: Math.max(config.args.getIntArg('keypool', 1000), 0),
+      // Read at start, where a bad amount stops start-up with Core's message.
+      get spendSettings(): WalletSpendSettings {
+        return self.#spendSettings!;
+      },
     };
     this.rpcMethods = walletStubMethods({
       walletDir: () => walletDir(config),
       listWalletDatabases: () => listWalletDatabases(walletDir(config), messageStart),
-      handlers: { ...walletManageHandlers(deps), ...walletKeyHandlers(deps), ...walletCoinHandlers(deps), ...walletHistoryHandlers(deps) },
+      handlers: { ...walletManageHandlers(deps), ...walletKeyHandlers(deps), ...walletCoinHandlers(deps), ...walletHistoryHandlers(deps), ...walletSendHandlers(deps) },
       notBuilt: (ctx, method) => {
         walletForRequest(deps, ctx);
         throw new RpcError(RPC_WALLET_ERROR, `${method} is not available in this version of tsbtcd yet`);
@@ -156,12 +214,13 @@ export class WalletService implements NodeService {
       if (!fs.existsSync(resolved)) throw new InitError(`Specified -walletdir "${configured}" does not exist`);
       if (!fs.statSync(resolved).isDirectory()) throw new InitError(`Specified -walletdir "${configured}" is not a directory`);
     }
+    this.#spendSettings = walletSpendSettings(config);
     const chainstate = this.chainstate;
     const manager = new WalletManager({
       chainName: config.chain,
       messageStart: selectParams(config.chain).messageStart,
       walletDir: () => walletDir(config),
-      chain: walletChainOf(chainstate, () => ctx.clock.now()),
+      chain: walletChainOf(chainstate, config.mempoolPolicy, () => ctx.clock.now()),
       keypool: Math.max(config.args.getIntArg('keypool', 1000), 0),
       log: (m) => ctx.log.info(m),
       updateStartupSetting: (name, load) => this.#updateStartupSetting(name, load),

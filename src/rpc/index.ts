@@ -58,3 +58,4 @@ export { walletKeyHandlers } from './wallet-key-handlers.js';
 export { walletManageHandlers } from './wallet-manage-handlers.js';
 export { walletForRequest, type WalletHandlers, type WalletRpcDeps } from './wallet-request.js';
 export { walletHistoryHandlers } from './wallet-history-handlers.js';
+export { walletSendHandlers } from './wallet-send-handlers.js';

@@ -137,7 +137,7 @@ function addInputs(inputs: Json[], locktime: number, rbf: boolean | undefined): 
  * Core's NormalizeOutputs: the outputs as one list of key-value pairs in order, repeats
  * included (an array of one-key objects, or an object holding them directly).
  */
-function normalizeOutputs(outputs: Json | undefined): [string, Json][] {
+export function normalizeOutputs(outputs: Json | undefined): [string, Json][] {
   if (outputs === null || outputs === undefined) throw new RpcError(RPC_INVALID_PARAMETER, 'Invalid parameter, output argument must be non-null');
   if (isJsonObject(outputs)) return objectEntries(outputs);
   checkJsonType(outputs, 'array');
@@ -152,7 +152,7 @@ function normalizeOutputs(outputs: Json | undefined): [string, Json][] {
 }
 
 /** Core's ParseOutputs + AddOutputs: OP_RETURN for "data", the address's script for the rest. */
-function addOutputs(outputs: Json | undefined, chain: ChainName): TxOut[] {
+export function addOutputs(outputs: Json | undefined, chain: ChainName): TxOut[] {
   const pairs = normalizeOutputs(outputs);
   // UniValue's operator[] finds the first member of a repeated key.
   const first = (key: string) => pairs.find(([k]) => k === key)![1];

@@ -3,7 +3,7 @@
  * GetWalletForJSONRPCRequest over the `/wallet/<name>` endpoint), the node-wide wallet
  * options, and the translation of the wallet module's failures into Core's RPC errors.
  */
-import { WalletFileError, type Wallet, type WalletManager, type WalletOutputType } from '../wallet/index.js';
+import { WalletFileError, type Wallet, type WalletManager, type WalletOutputType, type WalletSpendSettings } from '../wallet/index.js';
 import { RPC_INVALID_ADDRESS_OR_KEY, RPC_WALLET_INVALID_LABEL_NAME, RPC_WALLET_NOT_FOUND, RPC_WALLET_NOT_SPECIFIED, RpcError } from './errors.js';
 import type { RpcCallContext, RpcHandler } from './spec.js';
 import { NO_WALLET_LOADED, WALLET_NOT_LOADED } from './wallet-stubs.js';
@@ -16,6 +16,8 @@ export interface WalletRpcDeps {
   readonly changeType: WalletOutputType | undefined;
   /** -keypool. */
   readonly keypool: number;
+  /** The fee and spending options the wallet sends with. */
+  readonly spendSettings: WalletSpendSettings;
 }
 
 export type WalletHandlers = Partial<Record<string, RpcHandler>>;

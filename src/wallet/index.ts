@@ -63,3 +63,18 @@ export type { WalletChain, WalletChainTip } from './wallet-chain.js';
 export { Wallet, WalletError, type OwnedScript, type WalletLoadOptions } from './wallet.js';
 export { WalletManager, type CreateWalletOptions, type WalletManagerOptions } from './wallet-manager.js';
 export { fillWalletPsbt, signWalletTransaction, walletProvider } from './wallet-signer.js';
+export { maximumSignedInputSize, maximumSignedTxSize } from './signed-size.js';
+export {
+  availableCoins,
+  createTransaction,
+  CreateTransactionError,
+  discardFeeRate,
+  MAX_BIP125_RBF_SEQUENCE,
+  minimumFeeRate,
+  transactionChangeType,
+  type CoinControl,
+  type CreatedTransaction,
+  type Recipient,
+  type WalletSpendSettings,
+} from './create-transaction.js';
+export { cryptoSelectionRng, seededSelectionRng, type SelectionRng } from './coin-selection/index.js';

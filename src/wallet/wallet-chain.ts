@@ -33,6 +33,17 @@ export interface WalletChain {
   mempoolTransactions(): Transaction[];
   /** A pool transaction's ancestors with itself (listunspent's ancestorcount, ancestorsize, ancestorfees); undefined when not in the pool. */
   mempoolAncestry?(txid: string): { readonly count: number; readonly size: number; readonly fees: bigint } | undefined;
+  /** Core's estimateSmartFee: sat/kvB (0 without an estimate) and the reason the estimator gives. */
+  estimateSmartFee(target: number, conservative: boolean): { readonly feeRate: bigint; readonly reason: string };
+  /** Core's estimateMaxBlocks: the longest target the estimator answers. */
+  estimateMaxBlocks(): number;
+  /** The mempool's minimum fee rate, -minrelaytxfee and -dustrelayfee (sat/kvB). */
+  mempoolMinFee(): bigint;
+  relayMinFee(): bigint;
+  relayDustFee(): bigint;
+  isInitialBlockDownload(): boolean;
+  /** Core's BroadcastTransaction into the mempool and to peers; the reject reason when the pool refuses it. */
+  broadcast(tx: Transaction, maxFee: bigint): Promise<{ readonly ok: true } | { readonly ok: false; readonly error: string }>;
   /** The node's clock (mocktime honoured), in seconds. */
   now(): number;
 }

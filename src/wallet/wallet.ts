@@ -274,6 +274,40 @@ export class Wallet {
     });
   }
 
+  /** Core's ReserveDestination::KeepDestination for a change address taken at the descriptor's next position. */
+  keepChangeDestination(spkm: DescriptorSpkm): void {
+    const from = spkm.record.rangeEnd;
+    spkm.record = { ...spkm.record, nextIndex: spkm.record.nextIndex + 1 };
+    if (this.#canTopUp(spkm)) spkm.topUp(this.keypool);
+    this.#writeDescriptor(spkm);
+    this.#indexScripts(spkm, from);
+  }
+
+  /** Core's IsSpentKey (avoid_reuse): a script of ours some wallet transaction already spent from. */
+  isUsedScript(script: Uint8Array): boolean {
+    const hex = toHex(script);
+    for (const wtx of this.txs.all()) {
+      for (let vout = 0; vout < wtx.tx.outputs.length; vout++) {
+        if (toHex(wtx.tx.outputs[vout]!.scriptPubKey) === hex && this.txs.isSpent(wtx.txid, vout)) return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Core's CommitTransaction, before the broadcast: our own transaction joins the wallet
+   * (inactive until the mempool takes it) with its comments, marked from us, its time
+   * received its time; written at once, so a crash after this keeps it.
+   */
+  commitTransaction(tx: Transaction, mapValue: ReadonlyMap<string, string>, orderForm: readonly (readonly [string, string])[] = []): WalletTx {
+    let wtx: WalletTx | undefined;
+    this.db.transaction(() => {
+      this.#markUsedScripts(tx);
+      wtx = this.#addToWallet(tx, { kind: 'inactive', abandoned: false }, false, { mapValue, orderForm, fromMe: true, timeReceivedIsTxTime: 1 });
+    });
+    return wtx!;
+  }
+
   // ---- locked coins ----
 
   isLockedCoin(txid: string, vout: number): boolean {
@@ -548,7 +582,12 @@ export class Wallet {
   }
 
   /** Core's AddToWallet (for a transaction seen on the chain or in the pool). */
-  #addToWallet(tx: Transaction, state: WalletTxState, rescanningOldBlock: boolean): WalletTx {
+  #addToWallet(
+    tx: Transaction,
+    state: WalletTxState,
+    rescanningOldBlock: boolean,
+    own?: { mapValue: ReadonlyMap<string, string>; orderForm: readonly (readonly [string, string])[]; fromMe: boolean; timeReceivedIsTxTime: number },
+  ): WalletTx {
     const txid = tx.txidHex;
     const existing = this.txs.get(txid);
     if (existing) {
@@ -565,10 +604,10 @@ export class Wallet {
       timeReceived: this.chain.now(),
       timeSmart: 0,
       orderPos: this.#orderPosNext++,
-      mapValue: new Map(),
-      orderForm: [],
-      timeReceivedIsTxTime: 0,
-      fromMe: false,
+      mapValue: new Map(own?.mapValue ?? []),
+      orderForm: own?.orderForm ?? [],
+      timeReceivedIsTxTime: own?.timeReceivedIsTxTime ?? 0,
+      fromMe: own?.fromMe ?? false,
       mempoolConflicts: new Set(),
     };
     this.db.write(recordKeys.orderPosNext(), int64Value.encode(BigInt(this.#orderPosNext)));

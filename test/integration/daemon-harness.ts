@@ -194,7 +194,9 @@ export class Daemon {
     // No automatic outbound connections unless a test asks: addresses peers announce must
     // never make a test node dial out of this machine.
     if (!opts.automaticOutbound && !(opts.args ?? []).some((a) => /^-(no)?connect\b/.test(a)) && !/^\s*(no)?connect\s*=/m.test(configText)) base.push('-connect=0');
-    const proc = spawn(TSBTCD, [...base, ...(opts.args ?? [])], { stdio: ['ignore', 'pipe', 'pipe'] });
+    // A node that hangs can be asked where it is (SIGUSR2 writes a diagnostic report): see waitExit.
+    const env = { ...process.env, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --report-on-signal --report-signal=SIGUSR2 --report-directory=${path.join(datadir, 'reports')}`.trim() };
+    const proc = spawn(TSBTCD, [...base, ...(opts.args ?? [])], { stdio: ['ignore', 'pipe', 'pipe'], env });
     const d = new Daemon(proc, datadir, port, chain, ownsDatadir, p2pPort);
     try {
       if (opts.waitReady ?? true) await d.waitReady(opts.readyTimeoutMs);
@@ -244,6 +246,26 @@ export class Daemon {
 
   debugLog(): string {
     return fs.readFileSync(path.join(this.netdir, 'debug.log'), 'utf8');
+  }
+
+  /**
+   * For a node that does not exit: Node's diagnostic report (asked for with SIGUSR2), its
+   * JavaScript stack and active handles, as text for the failure message.
+   */
+  async diagnosticReport(): Promise<string> {
+    const dir = path.join(this.datadir, 'reports');
+    try {
+      if (!this.running) return '';
+      this.proc.kill('SIGUSR2');
+      for (let i = 0; i < 50 && !(fs.existsSync(dir) && fs.readdirSync(dir).length > 0); i++) await sleep(100);
+      const file = fs.readdirSync(dir).sort().pop();
+      if (!file) return 'no diagnostic report was written';
+      const report = JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')) as { javascriptStack?: { message?: string; stack?: string[] }; libuv?: { type: string; is_active: boolean }[] };
+      const handles = (report.libuv ?? []).filter((h) => h.is_active).map((h) => h.type);
+      return `JavaScript stack at the report: ${report.javascriptStack?.message ?? ''}\n${(report.javascriptStack?.stack ?? []).join('\n')}\nactive handles: ${handles.join(', ')}`;
+    } catch (err) {
+      return `no diagnostic report: ${(err as Error).message}`;
+    }
   }
 
   /** The last lines of debug.log, for a failure message ('' when there is none yet). */
@@ -307,7 +329,11 @@ export class Daemon {
   async waitExit(timeoutMs = 30_000): Promise<ExitInfo> {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`tsbtcd (pid ${this.proc.pid}) did not exit within ${timeoutMs} ms; debug.log ends:\n${this.debugLogTail(40)}`)), timeoutMs);
+      timer = setTimeout(() => {
+        void this.diagnosticReport().then((report) =>
+          reject(new Error(`tsbtcd (pid ${this.proc.pid}) did not exit within ${timeoutMs} ms; debug.log ends:\n${this.debugLogTail(40)}\n${report}`)),
+        );
+      }, timeoutMs);
     });
     try {
       return await Promise.race([this.exited, timeout]);

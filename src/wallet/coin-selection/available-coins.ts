@@ -3,7 +3,7 @@
  * selection first tries to fund a transaction from one output type, so that inputs do not
  * reveal a mix of address types, and mixes them only when it must.
  */
-import type { OutPoint } from '../../primitives/transaction.js';
+import type { OutPoint } from '../../primitives/index.js';
 import { outpointKey, type SelectableCoin } from './coin.js';
 import type { SelectionRng } from './rng.js';
 

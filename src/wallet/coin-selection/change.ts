@@ -2,7 +2,7 @@
  * What a change output costs and how much change to aim for (Core's GenerateChangeTarget and
  * the change parameters CreateTransactionInternal derives for coin selection).
  */
-import { isUnspendable, witnessVersion } from '../../script/parse.js';
+import { isUnspendable, witnessVersion } from '../../script/index.js';
 import { feeAtRate, type FeeRate } from './fee-rate.js';
 import type { SelectionRng } from './rng.js';
 

@@ -2,7 +2,7 @@
  * Running the solvers on one set of groups and keeping the least wasteful answer (Core's
  * ChooseSelectionResult), and doing that per output type before mixing types (AttemptSelection).
  */
-import { WITNESS_SCALE_FACTOR, type OutPoint } from '../../primitives/transaction.js';
+import { WITNESS_SCALE_FACTOR, type OutPoint } from '../../primitives/index.js';
 import { selectCoinsBnB } from './bnb.js';
 import { coinGrinder } from './coin-grinder.js';
 import type { CoinSelectionParams } from './coin-selection-params.js';

@@ -3,8 +3,8 @@
  * plus the mempool ancestry GroupOutputs asks the chain for (getTransactionAncestry), so that
  * selection stays a pure function of its inputs.
  */
-import { compareBytes, toHex } from '../../primitives/bytes.js';
-import type { OutPoint } from '../../primitives/transaction.js';
+import { compareBytes, toHex } from '../../primitives/index.js';
+import type { OutPoint } from '../../primitives/index.js';
 import { feeAtRate, type FeeRate } from './fee-rate.js';
 
 export interface SelectableCoinInit {

@@ -2,7 +2,7 @@
  * Turning coins into the output groups each eligibility filter allows (Core's GroupOutputs,
  * Groups and OutputGroupTypeMap in spend.cpp/coinselection.h).
  */
-import { compareBytes, toHex } from '../../primitives/bytes.js';
+import { compareBytes, toHex } from '../../primitives/index.js';
 import { COIN_OUTPUT_TYPES, entriesByOutputType, type AvailableCoins, type CoinOutputType } from './available-coins.js';
 import type { SelectableCoin } from './coin.js';
 import type { CoinSelectionParams } from './coin-selection-params.js';

@@ -3,7 +3,7 @@
  * of an address's coins (up to OUTPUT_GROUP_MAX_ENTRIES) under avoid-partial-spends. The
  * solvers see a group as one heavier UTXO with summed values, fees and weights.
  */
-import { WITNESS_SCALE_FACTOR } from '../../primitives/transaction.js';
+import { WITNESS_SCALE_FACTOR } from '../../primitives/index.js';
 import type { SelectableCoin } from './coin.js';
 import type { CoinEligibilityFilter } from './eligibility.js';
 import { feeAtRate, type FeeRate } from './fee-rate.js';

@@ -4,8 +4,8 @@
  * sizes the transaction without inputs, prices change, draws the change target and computes the
  * selection target.
  */
-import { MAX_STANDARD_TX_WEIGHT, MIN_STANDARD_TX_NONWITNESS_SIZE } from '../../mempool/policy-limits.js';
-import { WITNESS_SCALE_FACTOR } from '../../primitives/transaction.js';
+import { MAX_STANDARD_TX_WEIGHT, MIN_STANDARD_TX_NONWITNESS_SIZE } from '../../mempool/index.js';
+import { WITNESS_SCALE_FACTOR } from '../../primitives/index.js';
 import { changeCosts, DUMMY_NESTED_P2WPKH_INPUT_SIZE, generateChangeTarget, serializedOutputSize } from './change.js';
 import type { CoinSelectionParams } from './coin-selection-params.js';
 import { feeAtRate, type FeeRate } from './fee-rate.js';

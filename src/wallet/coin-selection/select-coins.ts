@@ -2,7 +2,7 @@
  * The entry point of coin selection for a transaction (Core's SelectCoins): the inputs coin
  * control pre-selected count first, and the wallet selects the rest automatically if allowed.
  */
-import { WITNESS_SCALE_FACTOR } from '../../primitives/transaction.js';
+import { WITNESS_SCALE_FACTOR } from '../../primitives/index.js';
 import type { AvailableCoins } from './available-coins.js';
 import { automaticCoinSelection, type WalletSelectionContext } from './automatic-selection.js';
 import type { SelectableCoin } from './coin.js';

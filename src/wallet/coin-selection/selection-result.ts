@@ -2,7 +2,7 @@
  * A candidate input set and how good it is (Core's SelectionResult): the inputs, the target
  * they were chosen for, the algorithm, and the waste metric ChooseSelectionResult ranks by.
  */
-import { WITNESS_SCALE_FACTOR } from '../../primitives/transaction.js';
+import { WITNESS_SCALE_FACTOR } from '../../primitives/index.js';
 import { compareOutpoints, outpointKey, type SelectableCoin } from './coin.js';
 import type { OutputGroup } from './output-group.js';
 import type { SelectionRng } from './rng.js';
