@@ -680,6 +680,9 @@ export class Chainstate {
     while (this.chain.tip && this.chain.tip !== fork) this.disconnectTip();
     let height = fork ? fork.height : -1;
     while (height !== mostWork.height) {
+      // A shutdown stops connecting mid-step: the step made no progress, and trying again would
+      // spin here for ever while the shutdown waits for this step to end.
+      if (this.interrupted) return false;
       const target = Math.min(height + 32, mostWork.height);
       const toConnect: BlockIndexEntry[] = [];
       for (let walk = mostWork.ancestor(target); walk && walk.height !== height; walk = walk.prev) toConnect.push(walk);

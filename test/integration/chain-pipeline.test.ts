@@ -13,7 +13,7 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { Chainstate, computeUtxoStats, importBlockFile, LmdbChainStore, type ScriptChecker } from '../../src/chain/index.js';
+import { Chainstate, computeUtxoStats, importBlockFile, LmdbChainStore, PoolScriptChecker, type ScriptChecker } from '../../src/chain/index.js';
 import { createBlockTemplate, solveBlock, type TemplateTransaction } from '../../src/mining/index.js';
 import { ByteWriter, serializeBlock, Transaction, type Block } from '../../src/primitives/index.js';
 import { chainFixture } from '../support/chainstate.js';
@@ -108,5 +108,42 @@ test('a block failing its scripts while its successor is prepared stops the impo
     await factoryChain.shutdown();
     await factoryStore.close();
     for (const f of [good, factory, tested]) f.remove();
+  }
+});
+
+test('a shutdown while initial sync connects blocks ends the connection step at once', async () => {
+  const good = chainFixture('regtest', START);
+  const tested = chainFixture('regtest', START + 30 * 86_400);
+  const { chain: goodChain, close: closeGood } = await good.open();
+  const store = LmdbChainStore.open(tested.dir, tested.params, {});
+  let chain: Chainstate | undefined;
+  let armed = false;
+  // The shutdown arrives as the step decides how to connect (Core's m_interrupt mid-step):
+  // the clock is read there to tell initial sync.
+  const now = (): number => {
+    if (armed) chain!.interrupted = true;
+    return tested.clock.now;
+  };
+  chain = new Chainstate({ params: tested.params, store, scripts: new PoolScriptChecker(null), assumeValid: null, coinsCacheBytes: 64 << 20, now, log: () => undefined });
+  await chain.load();
+  try {
+    const blocks: Block[] = [];
+    for (let i = 0; i < 3; i++) {
+      good.clock.now = START + i * 600;
+      blocks.push(await mine(goodChain));
+    }
+    await chain.processHeaders(blocks.map((b) => b.header));
+    for (const block of blocks) await chain.storeBlock(block, undefined, true);
+    armed = true;
+    // Before the fix the step retried for ever once interrupted, and this never returned.
+    const outcome = await Promise.race([chain.activateBestChain().then(() => 'returned'), new Promise((r) => setTimeout(() => r('still connecting after 10 s'), 10_000))]);
+    assert.equal(outcome, 'returned');
+    assert.equal(chain.tip!.height, 0, 'the interrupted step connects nothing');
+  } finally {
+    armed = false;
+    chain.interrupted = false;
+    await chain.shutdown();
+    await store.close();
+    await closeGood();
   }
 });

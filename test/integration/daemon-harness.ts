@@ -196,6 +196,7 @@ export class Daemon {
     if (!opts.automaticOutbound && !(opts.args ?? []).some((a) => /^-(no)?connect\b/.test(a)) && !/^\s*(no)?connect\s*=/m.test(configText)) base.push('-connect=0');
     // A node that hangs can be asked where it is (SIGUSR2 writes a diagnostic report): see waitExit.
     const env = { ...process.env, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --report-on-signal --report-signal=SIGUSR2 --report-directory=${path.join(datadir, 'reports')}`.trim() };
+    fs.mkdirSync(path.join(datadir, 'reports'), { recursive: true });
     const proc = spawn(TSBTCD, [...base, ...(opts.args ?? [])], { stdio: ['ignore', 'pipe', 'pipe'], env });
     const d = new Daemon(proc, datadir, port, chain, ownsDatadir, p2pPort);
     try {
