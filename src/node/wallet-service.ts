@@ -254,6 +254,8 @@ export class WalletService implements NodeService {
       removedForBlock: () => undefined,
     });
     this.#manager = manager;
+    // Core's postInitProcess: each loaded wallet's unconfirmed transactions go back to the pool.
+    for (const wallet of manager.list()) await wallet.resubmitTransactions(this.#spendSettings.maxTxFee);
   }
 
   /** Core's AddWalletSetting / RemoveWalletSetting: settings.json's `wallet` list, written at once. */

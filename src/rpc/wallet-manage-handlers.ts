@@ -78,21 +78,23 @@ export function walletManageHandlers(deps: WalletRpcDeps): WalletHandlers {
       }
     },
 
-    loadwallet: (args) => {
+    loadwallet: async (args) => {
       const name = args.string('filename');
       try {
         const { wallet, warnings } = manager().load(name, loadOnStartup(args));
+        await wallet.resubmitTransactions(deps.spendSettings.maxTxFee);
         return withWarnings({ name: wallet.name }, warnings);
       } catch (err) {
         walletFileRpcError(err);
       }
     },
 
-    restorewallet: (args) => {
+    restorewallet: async (args) => {
       const name = args.string('wallet_name');
       const backup = args.string('backup_file');
       try {
         const { wallet, warnings } = manager().restore(name, backup, loadOnStartup(args));
+        await wallet.resubmitTransactions(deps.spendSettings.maxTxFee);
         return withWarnings({ name: wallet.name }, warnings);
       } catch (err) {
         walletFileRpcError(err);

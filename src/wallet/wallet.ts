@@ -460,6 +460,19 @@ export class Wallet {
     return { found };
   }
 
+  /**
+   * Core's ResubmitWalletTransactions at load (postInitProcess): our transactions neither in
+   * a block nor abandoned are offered to the mempool again, oldest first, so a restart (or a
+   * crash between writing one and the pool taking it) loses none of them.
+   */
+  async resubmitTransactions(maxFee: bigint): Promise<void> {
+    for (const wtx of this.txs.ordered()) {
+      if (wtx.tx.isCoinbase() || this.txs.depth(wtx) !== 0 || this.txs.isAbandoned(wtx) || wtx.state.kind === 'mempool') continue;
+      const result = await this.chain.broadcast(wtx.tx, maxFee);
+      if (!result.ok) this.log(`ResubmitWalletTransactions: ${wtx.txid} not submitted: ${result.error}`);
+    }
+  }
+
   /** Core's blockConnected. */
   blockConnected(block: Block, height: number, hash: Uint8Array): void {
     this.lastProcessed = { height, hash };
