@@ -59,3 +59,4 @@ export { walletManageHandlers } from './wallet-manage-handlers.js';
 export { walletForRequest, type WalletHandlers, type WalletRpcDeps } from './wallet-request.js';
 export { walletHistoryHandlers } from './wallet-history-handlers.js';
 export { walletSendHandlers } from './wallet-send-handlers.js';
+export { walletPsbtHandlers } from './wallet-psbt-handlers.js';

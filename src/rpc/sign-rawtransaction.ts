@@ -26,13 +26,14 @@ import {
   witnessProgram,
   type ChainName,
 } from '../script/index.js';
+import { emptyInput, type PsbtProvider } from '../psbt/index.js';
 import { bytesEqual, hashToHex, toHex, Transaction, type OutPoint, type TxIn, type TxOut } from '../primitives/index.js';
 import { view } from './blockchain-read.js';
 import { RPC_DESERIALIZATION_ERROR, RPC_INVALID_ADDRESS_OR_KEY, RPC_INVALID_PARAMETER, RPC_TYPE_ERROR, RpcError } from './errors.js';
 import { decodeTxHex } from './format/index.js';
 import { MempoolView, spentOutput } from './mempool-view.js';
 import { defineRpcMethod } from './registry.js';
-import { helpExampleCli, helpExampleRpc, type RpcMethod } from './spec.js';
+import { helpExampleCli, helpExampleRpc, type RpcCallContext, type RpcMethod } from './spec.js';
 import { parseHash } from './values.js';
 import { amountFromValue, getInt, getStr, INT32_MAX, INT32_MIN, isJsonObject, parseHexV, rpcTypeCheckObj } from './value-parse.js';
 import type { Json } from './json.js';
@@ -111,7 +112,7 @@ function txOutString(out: TxOut): string {
 }
 
 /** Core's SignTransaction: the signed inputs and each failing input's error, by index. */
-function signTransaction(tx: Transaction, store: SigningKeyStore, coins: Coins, hashType: number): { inputs: TxIn[]; errors: Map<number, string> } {
+function signTransaction(tx: Transaction, store: SigningKeyStore, coins: Coins, hashType: number, provider?: PsbtProvider): { inputs: TxIn[]; errors: Map<number, string> } {
   const spent = tx.inputs.map((input) => coins.get(outpointKey(input.prevout)));
   const txdata = new PrecomputedTransactionData(tx, spent.every((s) => s !== undefined) ? (spent as TxOut[]) : undefined);
   const hashSingle = (hashType & ~SIGHASH_ANYONECANPAY) === SIGHASH_SINGLE;
@@ -126,7 +127,10 @@ function signTransaction(tx: Transaction, store: SigningKeyStore, coins: Coins, 
     let signed: { scriptSig: Uint8Array; witness: readonly Uint8Array[] } = { scriptSig: data.scriptSig, witness: data.witness };
     // SIGHASH_SINGLE signs only inputs with an output of the same index.
     if (!hashSingle || i < tx.outputs.length) {
-      signed = produceSignature(data, coin.scriptPubKey, { tx, inputIndex: i, amount: coin.value }, transactionInputSigner(store, tx, i, coin.value, hashType, txdata));
+      // A provider that knows descriptors (a wallet's) also signs taproot spends.
+      const signer = provider ? provider.forInput(tx, i, coin.value, hashType, txdata) : transactionInputSigner(store, tx, i, coin.value, hashType, txdata);
+      const taproot = provider?.taproot(emptyInput(), tx, i, hashType, txdata);
+      signed = produceSignature(data, coin.scriptPubKey, { tx, inputIndex: i, amount: coin.value }, signer, taproot);
     }
     const updated: TxIn = { ...input, scriptSig: signed.scriptSig, witness: signed.witness };
     if (coin.value === MAX_MONEY && updated.witness.length > 0) {
@@ -142,6 +146,29 @@ function signTransaction(tx: Transaction, store: SigningKeyStore, coins: Coins, 
     return updated;
   });
   return { inputs, errors };
+}
+
+/** The spent outputs of a transaction's inputs from the call's snapshot (the UTXO set and the mempool), then prevtxs (Core's findCoins and ParsePrevouts). */
+export function inputCoins(ctx: RpcCallContext, tx: Transaction): Coins {
+  const snapshot = view(ctx);
+  const pool = MempoolView.of(snapshot);
+  const coins: Coins = new Map();
+  for (const input of tx.inputs) coins.set(outpointKey(input.prevout), spentOutput(snapshot, pool, input.prevout));
+  return coins;
+}
+
+export { parsePrevouts, type Coins };
+
+/** Core's SignTransaction and SignTransactionResultToJSON: hex, complete and the inputs' errors. */
+export function signedTransactionJson(tx: Transaction, store: SigningKeyStore, coins: Coins, hashType: number, provider?: PsbtProvider): { hex: string; complete: boolean; errors?: unknown[] } {
+  const { inputs, errors } = signTransaction(tx, store, coins, hashType, provider);
+  const signed = new Transaction({ version: tx.version, inputs, outputs: tx.outputs, locktime: tx.locktime });
+  const errorList = [...errors].sort((a, b) => a[0] - b[0]).map(([i, error]) => {
+    if (error === 'Missing amount') throw new RpcError(RPC_TYPE_ERROR, `Missing amount for ${txOutString(coins.get(outpointKey(inputs[i]!.prevout))!)}`);
+    const input = inputs[i]!;
+    return { txid: hashToHex(input.prevout.txid), vout: input.prevout.vout, witness: input.witness.map(toHex), scriptSig: toHex(input.scriptSig), sequence: input.sequence, error };
+  });
+  return { hex: toHex(signed.toBytes()), complete: errors.size === 0, ...(errorList.length > 0 ? { errors: errorList } : {}) };
 }
 
 export function signRawTransactionMethods(chain: ChainName): RpcMethod[] {
@@ -231,19 +258,9 @@ export function signRawTransactionMethods(chain: ChainName): RpcMethod[] {
         if (!key) throw new RpcError(RPC_INVALID_ADDRESS_OR_KEY, 'Invalid private key');
         store.addKey(key.secret, key.compressed);
       }
-      const snapshot = view(ctx);
-      const pool = MempoolView.of(snapshot);
-      const coins: Coins = new Map();
-      for (const input of tx.inputs) coins.set(outpointKey(input.prevout), spentOutput(snapshot, pool, input.prevout));
+      const coins = inputCoins(ctx, tx);
       parsePrevouts(args.raw[2], coins, store);
-      const { inputs, errors } = signTransaction(tx, store, coins, parseSighash(args.raw[3]));
-      const signed = new Transaction({ version: tx.version, inputs, outputs: tx.outputs, locktime: tx.locktime });
-      const errorList = [...errors].sort((a, b) => a[0] - b[0]).map(([i, error]) => {
-        if (error === 'Missing amount') throw new RpcError(RPC_TYPE_ERROR, `Missing amount for ${txOutString(coins.get(outpointKey(inputs[i]!.prevout))!)}`);
-        const input = inputs[i]!;
-        return { txid: hashToHex(input.prevout.txid), vout: input.prevout.vout, witness: input.witness.map(toHex), scriptSig: toHex(input.scriptSig), sequence: input.sequence, error };
-      });
-      return { hex: toHex(signed.toBytes()), complete: errors.size === 0, ...(errorList.length > 0 ? { errors: errorList } : {}) };
+      return signedTransactionJson(tx, store, coins, parseSighash(args.raw[3]));
     },
   });
   return [signrawtransactionwithkey];

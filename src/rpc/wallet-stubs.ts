@@ -102,6 +102,8 @@ interface StubSpec {
   readonly description: string;
   readonly args: RpcArgSpec[];
   readonly kind: Kind;
+  /** The handler reads the chain through the call's snapshot (coins for signing). */
+  readonly readsSnapshot?: boolean;
 }
 
 export function walletStubMethods(deps: WalletStubDeps): RpcMethod[] {
@@ -487,6 +489,7 @@ export function walletStubMethods(deps: WalletStubDeps): RpcMethod[] {
         str('sighashtype', `The signature hash type. Must be one of\n${SIGHASH_TYPES}`, { default: 'DEFAULT' }),
       ],
       kind: 'wallet',
+      readsSnapshot: true,
     },
     {
       name: 'simulaterawtransaction',
@@ -570,6 +573,7 @@ export function walletStubMethods(deps: WalletStubDeps): RpcMethod[] {
       args: stub.args,
       results: [{ type: 'any', description: '' }],
       examples: helpExampleCli(stub.name, example.join(' ')) + helpExampleRpc(stub.name, example.join(', ')),
+      ...(stub.readsSnapshot ? { readsSnapshot: true } : {}),
       handler: deps.handlers?.[stub.name] ?? (kind === 'wallet' ? (_args, ctx) => (deps.notBuilt ? deps.notBuilt(ctx, stub.name) : requireWallet(ctx)) : kind),
     });
   });

@@ -4,8 +4,20 @@
  * descriptor position that owns the coin, then ProduceSignature signs it through the PSBT
  * code every other signer here shares. Inputs that are not ours are left as they are.
  */
-import { addDescriptor, finalizeAndExtract, precomputePsbtData, PsbtProvider, psbtFromTransaction, signPsbtInput, type Psbt } from '../psbt/index.js';
-import { hashToHex, type Transaction, type TxOut } from '../primitives/index.js';
+import {
+  addDescriptor,
+  finalizeAndExtract,
+  inputIsSigned,
+  inputSignedAndVerified,
+  precomputePsbtData,
+  PsbtProvider,
+  psbtFromTransaction,
+  removeUnnecessaryTransactions,
+  signPsbtInput,
+  updatePsbtOutput,
+  type Psbt,
+} from '../psbt/index.js';
+import { hashToHex, type Transaction } from '../primitives/index.js';
 import type { Wallet } from './wallet.js';
 
 /** The provider of every position of ours that `scripts` name (Core's GetSolvingProvider per script). */
@@ -23,30 +35,43 @@ export function walletProvider(wallet: Wallet, scripts: readonly Uint8Array[]): 
   return provider;
 }
 
-/** Core's FillPSBT with signing: the previous transactions (or outputs) of the inputs we know, then signatures where our keys can make them. */
-export function fillWalletPsbt(wallet: Wallet, psbt: Psbt, options: { sign: boolean; sighash: number | null; finalize: boolean; spent?: ReadonlyMap<string, TxOut> }): { complete: boolean; sighashMismatch: boolean } {
-  const scripts: Uint8Array[] = [];
+/**
+ * Core's CWallet::FillPSBT: each unsigned input gets its previous transaction when the wallet
+ * has it, then the descriptors of ours add their data and, with `sign`, signatures (origins
+ * hidden without bip32derivs); outputs of ours get their data too; complete when every input
+ * is signed and verified.
+ */
+export function fillWalletPsbt(
+  wallet: Wallet,
+  psbt: Psbt,
+  options: { sign: boolean; sighash: number | null; finalize: boolean; bip32derivs?: boolean },
+): { complete: boolean; sighashMismatch: boolean } {
   psbt.tx.inputs.forEach((input, i) => {
-    const txid = hashToHex(input.prevout.txid);
-    const parent = wallet.txs.get(txid);
     const psbtInput = psbt.inputs[i]!;
-    if (parent && !psbtInput.nonWitnessUtxo) psbtInput.nonWitnessUtxo = parent.tx;
-    const out = parent?.tx.outputs[input.prevout.vout] ?? options.spent?.get(`${txid}:${input.prevout.vout}`);
-    if (out) {
-      scripts.push(out.scriptPubKey);
-      if (!parent && !psbtInput.witnessUtxo) psbtInput.witnessUtxo = out;
-    }
+    if (inputIsSigned(psbtInput) || psbtInput.nonWitnessUtxo) return;
+    const parent = wallet.txs.get(hashToHex(input.prevout.txid));
+    if (parent) psbtInput.nonWitnessUtxo = parent.tx;
   });
-  const provider = walletProvider(wallet, scripts);
+  const spentScripts = psbt.inputs.map((input, i) => input.nonWitnessUtxo?.outputs[psbt.tx.inputs[i]!.prevout.vout]?.scriptPubKey ?? input.witnessUtxo?.scriptPubKey);
+  const ours = (script: Uint8Array | undefined): script is Uint8Array => script !== undefined && wallet.isMine(script);
+  const provider = walletProvider(wallet, [...spentScripts.filter(ours), ...psbt.tx.outputs.map((o) => o.scriptPubKey).filter(ours)]);
   provider.hideSecret = !options.sign;
+  provider.hideOrigin = options.bip32derivs === false;
   const txdata = precomputePsbtData(psbt);
   let sighashMismatch = false;
-  let complete = true;
-  psbt.inputs.forEach((_, i) => {
-    const result = signPsbtInput(provider, psbt, i, txdata, options.sighash, options.finalize);
-    if (result.error === 'sighash_mismatch') sighashMismatch = true;
-    if (result.error !== 'ok') complete = false;
+  psbt.inputs.forEach((input, i) => {
+    if (inputIsSigned(input) || !ours(spentScripts[i])) return;
+    if (signPsbtInput(provider, psbt, i, txdata, options.sighash, options.finalize).error === 'sighash_mismatch') sighashMismatch = true;
   });
+  // Outputs get public data only (Core's UpdatePSBTOutput with a hiding provider).
+  const hideSecret = provider.hideSecret;
+  provider.hideSecret = true;
+  psbt.tx.outputs.forEach((out, i) => {
+    if (ours(out.scriptPubKey)) updatePsbtOutput(provider, psbt, i);
+  });
+  provider.hideSecret = hideSecret;
+  removeUnnecessaryTransactions(psbt);
+  const complete = psbt.inputs.every((_, i) => inputSignedAndVerified(psbt, i, txdata));
   return { complete, sighashMismatch };
 }
 
