@@ -206,3 +206,104 @@ test('a wallet made and used in tsbtcd loads in bitcoind with the same answers; 
     await core.stop();
   }
 });
+
+/** The checks every payment of ours must pass, whichever coins selection picked. */
+async function checkPayment(w: Caller, node: NodeRpc, txid: string, feeRatePerVb: number, paid: Map<string, number>, label: string): Promise<void> {
+  const wtx = await w('gettransaction', [txid, false, true]);
+  const decoded = wtx.decoded;
+  const fee = Math.round(-wtx.fee * 1e8);
+  // The inputs cover the outputs and the fee exactly.
+  let inputs = 0;
+  for (const input of decoded.vin) {
+    const parent = await w('gettransaction', [input.txid, false, true]);
+    inputs += Math.round(parent.decoded.vout[input.vout].value * 1e8);
+  }
+  const outputs = decoded.vout.reduce((sum: number, out: any) => sum + Math.round(out.value * 1e8), 0);
+  assert.equal(inputs, outputs + fee, `${label}: inputs = outputs + fee`);
+  // The fee rate asked for, on the signed size (ECDSA signatures can come out a byte shorter than estimated).
+  assert.ok(fee >= feeRatePerVb * decoded.vsize && fee <= feeRatePerVb * (decoded.vsize + decoded.vin.length), `${label}: fee ${fee} for ${decoded.vsize} vB at ${feeRatePerVb} sat/vB`);
+  // Recipients get what was asked; at most one other output, ours and above dust: the change.
+  const others = decoded.vout.filter((out: any) => paid.get(out.scriptPubKey.address) !== Math.round(out.value * 1e8));
+  assert.ok(others.length <= 1, `${label}: one change output at most`);
+  for (const change of others) {
+    assert.equal(change.ischange, true, `${label}: the change is ours`);
+    assert.ok(Math.round(change.value * 1e8) >= 546, `${label}: change above dust`);
+  }
+  for (const [address, amount] of paid) assert.ok(decoded.vout.some((o: any) => o.scriptPubKey.address === address && Math.round(o.value * 1e8) === amount), `${label}: ${address} paid ${amount}`);
+  // Anti-fee-sniping: the locktime is the tip's height, or up to 99 blocks before it.
+  const height = await node.call<number>('getblockcount');
+  assert.ok(decoded.locktime <= height && decoded.locktime > height - 100, `${label}: locktime ${decoded.locktime} at height ${height}`);
+  assert.ok(decoded.vin.every((i: any) => i.sequence === 0xfffffffd), `${label}: BIP125 sequences (-walletrbf)`);
+}
+
+/** bitcoind's error for a call, as {code, message}; undefined when it succeeds. */
+async function errorOf(call: () => Promise<unknown>): Promise<{ code: number; message: string } | undefined> {
+  try {
+    await call();
+    return undefined;
+  } catch (err) {
+    const message = (err as Error).message;
+    const m = /^\w+: (?:error )?(-?\d+):? (.*)$/s.exec(message);
+    return m ? { code: Number(m[1]), message: m[2]! } : { code: NaN, message };
+  }
+}
+
+test('the same script of wallet calls on both nodes: equal answers, and every payment keeps Core\'s fee, sufficiency and change rules', async (t) => {
+  if ('missing' in reference) return t.skip(reference.missing);
+  const core = await BitcoindProcess.start(reference.path, ['-connect=0', '-fallbackfee=0.0002']);
+  const node = await Daemon.start({ args: ['-connect=0', '-fallbackfee=0.0002'] });
+  try {
+    await core.call('createwallet', ['w']);
+    const cw: Caller = (method, params = []) => core.rpc.call(method, params, 30_000, '/wallet/w');
+    const mined = await cw('getnewaddress', ['mined', 'bech32m']);
+    for (const type of TYPES) await core.call('generatetoaddress', [2, await cw('getnewaddress', ['', type])]);
+    await core.call('generatetoaddress', [101, mined]);
+    await core.call('unloadwallet', ['w']);
+    await copyChain(core, node);
+    cpSync(join(core.datadir, 'regtest', 'wallets', 'w'), join(node.netdir, 'wallets', 'w'), { recursive: true });
+    await core.call('loadwallet', ['w']);
+    await node.call('loadwallet', ['w']);
+    const tw = walletCaller(node, 'w');
+    const external = { bech32: 'bcrt1qw508d6qejxtdg4y5r3zarvary0c5xw7kygt080', legacy: 'mipcBbFg9gMiCh81Kj8tqqdgoZub1ZJRfn' };
+    for (const [name, w] of [['bitcoind', cw], ['tsbtcd', tw]] as const) {
+      const label = (s: string) => `${name}: ${s}`;
+      const before = (await w('getbalances')).mine.trusted;
+      const one = await w('sendtoaddress', [external.bech32, 1.25, 'a comment', 'someone', false, true, null, 'unset', null, 5]);
+      await checkPayment(w, name === 'bitcoind' ? core : node, one, 5, new Map([[external.bech32, 125_000_000]]), label('sendtoaddress'));
+      const sffo = await w('sendtoaddress', [external.legacy, 2, '', '', true, true, null, 'unset', null, 3]);
+      const sffoTx = await w('gettransaction', [sffo, false, true]);
+      const sffoFee = Math.round(-sffoTx.fee * 1e8);
+      assert.ok(sffoTx.decoded.vout.some((o: any) => o.scriptPubKey.address === external.legacy && Math.round(o.value * 1e8) === 200_000_000 - sffoFee), label('the recipient paid the fee'));
+      const many = await w('sendmany', ['', { [external.bech32]: 0.5, [external.legacy]: 0.25 }, null, 'many', [], true, null, 'unset', 7]);
+      await checkPayment(w, name === 'bitcoind' ? core : node, many, 7, new Map([[external.bech32, 50_000_000], [external.legacy, 25_000_000]]), label('sendmany'));
+      const fees = [one, sffo, many].map(async (txid) => Math.round(-(await w('gettransaction', [txid])).fee * 1e8));
+      const spent = 125_000_000 + 200_000_000 + 75_000_000 + (await Promise.all(fees)).reduce((a, b) => a + b, 0) - Math.round(-sffoTx.fee * 1e8);
+      assert.equal(Math.round((await w('getbalances')).mine.trusted * 1e8), Math.round(before * 1e8) - spent, label('the balance fell by what was paid'));
+      const tx = await w('gettransaction', [one]);
+      assert.equal(tx.comment, 'a comment', label('comment'));
+      assert.equal(tx.to, 'someone', label('comment_to'));
+    }
+    // Refusals: the same code and text on both nodes.
+    const refusals: [string, unknown[]][] = [
+      ['sendtoaddress', [external.bech32, 100_000]],
+      ['sendtoaddress', ['nonsense', 1]],
+      ['sendtoaddress', [external.bech32, 0.00000100]],
+      ['sendtoaddress', [external.bech32, 1, '', '', false, true, 6, 'unset', null, 5]],
+      ['sendtoaddress', [external.bech32, 1, '', '', false, true, null, 'fast']],
+      ['sendtoaddress', [external.bech32, 1, '', '', false, true, 2000]],
+      ['sendmany', ['x', { [external.bech32]: 1 }]],
+      ['sendmany', ['', { [external.bech32]: 1 }, null, '', ['nowhere']]],
+      ['sendtoaddress', [external.bech32, 1, '', '', false, true, null, 'unset', null, 0.5]],
+    ];
+    for (const [method, params] of refusals) {
+      const theirs = await errorOf(() => cw(method, params));
+      assert.ok(theirs, `bitcoind refuses ${method} ${JSON.stringify(params)}`);
+      assert.deepEqual(await errorOf(() => tw(method, params)), theirs, `${method} ${JSON.stringify(params)}`);
+      t.diagnostic(`${method}: ${theirs!.code} ${theirs!.message}`);
+    }
+  } finally {
+    await node.stop();
+    node.cleanup();
+    await core.stop();
+  }
+});
