@@ -60,3 +60,4 @@ export { walletForRequest, type WalletHandlers, type WalletRpcDeps } from './wal
 export { walletHistoryHandlers } from './wallet-history-handlers.js';
 export { walletSendHandlers } from './wallet-send-handlers.js';
 export { walletPsbtHandlers } from './wallet-psbt-handlers.js';
+export { walletFundHandlers } from './wallet-fund-handlers.js';

@@ -104,6 +104,8 @@ interface StubSpec {
   readonly kind: Kind;
   /** The handler reads the chain through the call's snapshot (coins for signing). */
   readonly readsSnapshot?: boolean;
+  /** The help group, when not Wallet (fundrawtransaction is a wallet method listed under Rawtransactions). */
+  readonly category?: string;
 }
 
 export function walletStubMethods(deps: WalletStubDeps): RpcMethod[] {
@@ -163,6 +165,31 @@ export function walletStubMethods(deps: WalletStubDeps): RpcMethod[] {
       kind: 'wallet',
     },
     { name: 'encryptwallet', description: 'Encrypts the wallet with \'passphrase\'. This is for first time encryption.', args: [str('passphrase', 'The pass phrase to encrypt the wallet with. It must be at least 1 character, but should be long.')], kind: 'wallet' },
+    {
+      name: 'fundrawtransaction',
+      category: 'rawtransactions',
+      description:
+        'If the transaction has no inputs, they will be automatically selected to meet its out value.\n' +
+        'It will add at most one change output to the outputs.\n' +
+        'No existing outputs will be modified unless "subtractFeeFromOutputs" is specified.\n' +
+        'Note that inputs which were signed may need to be resigned after completion since in/outputs have been added.\n' +
+        'The inputs added will not be signed, use signrawtransactionwithkey\n' +
+        'or signrawtransactionwithwallet for that.\n' +
+        'All existing inputs must either have their previous output transaction be in the wallet\n' +
+        'or be in the UTXO set. Solving data must be provided for non-wallet inputs.\n' +
+        'Note that all inputs selected must be of standard form and P2SH scripts must be\n' +
+        'in the wallet using importdescriptors (to calculate fees).\n' +
+        'You can see whether this is the case by checking the "solvable" field in the listunspent output.\n' +
+        'Note that if specifying an exact fee rate, the resulting transaction may have a higher fee rate\n' +
+        'if the transaction has unconfirmed inputs. This is because the wallet will attempt to make the\n' +
+        'entire package have the given fee rate, not the resulting transaction.',
+      args: [
+        hex('hexstring', 'The hex string of the raw transaction'),
+        arg('options', 'obj', 'For backward compatibility: passing in a true instead of an object will result in {"includeWatching":true}', { optional: true, oneline: 'options', skip: true }),
+        bool('iswitness', 'Whether the transaction hex is a serialized witness transaction.\nIf iswitness is not present, heuristic tests will be used in decoding.\nIf true, only witness deserialization will be tried.\nIf false, only non-witness deserialization will be tried.\nThis boolean should reflect whether the transaction has inputs\n(e.g. fully valid, or on-chain transactions), if known by the caller.', { hint: 'depends on heuristic tests' }),
+      ],
+      kind: 'wallet',
+    },
     { name: 'getaddressesbylabel', description: 'Returns the list of addresses assigned the specified label.', args: [str('label', 'The label.')], kind: 'wallet' },
     { name: 'getaddressinfo', description: 'Return information about the given bitcoin address.', args: [str('address', 'The bitcoin address for which to get information.')], kind: 'wallet' },
     {
@@ -568,7 +595,7 @@ export function walletStubMethods(deps: WalletStubDeps): RpcMethod[] {
     const kind = stub.kind;
     return defineRpcMethod({
       name: stub.name,
-      category: 'wallet',
+      category: stub.category ?? 'wallet',
       description: stub.description,
       args: stub.args,
       results: [{ type: 'any', description: '' }],

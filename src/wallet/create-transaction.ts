@@ -75,6 +75,8 @@ export interface CoinControl {
   readonly signalRbf?: boolean;
   /** Pre-selected inputs, in the order given. */
   readonly selected?: readonly OutPoint[];
+  /** Their sequences as given (Core's PreselectedInput::SetSequence); any disables anti-fee-sniping. */
+  readonly presetSequences?: ReadonlyMap<string, number>;
   readonly allowOtherInputs?: boolean;
   readonly includeUnsafe?: boolean;
   readonly minDepth?: number;
@@ -184,6 +186,8 @@ function coinOutputType(script: Uint8Array): CoinOutputType {
 }
 
 const outpointText = (o: OutPoint): string => `${hashToHex(o.txid)}:${o.vout}`;
+/** Core's COutPoint::ToString: the txid's first ten digits. */
+const coutpointText = (txid: string, vout: number): string => `COutPoint(${txid.slice(0, 10)}, ${vout})`;
 
 /** Core's AvailableCoins over the wallet's transactions, as coins selection can weigh at `feeRate`. */
 export function availableCoins(wallet: Wallet, control: CoinControl, feeRate: bigint, settings: WalletSpendSettings): { coins: AvailableCoins; all: Map<string, SelectableCoin> } {
@@ -236,9 +240,9 @@ function presetCoin(wallet: Wallet, outpoint: OutPoint, feeRate: bigint): Select
   const txid = hashToHex(outpoint.txid);
   const wtx = wallet.txs.get(txid);
   const output = wtx?.tx.outputs[outpoint.vout];
-  if (!wtx || !output) throw new CreateTransactionError(`Not found pre-selected input ${txid}:${outpoint.vout}`, RPC_WALLET_ERROR);
+  if (!wtx || !output) throw new CreateTransactionError(`Not found pre-selected input ${coutpointText(txid, outpoint.vout)}`, RPC_WALLET_ERROR);
   const inputBytes = maximumSignedInputSize(output.scriptPubKey);
-  if (inputBytes < 0) throw new CreateTransactionError(`Not solvable pre-selected input ${txid}:${outpoint.vout}`, RPC_WALLET_ERROR);
+  if (inputBytes < 0) throw new CreateTransactionError(`Not solvable pre-selected input ${coutpointText(txid, outpoint.vout)}`, RPC_WALLET_ERROR);
   return new SelectableCoin({
     outpoint,
     value: output.value,
@@ -351,8 +355,13 @@ export function createTransaction(wallet: Wallet, recipients: readonly Recipient
   const preset = chosen.filter((c) => order.has(outpointText(c.outpoint))).sort((a, b) => order.get(outpointText(a.outpoint))! - order.get(outpointText(b.outpoint))!);
   const coins = [...preset, ...chosen.filter((c) => !order.has(outpointText(c.outpoint)))];
   const sequence = (control.signalRbf ?? settings.signalRbf) ? MAX_BIP125_RBF_SEQUENCE : MAX_SEQUENCE_NONFINAL;
-  const inputs: TxIn[] = coins.map((c) => ({ prevout: c.outpoint, scriptSig: new Uint8Array(0), sequence, witness: [] }));
-  const lockTime = control.lockTime ?? antiFeeSnipingLockTime(wallet, rng);
+  let antiFeeSniping = control.lockTime === undefined;
+  const inputs: TxIn[] = coins.map((c) => {
+    const preset = control.presetSequences?.get(outpointText(c.outpoint));
+    if (preset !== undefined) antiFeeSniping = false;
+    return { prevout: c.outpoint, scriptSig: new Uint8Array(0), sequence: preset ?? sequence, witness: [] };
+  });
+  const lockTime = antiFeeSniping ? antiFeeSnipingLockTime(wallet, rng) : (control.lockTime ?? 0);
   let tx = new Transaction({ version: control.version ?? 2, inputs, outputs, locktime: lockTime });
 
   const size = maximumSignedTxSize(tx, coins.map((c) => c.scriptPubKey));

@@ -208,7 +208,7 @@ test('a wallet made and used in tsbtcd loads in bitcoind with the same answers; 
 });
 
 /** The checks every payment of ours must pass, whichever coins selection picked. */
-async function checkPayment(w: Caller, node: NodeRpc, txid: string, feeRatePerVb: number, paid: Map<string, number>, label: string): Promise<void> {
+async function checkPayment(w: Caller, node: NodeRpc, txid: string, feeRatePerVb: number, paid: Map<string, number>, label: string, lockTime?: number): Promise<void> {
   const wtx = await w('gettransaction', [txid, false, true]);
   const decoded = wtx.decoded;
   const fee = Math.round(-wtx.fee * 1e8);
@@ -232,7 +232,8 @@ async function checkPayment(w: Caller, node: NodeRpc, txid: string, feeRatePerVb
   for (const [address, amount] of paid) assert.ok(decoded.vout.some((o: any) => o.scriptPubKey.address === address && Math.round(o.value * 1e8) === amount), `${label}: ${address} paid ${amount}`);
   // Anti-fee-sniping: the locktime is the tip's height, or up to 99 blocks before it.
   const height = await node.call<number>('getblockcount');
-  assert.ok(decoded.locktime <= height && decoded.locktime > height - 100, `${label}: locktime ${decoded.locktime} at height ${height}`);
+  if (lockTime !== undefined) assert.equal(decoded.locktime, lockTime, `${label}: the given locktime`);
+  else assert.ok(decoded.locktime <= height && decoded.locktime > height - 100, `${label}: locktime ${decoded.locktime} at height ${height}`);
   assert.ok(decoded.vin.every((i: any) => i.sequence === 0xfffffffd), `${label}: BIP125 sequences (-walletrbf)`);
 }
 
@@ -282,6 +283,22 @@ test('the same script of wallet calls on both nodes: equal answers, and every pa
       const tx = await w('gettransaction', [one]);
       assert.equal(tx.comment, 'a comment', label('comment'));
       assert.equal(tx.to, 'someone', label('comment_to'));
+      // fundrawtransaction, then signrawtransactionwithwallet and sendrawtransaction.
+      const rpcNode: NodeRpc = name === 'bitcoind' ? core : node;
+      const raw = await rpcNode.call<string>('createrawtransaction', [[], [{ [external.bech32]: 0.3 }]]);
+      const funded = await w('fundrawtransaction', [raw, { fee_rate: 4, changePosition: 1 }]);
+      assert.equal(funded.changepos, 1, label('change where asked'));
+      const signed = await w('signrawtransactionwithwallet', [funded.hex]);
+      assert.equal(signed.complete, true, label('signed'));
+      const fundedTxid = await rpcNode.call<string>('sendrawtransaction', [signed.hex]);
+      await checkPayment(w, rpcNode, fundedTxid, 4, new Map([[external.bech32, 30_000_000]]), label('fundrawtransaction'), 0);
+      assert.equal(Math.round(-(await w('gettransaction', [fundedTxid])).fee * 1e8), Math.round(funded.fee * 1e8), label('the fee fundrawtransaction reported'));
+      // walletcreatefundedpsbt, then walletprocesspsbt.
+      const created = await w('walletcreatefundedpsbt', [[], [{ [external.legacy]: 0.2 }], 0, { fee_rate: 6 }]);
+      const processed = await w('walletprocesspsbt', [created.psbt]);
+      assert.equal(processed.complete, true, label('the PSBT signed'));
+      const psbtTxid = await rpcNode.call<string>('sendrawtransaction', [processed.hex]);
+      await checkPayment(w, rpcNode, psbtTxid, 6, new Map([[external.legacy, 20_000_000]]), label('walletcreatefundedpsbt'), 0);
     }
     // Refusals: the same code and text on both nodes.
     const refusals: [string, unknown[]][] = [
@@ -294,6 +311,12 @@ test('the same script of wallet calls on both nodes: equal answers, and every pa
       ['sendmany', ['x', { [external.bech32]: 1 }]],
       ['sendmany', ['', { [external.bech32]: 1 }, null, '', ['nowhere']]],
       ['sendtoaddress', [external.bech32, 1, '', '', false, true, null, 'unset', null, 0.5]],
+      ['fundrawtransaction', ['00', {}]],
+      ['fundrawtransaction', ['0200000000010000000000000000160014751e76e8199196d454941c45d1b3a323f1433bd600000000', { fee_rate: 2, feeRate: 0.0001 }]],
+      ['fundrawtransaction', ['0200000000010000000000000000160014751e76e8199196d454941c45d1b3a323f1433bd600000000', { changePosition: 5 }]],
+      ['fundrawtransaction', ['0200000000010000000000000000160014751e76e8199196d454941c45d1b3a323f1433bd600000000', { nonsense: 1 }]],
+      ['fundrawtransaction', ['0200000000010000ca9a3b00000000160014751e76e8199196d454941c45d1b3a323f1433bd600000000', { fee_rate: 1 }]],
+      ['walletcreatefundedpsbt', [[], [{ [external.bech32]: 1_000_000 }]]],
     ];
     for (const [method, params] of refusals) {
       const theirs = await errorOf(() => cw(method, params));
