@@ -21,6 +21,7 @@ import {
   RpcError,
 } from './errors.js';
 import type { JsonObject } from './json.js';
+import { addressInfo } from './wallet-address-info.js';
 import { labelFromValue, parseOutputType, walletForRequest, type WalletHandlers, type WalletRpcDeps } from './wallet-request.js';
 
 /** Core caps walletpassphrase's timeout at 100,000,000 seconds. */
@@ -180,6 +181,8 @@ export function walletKeyHandlers(deps: WalletRpcDeps): WalletHandlers {
       if (!key) throw new RpcError(RPC_WALLET_ERROR, 'Private key not available');
       return signMessage(key.secret, key.compressed, args.string('message'));
     },
+
+    getaddressinfo: (args, ctx) => addressInfo(walletForRequest(deps, ctx), args.string('address')),
 
     walletlock: (_args, ctx) => {
       const wallet = walletForRequest(deps, ctx);

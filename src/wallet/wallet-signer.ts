@@ -30,7 +30,9 @@ export function walletProvider(wallet: Wallet, scripts: readonly Uint8Array[]): 
     const key = `${owner.spkm.stored.record.descriptor}#${owner.index}`;
     if (added.has(key)) continue;
     added.add(key);
-    addDescriptor(provider, owner.spkm.descriptor, owner.index, owner.spkm.keys);
+    // Locked (or without private keys), the cached xpubs still give the public data.
+    const expansion = owner.spkm.expansionAt(owner.index);
+    if (expansion) addDescriptor(provider, expansion.descriptor, owner.index, expansion.keys);
   }
   return provider;
 }

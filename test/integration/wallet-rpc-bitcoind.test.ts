@@ -88,6 +88,17 @@ async function walletAnswers(w: Caller): Promise<Record<string, unknown>> {
     'listreceivedbyaddress filtered': sortedTxids(await w('listreceivedbyaddress', [1, false, false, Object.keys(await w('getaddressesbylabel', ['lab-bech32']))[0]])),
     listreceivedbylabel: await w('listreceivedbylabel', [0, true, false, true]),
     getreceivedbylabel: await w('getreceivedbylabel', ['lab-bech32']),
+    getaddressinfo: await sequentially(
+      [
+        ...new Set([
+          ...(await w('listreceivedbyaddress', [0, true])).map((e: any) => e.address as string),
+          ...(await w('listunspent', [0])).map((u: any) => u.address as string),
+          'bcrt1qw508d6qejxtdg4y5r3zarvary0c5xw7kygt080',
+          'mipcBbFg9gMiCh81Kj8tqqdgoZub1ZJRfn',
+        ]),
+      ].sort(),
+      (address) => w('getaddressinfo', [address]),
+    ),
   };
 }
 
