@@ -20,6 +20,7 @@ import {
   walletSendHandlers,
   walletPsbtHandlers,
   walletFundHandlers,
+  walletImportHandlers,
   walletStubMethods,
   type RpcMethod,
   type WalletRpcDeps,
@@ -111,7 +112,7 @@ function walletChainOf(chainstate: ChainstateService, policy: NodeConfig['mempoo
     blockAt: (height) => chain().readBlock(activeAt(height)),
     blockTimes: (height) => {
       const entry = activeAt(height);
-      return { time: entry.header.time, maxTime: maxTimeOf(entry) };
+      return { time: entry.header.time, maxTime: maxTimeOf(entry), medianTimePast: entry.medianTimePast() };
     },
     blockInfo: (hash) => {
       const entry = chain().lookup(hashToHex(hash));
@@ -200,7 +201,7 @@ export class WalletService implements NodeService {
     this.rpcMethods = walletStubMethods({
       walletDir: () => walletDir(config),
       listWalletDatabases: () => listWalletDatabases(walletDir(config), messageStart),
-      handlers: { ...walletManageHandlers(deps), ...walletKeyHandlers(deps), ...walletCoinHandlers(deps), ...walletHistoryHandlers(deps), ...walletSendHandlers(deps), ...walletPsbtHandlers(deps), ...walletFundHandlers(deps) },
+      handlers: { ...walletManageHandlers(deps), ...walletKeyHandlers(deps), ...walletCoinHandlers(deps), ...walletHistoryHandlers(deps), ...walletSendHandlers(deps), ...walletPsbtHandlers(deps), ...walletFundHandlers(deps), ...walletImportHandlers(deps) },
       notBuilt: (ctx, method) => {
         walletForRequest(deps, ctx);
         throw new RpcError(RPC_WALLET_ERROR, `${method} is not available in this version of tsbtcd yet`);

@@ -61,3 +61,4 @@ export { walletHistoryHandlers } from './wallet-history-handlers.js';
 export { walletSendHandlers } from './wallet-send-handlers.js';
 export { walletPsbtHandlers } from './wallet-psbt-handlers.js';
 export { walletFundHandlers } from './wallet-fund-handlers.js';
+export { walletImportHandlers } from './wallet-import-handlers.js';

@@ -17,8 +17,8 @@ export interface WalletChain {
   activeHeightOf(hash: Uint8Array): number | undefined;
   hashAt(height: number): Uint8Array | undefined;
   blockAt(height: number): Block;
-  /** The block's own time and the greatest time up to it (Core's nTimeMax). */
-  blockTimes(height: number): { readonly time: number; readonly maxTime: number };
+  /** The block's own time, the greatest time up to it (Core's nTimeMax) and its median time past. */
+  blockTimes(height: number): { readonly time: number; readonly maxTime: number; readonly medianTimePast?: number };
   /** Any known block (active or not): its height, its parent and whether it is on the active chain. */
   blockInfo(hash: Uint8Array): { readonly height: number; readonly prevHash: Uint8Array | undefined; readonly active: boolean } | undefined;
   /** A known block's transactions, by hash (undefined when its data is not stored). */

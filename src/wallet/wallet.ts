@@ -8,11 +8,14 @@
  */
 import { hashToHex, hexToHash, toHex, type Block, type Transaction } from '../primitives/index.js';
 import { encodeAddress, type ChainName } from '../script/index.js';
-import { decryptMasterKey } from './crypter.js';
+import { getPublicKey } from '@noble/secp256k1';
+import { decryptMasterKey, encryptSecret } from './crypter.js';
+import { descriptorId } from './descriptor-id.js';
+import { encodePrivateKeyDer, privateKeyChecksum } from './private-key-der.js';
 import { DescriptorSpkm } from './descriptor-spkm.js';
 import { DEFAULT_KEYPOOL_SIZE, WALLET_FLAG } from './new-wallet.js';
 import { takeNewAddress, takeNewChangeAddress } from './new-address.js';
-import { int64Value, LOCKED_UTXO_VALUE, locatorValue, recordKeys, stringValue, walletDescriptorValue, type WalletOutputType } from './records.js';
+import { cryptedKeyValue, descriptorKeyValue, int64Value, LOCKED_UTXO_VALUE, locatorValue, recordKeys, stringValue, uint256Value, walletDescriptorValue, type WalletOutputType } from './records.js';
 import { readStoredWallet, type StoredWallet } from './stored-wallet.js';
 import type { WalletChain } from './wallet-chain.js';
 import type { WalletDatabase } from './wallet-database.js';
@@ -306,6 +309,79 @@ export class Wallet {
       wtx = this.#addToWallet(tx, { kind: 'inactive', abandoned: false }, false, { mapValue, orderForm, fromMe: true, timeReceivedIsTxTime: 1 });
     });
     return wtx!;
+  }
+
+  /**
+   * Core's AddWalletDescriptor (with AddActiveScriptPubKeyMan or DeactivateScriptPubKeyMan):
+   * the descriptor, its private keys (encrypted when the wallet is), its label for a single
+   * address and its active role, in one transaction; an existing descriptor may only widen
+   * its range. The wallet's descriptors are then read again. Returns an error text or null.
+   */
+  importDescriptor(d: {
+    readonly text: string;
+    readonly keys: readonly { readonly secret: Uint8Array; readonly compressed: boolean }[];
+    readonly creationTime: number;
+    readonly rangeStart: number;
+    readonly rangeEnd: number;
+    readonly nextIndex: number;
+    readonly isRange: boolean;
+    readonly label: string | undefined;
+    readonly internal: boolean;
+    readonly active: boolean;
+    readonly outputType: WalletOutputType | undefined;
+  }): string | null {
+    const id = descriptorId(d.text);
+    const idHex = toHex(id);
+    const existing = this.spkms.get(idHex);
+    if (existing) {
+      const { rangeStart, rangeEnd } = existing.record;
+      if (d.rangeStart > rangeStart || d.rangeEnd < rangeEnd) return `new range must include current range = [${rangeStart},${rangeEnd - 1}]`;
+    }
+    const masterKey = this.#masterKey;
+    if (this.isEncrypted && d.keys.length > 0 && !masterKey) return 'Error: Please enter the wallet passphrase with walletpassphrase first.';
+    this.db.transaction(() => {
+      this.db.write(recordKeys.walletDescriptor(id), walletDescriptorValue.encode({ descriptor: d.text, creationTime: BigInt(d.creationTime), nextIndex: d.nextIndex, rangeStart: d.rangeStart, rangeEnd: d.rangeEnd }));
+      for (const key of d.keys) {
+        const pubkey = getPublicKey(key.secret, key.compressed);
+        if (masterKey) {
+          this.db.write(recordKeys.descriptorCryptedKey(id, pubkey), cryptedKeyValue.encode(encryptSecret(masterKey, key.secret, pubkey)));
+        } else {
+          const der = encodePrivateKeyDer(key.secret, pubkey);
+          this.db.write(recordKeys.descriptorKey(id, pubkey), descriptorKeyValue.encode({ privateKey: der, checksum: privateKeyChecksum(pubkey, der) }));
+        }
+      }
+      if (d.outputType) {
+        const roles = d.internal ? this.stored.activeInternal : this.stored.activeExternal;
+        if (d.active) this.db.write(recordKeys.activeSpk(d.internal, d.outputType), uint256Value.encode(id));
+        else if (roles.get(d.outputType) === idHex) this.db.erase(recordKeys.activeSpk(d.internal, d.outputType));
+      }
+    });
+    this.reloadKeys();
+    const spkm = this.spkms.get(idHex);
+    // Core's AddWalletDescriptor tops the new descriptor up, active or not.
+    if (spkm && spkm.isRange() && this.#canTopUp(spkm)) {
+      const from = spkm.record.rangeEnd;
+      if (spkm.topUp(this.keypool)) {
+        this.#writeDescriptor(spkm);
+        this.#indexScripts(spkm, from);
+      }
+    }
+    // A single address gets its label (Core's AddWalletDescriptor for an unranged descriptor).
+    if (spkm && !d.isRange && d.label !== undefined) {
+      for (const script of spkm.scriptsAt(0) ?? []) {
+        const address = encodeAddress(script, this.chainName);
+        if (address !== null) this.setAddressBook(address, d.label, 'receive');
+      }
+    }
+    return null;
+  }
+
+  /** Core's RescanFromTime: the blocks from the first whose time window reaches `time`. */
+  rescanFromTime(time: number): void {
+    const tip = this.chain.tip();
+    let from = 0;
+    while (from <= tip.height && this.chain.blockTimes(from).maxTime < time - TIMESTAMP_WINDOW) from++;
+    if (from <= tip.height) this.scanBlocks(from, tip.height, true);
   }
 
   // ---- locked coins ----

@@ -311,6 +311,37 @@ test('the same script of wallet calls on both nodes: equal answers, and every pa
       const psbtTxid = await rpcNode.call<string>('sendrawtransaction', [processed.hex]);
       await checkPayment(w, rpcNode, psbtTxid, 6, new Map([[external.legacy, 20_000_000]]), label('walletcreatefundedpsbt'), 0);
     }
+    // importdescriptors: the same results, descriptors and addresses on both nodes; the
+    // wallet's earlier payment to an imported address becomes its own.
+    const body = 'wpkh(tprv8ZgxMBicQKsPd7Uf69XL1XwhmjHopUGep8GuEiJDZmbQz6o58LninorQAfcKZWARbtRtfnLcJ5MQ2AtHcQJCCRUcMRvmDUjyEmNUWwx8UbK/84h/1h/0h/0/*)';
+    const desc = `${body}#${(await core.call<any>('getdescriptorinfo', [body])).checksum}`;
+    const [imported1] = await core.call<string[]>('deriveaddresses', [desc, [1, 1]]);
+    const importRequests = (time: unknown) => [
+      { desc, timestamp: time, range: [0, 5], next_index: 2 },
+      { desc: 'addr(mipcBbFg9gMiCh81Kj8tqqdgoZub1ZJRfn)', timestamp: time, label: 'watch' },
+      { desc, timestamp: time, range: 3 },
+      { desc: body, timestamp: time },
+      { desc, timestamp: time, active: true },
+      { desc: 'pkh(02c6047f9441ed7d6d3045406e95c07cd85c778e4b8cef3ca7abac09b95c709ee5)#0', timestamp: time },
+    ];
+    const importAnswers: Record<string, unknown>[] = [];
+    for (const w of [cw, tw]) {
+      await w('walletpassphrase', ['x', 1]).catch(() => undefined);
+      await w('sendtoaddress', [imported1, 0.7]);
+      const own = new Set((await w('listdescriptors')).descriptors.map((d: any) => d.desc));
+      const results = await w('importdescriptors', [importRequests('now')]);
+      const listed = (await w('listdescriptors')).descriptors.filter((d: any) => !own.has(d.desc));
+      importAnswers.push({
+        results,
+        listed: listed.map((d: any) => ({ ...d, timestamp: undefined })),
+        info: await w('getaddressinfo', [imported1]),
+        received: (await w('listreceivedbyaddress', [0, false, false, imported1])).map((e: any) => ({ ...e, txids: e.txids.length })),
+        missingTimestamp: await errorOf(() => w('importdescriptors', [[{ desc }]])),
+      });
+    }
+    assert.deepEqual(importAnswers[1], importAnswers[0]);
+    assert.equal(JSON.stringify(importAnswers[1]), JSON.stringify(importAnswers[0]));
+
     // Refusals: the same code and text on both nodes.
     const refusals: [string, unknown[]][] = [
       ['sendtoaddress', [external.bech32, 100_000]],

@@ -39,4 +39,9 @@ export class KeyStore {
   get size(): number {
     return this.keys.size;
   }
+
+  /** Every private key held (a wallet writes them when it imports a descriptor). */
+  all(): StoredKey[] {
+    return [...this.keys.values()];
+  }
 }
