@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { selectParams } from '../consensus/index.js';
 import type { BlockIndexEntry } from '../chain/index.js';
-import { hashToHex, type Transaction } from '../primitives/index.js';
+import { hashToHex, hexToHash, type Transaction } from '../primitives/index.js';
 import {
   RPC_WALLET_ERROR,
   RpcError,
@@ -21,6 +21,7 @@ import {
   walletPsbtHandlers,
   walletFundHandlers,
   walletImportHandlers,
+  walletBumpHandlers,
   walletStubMethods,
   type RpcMethod,
   type WalletRpcDeps,
@@ -162,6 +163,20 @@ function walletChainOf(chainstate: ChainstateService, policy: NodeConfig['mempoo
     mempoolMinFee: () => chainstate.nodeMempool?.minFee() ?? 0n,
     relayMinFee: () => policy.minRelayTxFee,
     relayDustFee: () => policy.dustRelayFee,
+    relayIncrementalFee: () => policy.incrementalRelayFee,
+    hasDescendantsInMempool: (txid) => {
+      const pool = chainstate.nodeMempool?.pool;
+      const entry = pool?.get(txid);
+      return entry !== undefined && pool!.descendants(entry).length > 1;
+    },
+    findCoin: (txid, vout) => {
+      const pool = chainstate.nodeMempool?.pool;
+      const outpoint = { txid: hexToHash(txid), vout };
+      const pooled = pool?.get(txid);
+      if (pooled) return pooled.tx.outputs[vout];
+      const coin = chain().coins.getCoin(outpoint);
+      return coin?.output;
+    },
     isInitialBlockDownload: () => chain().isInitialBlockDownload(),
     broadcast: async (tx, maxFee) => {
       const mempool = chainstate.nodeMempool;
@@ -201,7 +216,7 @@ export class WalletService implements NodeService {
     this.rpcMethods = walletStubMethods({
       walletDir: () => walletDir(config),
       listWalletDatabases: () => listWalletDatabases(walletDir(config), messageStart),
-      handlers: { ...walletManageHandlers(deps), ...walletKeyHandlers(deps), ...walletCoinHandlers(deps), ...walletHistoryHandlers(deps), ...walletSendHandlers(deps), ...walletPsbtHandlers(deps), ...walletFundHandlers(deps), ...walletImportHandlers(deps) },
+      handlers: { ...walletManageHandlers(deps), ...walletKeyHandlers(deps), ...walletCoinHandlers(deps), ...walletHistoryHandlers(deps), ...walletSendHandlers(deps), ...walletPsbtHandlers(deps), ...walletFundHandlers(deps), ...walletImportHandlers(deps), ...walletBumpHandlers(deps) },
       notBuilt: (ctx, method) => {
         walletForRequest(deps, ctx);
         throw new RpcError(RPC_WALLET_ERROR, `${method} is not available in this version of tsbtcd yet`);

@@ -62,3 +62,4 @@ export { walletSendHandlers } from './wallet-send-handlers.js';
 export { walletPsbtHandlers } from './wallet-psbt-handlers.js';
 export { walletFundHandlers } from './wallet-fund-handlers.js';
 export { walletImportHandlers } from './wallet-import-handlers.js';
+export { walletBumpHandlers } from './wallet-bump-handlers.js';

@@ -78,3 +78,4 @@ export {
   type WalletSpendSettings,
 } from './create-transaction.js';
 export { cryptoSelectionRng, seededSelectionRng, type SelectionRng } from './coin-selection/index.js';
+export { commitBump, createRateBumpTransaction, FeeBumpError, type BumpErrorKind, type BumpOptions } from './fee-bumper.js';

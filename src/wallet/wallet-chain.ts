@@ -3,7 +3,7 @@
  * uses): the active chain's tip, heights and blocks, block times, the locator, and the
  * mempool. The coordinator implements it over its chainstate and mempool.
  */
-import type { Block, Transaction } from '../primitives/index.js';
+import type { Block, Transaction, TxOut } from '../primitives/index.js';
 
 export interface WalletChainTip {
   readonly height: number;
@@ -41,6 +41,12 @@ export interface WalletChain {
   mempoolMinFee(): bigint;
   relayMinFee(): bigint;
   relayDustFee(): bigint;
+  /** -incrementalrelayfee (sat/kvB). */
+  relayIncrementalFee(): bigint;
+  /** Whether a pool transaction has descendants in the pool. */
+  hasDescendantsInMempool(txid: string): boolean;
+  /** An outpoint's output from the pool's transactions or the UTXO set (Core's findCoins, which ignores spends in the pool); undefined when neither has it. */
+  findCoin(txid: string, vout: number): TxOut | undefined;
   isInitialBlockDownload(): boolean;
   /** Core's BroadcastTransaction into the mempool and to peers; the reject reason when the pool refuses it. */
   broadcast(tx: Transaction, maxFee: bigint): Promise<{ readonly ok: true } | { readonly ok: false; readonly error: string }>;

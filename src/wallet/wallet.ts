@@ -384,6 +384,15 @@ export class Wallet {
     if (from <= tip.height) this.scanBlocks(from, tip.height, true);
   }
 
+  /** Core's MarkReplaced: the original says which transaction replaced it. */
+  markReplaced(txid: string, replacement: string): void {
+    const wtx = this.txs.get(txid);
+    if (!wtx) return;
+    wtx.mapValue.set('replaced_by_txid', replacement);
+    if (wtx.state.kind === 'mempool' && !this.chain.isInMempool(txid)) wtx.state = { kind: 'inactive', abandoned: false };
+    this.#writeTx(wtx);
+  }
+
   // ---- locked coins ----
 
   isLockedCoin(txid: string, vout: number): boolean {

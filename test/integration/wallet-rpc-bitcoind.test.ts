@@ -310,6 +310,24 @@ test('the same script of wallet calls on both nodes: equal answers, and every pa
       assert.equal(processed.complete, true, label('the PSBT signed'));
       const psbtTxid = await rpcNode.call<string>('sendrawtransaction', [processed.hex]);
       await checkPayment(w, rpcNode, psbtTxid, 6, new Map([[external.legacy, 20_000_000]]), label('walletcreatefundedpsbt'), 0);
+      // bumpfee: the replacement pays the old rate plus the wallet's incremental 5 sat/vB, at least the
+      // wallet's own rate (here -fallbackfee's 20 sat/vB), and both transactions are marked.
+      const original = await w('sendtoaddress', [external.bech32, 0.4, '', '', false, true, null, 'unset', null, 2]);
+      const bump = await w('bumpfee', [original]);
+      assert.deepEqual(Object.keys(bump), ['txid', 'origfee', 'fee', 'errors'], label('bumpfee fields'));
+      const oldTx = await w('gettransaction', [original, false, true]);
+      assert.equal(bump.origfee, -oldTx.fee, label('origfee'));
+      assert.equal(oldTx.replaced_by_txid, bump.txid, label('replaced_by_txid'));
+      assert.equal((await w('gettransaction', [bump.txid])).replaces_txid, original, label('replaces_txid'));
+      const pool = await rpcNode.call<string[]>('getrawmempool');
+      assert.ok(pool.includes(bump.txid) && !pool.includes(original), label('the replacement took the original\'s place'));
+      const oldRate = Math.floor((Math.round(bump.origfee * 1e8) * 1000) / oldTx.decoded.vsize) + 1 + 5000;
+      await checkPayment(w, rpcNode, bump.txid, Math.max(oldRate, 20_000) / 1000, new Map([[external.bech32, 40_000_000]]), label('bumpfee'));
+      assert.equal((await errorOf(() => w('bumpfee', [original])))?.message, `Cannot bump transaction ${original} which was already bumped by transaction ${bump.txid}`, label('bumped twice'));
+      const psbtBump = await w('psbtbumpfee', [bump.txid, { fee_rate: 30 }]);
+      assert.ok(typeof psbtBump.psbt === 'string' && Math.round(psbtBump.fee * 1e8) > Math.round(bump.fee * 1e8), label('psbtbumpfee'));
+      // Too little: Core's text with FormatMoney's amounts.
+      assert.match((await errorOf(() => w('psbtbumpfee', [bump.txid, { fee_rate: 20 }])))?.message ?? '', /^Insufficient total fee 0\.\d+, must be at least 0\.\d+ \(oldFee 0\.\d+ \+ incrementalFee 0\.\d+\)$/, label('too little'));
     }
     // importdescriptors: the same results, descriptors and addresses on both nodes; the
     // wallet's earlier payment to an imported address becomes its own.
@@ -359,6 +377,9 @@ test('the same script of wallet calls on both nodes: equal answers, and every pa
       ['fundrawtransaction', ['0200000000010000000000000000160014751e76e8199196d454941c45d1b3a323f1433bd600000000', { nonsense: 1 }]],
       ['fundrawtransaction', ['0200000000010000ca9a3b00000000160014751e76e8199196d454941c45d1b3a323f1433bd600000000', { fee_rate: 1 }]],
       ['walletcreatefundedpsbt', [[], [{ [external.bech32]: 1_000_000 }]]],
+      ['bumpfee', ['00'.repeat(32)]],
+      ['bumpfee', ['00'.repeat(32), { conf_target: 2, confTarget: 2 }]],
+      ['bumpfee', ['00'.repeat(32), { fee_rate: 1, conf_target: 2 }]],
     ];
     for (const [method, params] of refusals) {
       const theirs = await errorOf(() => cw(method, params));
