@@ -4,6 +4,7 @@
  * before the network, as Core's init orders them), every loaded wallet kept in step with
  * the chain's blocks and the mempool, and each closed cleanly at shutdown.
  */
+import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { selectParams } from '../consensus/index.js';
@@ -26,7 +27,7 @@ import {
   type RpcMethod,
   type WalletRpcDeps,
 } from '../rpc/index.js';
-import { listWalletDatabases, WalletFileError, WalletManager, type WalletChain, type WalletOutputType, type WalletSpendSettings } from '../wallet/index.js';
+import { listWalletDatabases, WalletFileError, WalletManager, type Wallet, type WalletChain, type WalletOutputType, type WalletSpendSettings, type WalletTx } from '../wallet/index.js';
 import type { ChainstateService } from './chainstate-service.js';
 import { InitError, type NodeConfig } from './config.js';
 import { settingsFilePath, writeSettingsFile } from './datadir.js';
@@ -191,6 +192,31 @@ function walletChainOf(chainstate: ChainstateService, policy: NodeConfig['mempoo
   };
 }
 
+/** Core's ShellEscape: the text single-quoted for /bin/sh. */
+function shellEscape(text: string): string {
+  return `'${text.replace(/'/g, `'"'"'`)}'`;
+}
+
+/**
+ * -walletnotify (Core's AddToWallet): the command with %s the txid, %b the block hash or
+ * "unconfirmed", %h its height or -1, %w the wallet's name shell-escaped, run by the shell
+ * without waiting for it (Core's detached runCommand thread).
+ */
+function runWalletNotify(command: string, wallet: Wallet, wtx: WalletTx, log: (m: string) => void): void {
+  const confirmed = wtx.state.kind === 'confirmed' ? wtx.state : undefined;
+  const text = command
+    .replaceAll('%s', wtx.txid)
+    .replaceAll('%b', confirmed ? hashToHex(confirmed.blockHash) : 'unconfirmed')
+    .replaceAll('%h', confirmed ? String(confirmed.blockHeight) : '-1')
+    .replaceAll('%w', shellEscape(wallet.name));
+  const child = spawn('/bin/sh', ['-c', text], { stdio: 'ignore', detached: true });
+  child.on('error', (err) => log(`runCommand error: system(${text}) returned ${err.message}`));
+  child.on('exit', (code) => {
+    if (code !== 0) log(`runCommand error: system(${text}) returned ${code}`);
+  });
+  child.unref();
+}
+
 export class WalletService implements NodeService {
   readonly name = 'wallet';
   readonly rpcMethods: readonly RpcMethod[];
@@ -233,6 +259,7 @@ export class WalletService implements NodeService {
       if (!fs.statSync(resolved).isDirectory()) throw new InitError(`Specified -walletdir "${configured}" is not a directory`);
     }
     this.#spendSettings = walletSpendSettings(config);
+    const notifyCommand = config.args.getArg('walletnotify');
     const chainstate = this.chainstate;
     const manager = new WalletManager({
       chainName: config.chain,
@@ -242,6 +269,7 @@ export class WalletService implements NodeService {
       keypool: Math.max(config.args.getIntArg('keypool', 1000), 0),
       log: (m) => ctx.log.info(m),
       updateStartupSetting: (name, load) => this.#updateStartupSetting(name, load),
+      ...(notifyCommand ? { notifyTransaction: (wallet: Wallet, wtx: WalletTx) => runWalletNotify(notifyCommand, wallet, wtx, (m) => ctx.log.info(m)) } : {}),
     });
     ctx.initMessage('Loading wallet…');
     const seen = new Set<string>();

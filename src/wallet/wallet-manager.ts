@@ -10,6 +10,7 @@ import { writeNewDescriptorWallet } from './new-wallet.js';
 import { RPC_CODE } from './rpc-codes.js';
 import { StoredWalletCorrupt } from './stored-wallet.js';
 import { Wallet } from './wallet.js';
+import type { WalletTx } from './wallet-txs.js';
 import type { WalletChain } from './wallet-chain.js';
 import { openWalletDatabaseAt, restoreWalletFile, WalletFileError, walletPathForCreate, walletPathForLoad } from './wallet-files.js';
 
@@ -21,6 +22,8 @@ export interface WalletManagerOptions {
   readonly chain: WalletChain;
   readonly keypool?: number;
   readonly log: (message: string) => void;
+  /** -walletnotify's handler, told of each wallet transaction change (undefined: none). */
+  readonly notifyTransaction?: (wallet: Wallet, wtx: WalletTx) => void;
   /** Core's AddWalletSetting / RemoveWalletSetting (settings.json `wallet`); false when it could not be written. */
   updateStartupSetting(name: string, load: boolean): boolean;
 }
@@ -59,7 +62,14 @@ export class WalletManager {
   #open(name: string, path: string, warnings: string[]): Wallet {
     const db = openWalletDatabaseAt(path, this.options.messageStart);
     try {
-      const wallet = Wallet.load(db, this.options.chain, { name, chain: this.options.chainName, keypool: this.options.keypool ?? 1000, log: this.options.log });
+      const notify = this.options.notifyTransaction;
+      const wallet = Wallet.load(db, this.options.chain, {
+        name,
+        chain: this.options.chainName,
+        keypool: this.options.keypool ?? 1000,
+        log: this.options.log,
+        ...(notify ? { onTransactionChanged: (w: Wallet, wtx: WalletTx) => notify(w, wtx) } : {}),
+      });
       this.#wallets.set(name, wallet);
       return wallet;
     } catch (err) {

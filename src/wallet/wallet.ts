@@ -36,6 +36,8 @@ export interface WalletLoadOptions {
   readonly chain: ChainName;
   readonly keypool?: number;
   readonly log?: (message: string) => void;
+  /** Set before the wallet attaches to the chain, so the transactions a rescan finds are told too. */
+  readonly onTransactionChanged?: (wallet: Wallet, wtx: WalletTx) => void;
 }
 
 export class Wallet {
@@ -57,6 +59,8 @@ export class Wallet {
   birthTime = Number.MAX_SAFE_INTEGER;
   readonly keypool: number;
   readonly #log: (message: string) => void;
+  /** Told of every transaction AddToWallet takes or sees again (Core's NotifyTransactionChanged and -walletnotify). */
+  onTransactionChanged: ((wtx: WalletTx) => void) | undefined;
 
   private constructor(
     readonly name: string,
@@ -68,6 +72,8 @@ export class Wallet {
     this.keypool = options.keypool ?? DEFAULT_KEYPOOL_SIZE;
     this.#log = options.log ?? (() => undefined);
     this.stored = readStoredWallet(db);
+    const notify = options.onTransactionChanged;
+    this.onTransactionChanged = notify ? (wtx) => notify(this, wtx) : undefined;
     this.#orderPosNext = Number(this.stored.orderPosNext);
     this.#loadDescriptors();
   }
@@ -693,6 +699,7 @@ export class Wallet {
         existing.state = state;
         this.#writeTx(existing);
       }
+      this.onTransactionChanged?.(existing);
       return existing;
     }
     const wtx: WalletTx = {
@@ -712,6 +719,7 @@ export class Wallet {
     wtx.timeSmart = this.#computeTimeSmart(wtx, rescanningOldBlock);
     this.txs.add(wtx);
     this.#writeTx(wtx);
+    this.onTransactionChanged?.(wtx);
     return wtx;
   }
 

@@ -8,12 +8,12 @@
  * same answers; two loaded wallets route by /wallet/<name> with Core's -19 on /.
  */
 import assert from 'node:assert/strict';
-import { cpSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { referenceBitcoind } from '../../native-bench/reference-bitcoind.js';
 import { BitcoindProcess } from './bitcoind-process.js';
-import { Daemon } from './daemon-harness.js';
+import { Daemon, tempDir, waitFor } from './daemon-harness.js';
 
 const reference = referenceBitcoind();
 const TYPES = ['legacy', 'p2sh-segwit', 'bech32', 'bech32m'] as const;
@@ -387,6 +387,36 @@ test('the same script of wallet calls on both nodes: equal answers, and every pa
       assert.deepEqual(await errorOf(() => tw(method, params)), theirs, `${method} ${JSON.stringify(params)}`);
       t.diagnostic(`${method}: ${theirs!.code} ${theirs!.message}`);
     }
+  } finally {
+    await node.stop();
+    node.cleanup();
+    await core.stop();
+  }
+});
+
+test('-walletnotify runs the command for each wallet transaction with %s %b %h and %w as bitcoind does', async (t) => {
+  if ('missing' in reference) return t.skip(reference.missing);
+  const out = join(tempDir(), 'notified');
+  const notify = (file: string) => `-walletnotify=echo %s %b %h %w >> ${file}`;
+  const core = await BitcoindProcess.start(reference.path, ['-connect=0', notify(`${out}.core`)]);
+  const node = await Daemon.start({ args: ['-connect=0', notify(`${out}.ours`)] });
+  try {
+    const name = "it's a wallet";
+    await core.call('createwallet', [name]);
+    await core.call('unloadwallet', [name]);
+    cpSync(join(core.datadir, 'regtest', 'wallets', name), join(node.netdir, 'wallets', name), { recursive: true });
+    await core.call('loadwallet', [name]);
+    await node.call('loadwallet', [name]);
+    const address = await core.rpc.call('getnewaddress', [], 30_000, `/wallet/${encodeURIComponent(name)}`);
+    await core.call('generatetoaddress', [3, address]);
+    await copyChain(core, node);
+    const lines = async (file: string) => {
+      await waitFor(`${file}: three notifications`, () => (existsSync(file) && readFileSync(file, 'utf8').trim().split('\n').length >= 3 ? true : undefined));
+      return readFileSync(file, 'utf8').trim().split('\n').sort();
+    };
+    const theirs = await lines(`${out}.core`);
+    assert.deepEqual(await lines(`${out}.ours`), theirs);
+    assert.match(theirs[0]!, new RegExp(`^[0-9a-f]{64} [0-9a-f]{64} [123] ${name}$`));
   } finally {
     await node.stop();
     node.cleanup();
