@@ -136,6 +136,30 @@ export function walletManageHandlers(deps: WalletRpcDeps): WalletHandlers {
       return info;
     },
 
+    setwalletflag: (args, ctx) => {
+      const wallet = walletForRequest(deps, ctx);
+      const name = args.string('flag');
+      const value = args.boolean('value');
+      const flag = FLAG_NAMES.find(([, n]) => n === name)?.[0];
+      if (flag === undefined) throw new RpcError(RPC_INVALID_PARAMETER, `Unknown wallet flag: ${name}`);
+      // Core's MUTABLE_WALLET_FLAGS: avoid_reuse only.
+      if (flag !== WALLET_FLAG.AVOID_REUSE) throw new RpcError(RPC_INVALID_PARAMETER, `Wallet flag is immutable: ${name}`);
+      if (wallet.hasFlag(flag) === value) throw new RpcError(RPC_INVALID_PARAMETER, `Wallet flag is already set to ${value}: ${name}`);
+      wallet.setFlag(flag, value);
+      const result: JsonObject = { flag_name: name, flag_state: value };
+      if (value) {
+        result.warnings =
+          'You need to rescan the blockchain in order to correctly mark used destinations in the past. Until this is done, some destinations may be considered unused, even if the opposite is the case.';
+      }
+      return result;
+    },
+
+    // A rescan here runs inside its RPC call, so none is ever in progress for another call to stop (Core answers false then).
+    abortrescan: (_args, ctx) => {
+      walletForRequest(deps, ctx);
+      return false;
+    },
+
     backupwallet: (args, ctx) => {
       const wallet = walletForRequest(deps, ctx);
       let destination = args.string('destination');

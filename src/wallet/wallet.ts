@@ -15,7 +15,7 @@ import { encodePrivateKeyDer, privateKeyChecksum } from './private-key-der.js';
 import { DescriptorSpkm } from './descriptor-spkm.js';
 import { DEFAULT_KEYPOOL_SIZE, WALLET_FLAG } from './new-wallet.js';
 import { takeNewAddress, takeNewChangeAddress } from './new-address.js';
-import { cryptedKeyValue, descriptorKeyValue, int64Value, LOCKED_UTXO_VALUE, locatorValue, recordKeys, stringValue, uint256Value, walletDescriptorValue, type WalletOutputType } from './records.js';
+import { cryptedKeyValue, descriptorKeyValue, int64Value, uint64Value, LOCKED_UTXO_VALUE, locatorValue, recordKeys, stringValue, uint256Value, walletDescriptorValue, type WalletOutputType } from './records.js';
 import { readStoredWallet, type StoredWallet } from './stored-wallet.js';
 import type { WalletChain } from './wallet-chain.js';
 import type { WalletDatabase } from './wallet-database.js';
@@ -388,6 +388,13 @@ export class Wallet {
     let from = 0;
     while (from <= tip.height && this.chain.blockTimes(from).maxTime < time - TIMESTAMP_WINDOW) from++;
     if (from <= tip.height) this.scanBlocks(from, tip.height, true);
+  }
+
+  /** Core's SetWalletFlag / UnsetWalletFlag: the flags record rewritten. */
+  setFlag(flag: bigint, value: boolean): void {
+    const flags = value ? this.stored.flags | flag : this.stored.flags & ~flag;
+    this.db.write(recordKeys.flags(), uint64Value.encode(flags));
+    this.stored.flags = flags;
   }
 
   /** Core's MarkReplaced: the original says which transaction replaced it. */

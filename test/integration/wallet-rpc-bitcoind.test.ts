@@ -387,6 +387,24 @@ test('the same script of wallet calls on both nodes: equal answers, and every pa
       assert.deepEqual(await errorOf(() => tw(method, params)), theirs, `${method} ${JSON.stringify(params)}`);
       t.diagnostic(`${method}: ${theirs!.code} ${theirs!.message}`);
     }
+    // setwalletflag and abortrescan: the same answers and refusals.
+    for (const [method, params] of [
+      ['setwalletflag', ['avoid_reuse']],
+      ['setwalletflag', ['avoid_reuse']],
+      ['setwalletflag', ['blank', false]],
+      ['setwalletflag', ['nonsense']],
+      ['setwalletflag', ['avoid_reuse', false]],
+      ['abortrescan', []],
+    ] as const) {
+      const answer = async (w: Caller) => {
+        try {
+          return { result: await w(method, [...params]) };
+        } catch (err) {
+          return { error: await errorOf(() => Promise.reject(err)) };
+        }
+      };
+      assert.deepEqual(await answer(tw), await answer(cw), `${method} ${JSON.stringify(params)}`);
+    }
   } finally {
     await node.stop();
     node.cleanup();
