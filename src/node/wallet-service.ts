@@ -23,6 +23,7 @@ import {
   walletFundHandlers,
   walletImportHandlers,
   walletBumpHandlers,
+  walletSendAllHandlers,
   walletStubMethods,
   type RpcMethod,
   type WalletRpcDeps,
@@ -242,7 +243,7 @@ export class WalletService implements NodeService {
     this.rpcMethods = walletStubMethods({
       walletDir: () => walletDir(config),
       listWalletDatabases: () => listWalletDatabases(walletDir(config), messageStart),
-      handlers: { ...walletManageHandlers(deps), ...walletKeyHandlers(deps), ...walletCoinHandlers(deps), ...walletHistoryHandlers(deps), ...walletSendHandlers(deps), ...walletPsbtHandlers(deps), ...walletFundHandlers(deps), ...walletImportHandlers(deps), ...walletBumpHandlers(deps) },
+      handlers: { ...walletManageHandlers(deps), ...walletKeyHandlers(deps), ...walletCoinHandlers(deps), ...walletHistoryHandlers(deps), ...walletSendHandlers(deps), ...walletPsbtHandlers(deps), ...walletFundHandlers(deps), ...walletImportHandlers(deps), ...walletBumpHandlers(deps), ...walletSendAllHandlers(deps) },
       notBuilt: (ctx, method) => {
         walletForRequest(deps, ctx);
         throw new RpcError(RPC_WALLET_ERROR, `${method} is not available in this version of tsbtcd yet`);

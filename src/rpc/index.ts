@@ -63,3 +63,4 @@ export { walletPsbtHandlers } from './wallet-psbt-handlers.js';
 export { walletFundHandlers } from './wallet-fund-handlers.js';
 export { walletImportHandlers } from './wallet-import-handlers.js';
 export { walletBumpHandlers } from './wallet-bump-handlers.js';
+export { walletSendAllHandlers } from './wallet-send-all-handlers.js';

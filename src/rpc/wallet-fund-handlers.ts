@@ -61,7 +61,7 @@ function option(options: JsonObject, ...names: string[]): Json | undefined {
 }
 
 /** Core's FundTransaction over an unsigned transaction; `addInputsDefault` is the add_inputs default of the caller. */
-export function fundTransaction(deps: WalletRpcDeps, wallet: Wallet, tx: Transaction, optionsArg: Json | undefined, addInputsDefault: boolean): Funded {
+export function fundTransaction(deps: WalletRpcDeps, wallet: Wallet, tx: Transaction, optionsArg: Json | undefined, addInputsDefault: boolean, antiFeeSniping = false): Funded {
   const options: JsonObject = isJsonObject(optionsArg) ? optionsArg : {};
   // fee_rate and feeRate are any amount AmountFromValue reads: checked where they are read.
   const { fee_rate: _feeRate, feeRate: _feeRateBtc, ...typed } = options;
@@ -128,7 +128,8 @@ export function fundTransaction(deps: WalletRpcDeps, wallet: Wallet, tx: Transac
         allowOtherInputs: addInputs === undefined ? addInputsDefault : (addInputs as boolean),
         selected: tx.inputs.map((i) => i.prevout),
         presetSequences: new Map(tx.inputs.map((i) => [`${hashToHex(i.prevout.txid)}:${i.prevout.vout}`, i.sequence])),
-        lockTime: tx.locktime,
+        // FundTransaction keeps the transaction's locktime (anti-fee-sniping off); send without a locktime snipes as bitcoind does.
+        ...(antiFeeSniping ? {} : { lockTime: tx.locktime }),
         version: tx.version,
       },
       deps.spendSettings,

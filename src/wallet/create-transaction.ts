@@ -268,7 +268,7 @@ function antiFeeSnipingLockTime(wallet: Wallet, rng: SelectionRng): number {
 }
 
 /** Core's IsDust at the relay dust rate. */
-function isDust(wallet: Wallet, output: TxOut): boolean {
+export function isDust(wallet: Wallet, output: TxOut): boolean {
   return output.value < dustThreshold(wallet, output.scriptPubKey);
 }
 
@@ -415,7 +415,7 @@ export function createTransaction(wallet: Wallet, recipients: readonly Recipient
 }
 
 /** CFeeRate::ToString(SAT_VB): sat/vB with 3 decimals. */
-function formatSatVb(perKvB: bigint): string {
+export function formatSatVb(perKvB: bigint): string {
   const whole = perKvB / 1000n;
   const frac = (perKvB % 1000n).toString().padStart(3, '0');
   return `${whole}.${frac} sat/vB`;

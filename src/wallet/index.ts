@@ -69,6 +69,8 @@ export {
   createTransaction,
   CreateTransactionError,
   discardFeeRate,
+  formatSatVb,
+  isDust,
   MAX_BIP125_RBF_SEQUENCE,
   minimumFeeRate,
   transactionChangeType,
@@ -77,5 +79,5 @@ export {
   type Recipient,
   type WalletSpendSettings,
 } from './create-transaction.js';
-export { cryptoSelectionRng, seededSelectionRng, type SelectionRng } from './coin-selection/index.js';
+export { cryptoSelectionRng, feeAtRate, seededSelectionRng, type SelectionRng } from './coin-selection/index.js';
 export { commitBump, createRateBumpTransaction, FeeBumpError, type BumpErrorKind, type BumpOptions } from './fee-bumper.js';

@@ -326,6 +326,14 @@ test('the same script of wallet calls on both nodes: equal answers, and every pa
       assert.equal((await errorOf(() => w('bumpfee', [original])))?.message, `Cannot bump transaction ${original} which was already bumped by transaction ${bump.txid}`, label('bumped twice'));
       const psbtBump = await w('psbtbumpfee', [bump.txid, { fee_rate: 30 }]);
       assert.ok(typeof psbtBump.psbt === 'string' && Math.round(psbtBump.fee * 1e8) > Math.round(bump.fee * 1e8), label('psbtbumpfee'));
+      // send: funded, signed and broadcast in one call; with psbt: the PSBT and the final transaction, not broadcast.
+      const sent = await w('send', [{ [external.bech32]: 0.15 }, null, 'unset', 4]);
+      assert.deepEqual(Object.keys(sent), ['txid', 'complete'], label('send fields'));
+      // Without a locktime, send discourages fee sniping (bitcoind v31 does; fundrawtransaction keeps the transaction's 0).
+      await checkPayment(w, rpcNode, sent.txid, 4, new Map([[external.bech32, 15_000_000]]), label('send'));
+      const unsent = await w('send', [{ [external.legacy]: 0.05 }, null, 'unset', 4, { psbt: true }]);
+      assert.deepEqual(Object.keys(unsent), ['psbt', 'txid', 'hex', 'complete'], label('send with psbt fields'));
+      assert.ok(!(await rpcNode.call<string[]>('getrawmempool')).includes(unsent.txid), label('a PSBT is not broadcast'));
       // Too little: Core's text with FormatMoney's amounts.
       assert.match((await errorOf(() => w('psbtbumpfee', [bump.txid, { fee_rate: 20 }])))?.message ?? '', /^Insufficient total fee 0\.\d+, must be at least 0\.\d+ \(oldFee 0\.\d+ \+ incrementalFee 0\.\d+\)$/, label('too little'));
     }
@@ -360,6 +368,21 @@ test('the same script of wallet calls on both nodes: equal answers, and every pa
     assert.deepEqual(importAnswers[1], importAnswers[0]);
     assert.equal(JSON.stringify(importAnswers[1]), JSON.stringify(importAnswers[0]));
 
+    // sendall empties each wallet into one output at the rate asked.
+    for (const [name, w, rpcNode] of [['bitcoind', cw, core], ['tsbtcd', tw, node]] as const) {
+      // Only safe coins: the bumped replacement's change is not (it replaces another transaction).
+      const coins = (await w('listunspent', [0])).filter((c: any) => c.safe);
+      const all = await w('sendall', [[external.legacy], null, 'unset', 3]);
+      assert.equal(all.complete, true, `${name}: sendall complete`);
+      const tx = (await w('gettransaction', [all.txid, false, true])).decoded;
+      assert.equal(tx.vin.length, coins.length, `${name}: every coin spent`);
+      assert.equal(tx.vout.length, 1, `${name}: one output`);
+      const fee = Math.round(-(await w('gettransaction', [all.txid])).fee * 1e8);
+      assert.ok(fee >= 3 * tx.vsize && fee <= 3 * (tx.vsize + tx.vin.length), `${name}: sendall fee ${fee} for ${tx.vsize} vB`);
+      assert.equal((await w('listunspent', [0])).filter((c: any) => c.safe).length, 0, `${name}: no safe coin left`);
+      assert.ok((await rpcNode.call<string[]>('getrawmempool')).includes(all.txid), `${name}: broadcast`);
+    }
+
     // Refusals: the same code and text on both nodes.
     const refusals: [string, unknown[]][] = [
       ['sendtoaddress', [external.bech32, 100_000]],
@@ -380,6 +403,11 @@ test('the same script of wallet calls on both nodes: equal answers, and every pa
       ['bumpfee', ['00'.repeat(32)]],
       ['bumpfee', ['00'.repeat(32), { conf_target: 2, confTarget: 2 }]],
       ['bumpfee', ['00'.repeat(32), { fee_rate: 1, conf_target: 2 }]],
+      ['send', [{ [external.bech32]: 0.1 }, null, 'unset', 4, { fee_rate: 4 }]],
+      ['send', [{ [external.bech32]: 0.1 }, null, 'unset', null, { feeRate: 0.0001 }]],
+      ['send', [{ [external.bech32]: 0.1 }, null, 'unset', null, { changeAddress: external.bech32 }]],
+      ['sendall', [[{ [external.bech32]: 0.1 }]]],
+      ['sendall', [[external.bech32], null, 'unset', 2, { send_max: true, inputs: [] }]],
     ];
     for (const [method, params] of refusals) {
       const theirs = await errorOf(() => cw(method, params));
