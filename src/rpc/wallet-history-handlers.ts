@@ -97,8 +97,81 @@ function listReceived(wallet: Wallet, minDepth: number, includeEmpty: boolean, i
   return out;
 }
 
+/** Core's GetAddressBalances: unspent value per address of our trusted, mature transactions. */
+function addressBalances(wallet: Wallet): Map<string, bigint> {
+  const balances = new Map<string, bigint>();
+  const trustedParents = new Set<string>();
+  for (const wtx of wallet.txs.all()) {
+    if (!wallet.isTrusted(wtx, trustedParents) || wallet.txs.isImmatureCoinbase(wtx)) continue;
+    if (wallet.txs.depth(wtx) < (wallet.isFromMe(wtx) ? 0 : 1)) continue;
+    wtx.tx.outputs.forEach((out, vout) => {
+      if (!wallet.isMine(out.scriptPubKey)) return;
+      const address = encodeAddress(out.scriptPubKey, wallet.chainName);
+      if (address === null) return;
+      balances.set(address, (balances.get(address) ?? 0n) + (wallet.txs.isSpent(wtx.txid, vout) ? 0n : out.value));
+    });
+  }
+  return balances;
+}
+
+/** Core's GetAddressGroupings: addresses spent together, with the change they got back, merged into groups. */
+function addressGroupings(wallet: Wallet): Uint8Array[][] {
+  const groupings: Uint8Array[][] = [];
+  for (const wtx of wallet.txs.all()) {
+    const inputs: Uint8Array[] = [];
+    if (!wtx.tx.isCoinbase()) {
+      for (const input of wtx.tx.inputs) {
+        const out = wallet.txs.get(hashToHex(input.prevout.txid))?.tx.outputs[input.prevout.vout];
+        if (out && wallet.isMine(out.scriptPubKey) && encodeAddress(out.scriptPubKey, wallet.chainName) !== null) inputs.push(out.scriptPubKey);
+      }
+      if (inputs.length > 0) {
+        for (const out of wtx.tx.outputs) if (wallet.isChange(out.scriptPubKey) && encodeAddress(out.scriptPubKey, wallet.chainName) !== null) inputs.push(out.scriptPubKey);
+        groupings.push(inputs);
+      }
+    }
+    for (const out of wtx.tx.outputs) if (wallet.isMine(out.scriptPubKey) && encodeAddress(out.scriptPubKey, wallet.chainName) !== null) groupings.push([out.scriptPubKey]);
+  }
+  // Union of groups sharing an address.
+  const groupOf = new Map<string, Set<string>>();
+  const scripts = new Map<string, Uint8Array>();
+  for (const grouping of groupings) {
+    const merged = new Set<string>();
+    for (const script of grouping) {
+      const key = Buffer.from(script).toString('hex');
+      scripts.set(key, script);
+      const existing = groupOf.get(key);
+      if (existing) for (const member of existing) merged.add(member);
+      merged.add(key);
+    }
+    for (const member of merged) groupOf.set(member, merged);
+  }
+  const unique = [...new Set(groupOf.values())].map((group) => [...group].map((k) => scripts.get(k)!).sort(compareDestinations));
+  // std::set of std::set: lexicographic order of the sorted groups.
+  return unique.sort((a, b) => {
+    for (let i = 0; i < Math.min(a.length, b.length); i++) {
+      const c = compareDestinations(a[i]!, b[i]!);
+      if (c !== 0) return c;
+    }
+    return a.length - b.length;
+  });
+}
+
 export function walletHistoryHandlers(deps: WalletRpcDeps): WalletHandlers {
   return {
+    listaddressgroupings: (_args, ctx) => {
+      const wallet = walletForRequest(deps, ctx);
+      const balances = addressBalances(wallet);
+      return addressGroupings(wallet).map((group) =>
+        group.map((script) => {
+          const address = encodeAddress(script, wallet.chainName)!;
+          const entry: Json[] = [address, amountJson(balances.get(address) ?? 0n) as unknown as Json];
+          const label = wallet.addressBookLabel(address);
+          if (label !== undefined) entry.push(label);
+          return entry;
+        }),
+      );
+    },
+
     listreceivedbyaddress: (args, ctx) => {
       const wallet = walletForRequest(deps, ctx);
       const filter = args.optString('address_filter');

@@ -5,7 +5,7 @@
  * walletpassphrasechange.
  */
 import { toHex } from '../primitives/index.js';
-import { decodeAddress, signMessage } from '../script/index.js';
+import { Bip32Key, decodeAddress, encodeExtPrivKey, encodeExtPubKey, OriginKey, signMessage, type Descriptor, type ExtPubKey, type KeyExpression } from '../script/index.js';
 import { changeWalletPassphrase, DescriptorKeyError, encryptWalletFile, WalletEncryptionError, WalletError, walletProvider, type Wallet } from '../wallet/index.js';
 import {
   RPC_INVALID_ADDRESS_OR_KEY,
@@ -42,6 +42,21 @@ function addressError(err: unknown): never {
   if (err instanceof WalletError && err.kind === 'NO_DESCRIPTOR') throw new RpcError(RPC_WALLET_ERROR, err.message);
   if (err instanceof DescriptorKeyError) throw new RpcError(RPC_WALLET_KEYPOOL_RAN_OUT, err.message);
   throw err;
+}
+
+/** Core's Descriptor::GetPubKeys' extended keys: the root of every BIP32 key expression. */
+function bip32Roots(descriptor: Descriptor): ExtPubKey[] {
+  const roots: ExtPubKey[] = [];
+  const visit = (key: KeyExpression): void => {
+    if (key instanceof OriginKey) visit(key.inner);
+    else if (key instanceof Bip32Key) roots.push(key.root);
+  };
+  const walk = (d: Descriptor): void => {
+    d.keyArgs.forEach(visit);
+    d.subArgs.forEach(walk);
+  };
+  walk(descriptor);
+  return roots;
 }
 
 export function walletKeyHandlers(deps: WalletRpcDeps): WalletHandlers {
@@ -183,6 +198,44 @@ export function walletKeyHandlers(deps: WalletRpcDeps): WalletHandlers {
     },
 
     getaddressinfo: (args, ctx) => addressInfo(walletForRequest(deps, ctx), args.string('address')),
+
+    gethdkeys: (args, ctx) => {
+      const wallet = walletForRequest(deps, ctx);
+      const options = args.optObject('options') ?? {};
+      const activeOnly = options.active_only === true;
+      const withPrivate = options.private === true;
+      if (withPrivate) ensureUnlocked(wallet);
+      // Core's map<CExtPubKey, set<(desc, active, has_priv)>>: one entry per root xpub.
+      const byXpub = new Map<string, { root: ExtPubKey; secret: Uint8Array | undefined; descriptors: { desc: string; active: boolean; hasPrivate: boolean }[] }>();
+      for (const spkm of wallet.spkms.values()) {
+        const active = wallet.isActive(spkm) !== undefined;
+        if (activeOnly && !active) continue;
+        const desc = spkm.descriptorString(false);
+        if (desc === null) continue;
+        for (const root of bip32Roots(spkm.descriptor)) {
+          const key = encodeExtPubKey(root, wallet.chainName);
+          let entry = byXpub.get(key);
+          if (!entry) byXpub.set(key, (entry = { root, secret: undefined, descriptors: [] }));
+          const secret = spkm.keys.get(root.publicKey)?.secret;
+          if (secret) entry.secret = secret;
+          // Core's HasPrivKey counts an encrypted key too (a locked wallet still has it).
+          const pubkeyHex = toHex(root.publicKey);
+          const hasPrivate = secret !== undefined || spkm.stored.keys.has(pubkeyHex) || spkm.stored.cryptedKeys.has(pubkeyHex);
+          entry.descriptors.push({ desc, active, hasPrivate });
+        }
+      }
+      const entries = [...byXpub.entries()].sort(([, a], [, b]) => Buffer.compare(Buffer.from(a.root.publicKey), Buffer.from(b.root.publicKey)) || Buffer.compare(Buffer.from(a.root.chainCode), Buffer.from(b.root.chainCode)));
+      return entries.map(([xpub, entry]) => {
+        const descriptors = entry.descriptors.sort((a, b) => (a.desc < b.desc ? -1 : a.desc > b.desc ? 1 : Number(a.active) - Number(b.active)));
+        const out: JsonObject = { xpub, has_private: descriptors.some((d) => d.hasPrivate) };
+        if (withPrivate) {
+          if (!entry.secret) throw new RpcError(RPC_WALLET_ERROR, 'Private key not available');
+          out.xprv = encodeExtPrivKey({ ...entry.root, privateKey: entry.secret }, wallet.chainName);
+        }
+        out.descriptors = descriptors.map((d) => ({ desc: d.desc, active: d.active }));
+        return out;
+      });
+    },
 
     walletlock: (_args, ctx) => {
       const wallet = walletForRequest(deps, ctx);

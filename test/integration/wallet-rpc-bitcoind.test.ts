@@ -88,6 +88,9 @@ async function walletAnswers(w: Caller): Promise<Record<string, unknown>> {
     'listreceivedbyaddress filtered': sortedTxids(await w('listreceivedbyaddress', [1, false, false, Object.keys(await w('getaddressesbylabel', ['lab-bech32']))[0]])),
     listreceivedbylabel: await w('listreceivedbylabel', [0, true, false, true]),
     getreceivedbylabel: await w('getreceivedbylabel', ['lab-bech32']),
+    listaddressgroupings: await w('listaddressgroupings'),
+    gethdkeys: await w('gethdkeys'),
+    'gethdkeys active_only': await w('gethdkeys', [{ active_only: true }]),
     getaddressinfo: await sequentially(
       [
         ...new Set([
@@ -138,6 +141,7 @@ test('a wallet bitcoind made and used loads in tsbtcd with bitcoind\'s answers, 
     await cw('walletpassphrase', ['correct horse', 60]);
     const theirPrivate = await cw('listdescriptors', [true]);
     const theirSignature = await cw('signmessage', [addresses.legacy, 'tsbtcd']);
+    const theirHdKeys = await cw('gethdkeys', [{ private: true }]);
     await core.call('unloadwallet', ['w']);
 
     await copyChain(core, node);
@@ -151,6 +155,7 @@ test('a wallet bitcoind made and used loads in tsbtcd with bitcoind\'s answers, 
     assert.deepEqual(await tw('listdescriptors', [true]), theirPrivate);
     // ECDSA signatures are deterministic (RFC 6979): the same key signs the same message the same way.
     assert.equal(await tw('signmessage', [addresses.legacy, 'tsbtcd']), theirSignature);
+    assert.equal(JSON.stringify(await tw('gethdkeys', [{ private: true }])), JSON.stringify(theirHdKeys));
     await assert.rejects(tw('signmessage', [addresses.bech32, 'tsbtcd']), /-3 Address does not refer to key/);
     assert.deepEqual(await tw('rescanblockchain', [100]), { start_height: 100, stop_height: await node.call('getblockcount') });
     await tw('walletlock');
