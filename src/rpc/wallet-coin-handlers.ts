@@ -7,11 +7,11 @@
 import { hashToHex } from '../primitives/index.js';
 import { decodeAddress, encodeAddress } from '../script/index.js';
 import type { Wallet, WalletTx } from '../wallet/index.js';
-import { RPC_INVALID_ADDRESS_OR_KEY, RPC_INVALID_PARAMETER, RPC_WALLET_ERROR, RpcError } from './errors.js';
+import { RPC_DESERIALIZATION_ERROR, RPC_INVALID_ADDRESS_OR_KEY, RPC_INVALID_PARAMETER, RPC_WALLET_ERROR, RpcError } from './errors.js';
 import type { Json, JsonObject } from './json.js';
 import { amountFromValue, getInt, getObj, getStr, rpcTypeCheckObj } from './value-parse.js';
 import { amountJson, parseHash } from './values.js';
-import { txToJson } from './format/index.js';
+import { decodeTxHex, txToJson } from './format/index.js';
 import { scanDescriptorFor } from './scan-descriptors.js';
 import { walletForRequest, type WalletHandlers, type WalletRpcDeps } from './wallet-request.js';
 
@@ -347,6 +347,39 @@ export function walletCoinHandlers(deps: WalletRpcDeps): WalletHandlers {
         const [txid, vout] = key.split(':');
         return { txid: txid!, vout: Number(vout) };
       });
+    },
+
+    simulaterawtransaction: (args, ctx) => {
+      const wallet = walletForRequest(deps, ctx);
+      let change = 0n;
+      // Outputs made by earlier transactions of the list (ours or not), and outpoints spent.
+      const created = new Map<string, bigint>();
+      const spent = new Set<string>();
+      for (const hex of args.optArray('rawtxs') ?? []) {
+        const tx = decodeTxHex(getStr(hex), true, true);
+        if (!tx) throw new RpcError(RPC_DESERIALIZATION_ERROR, 'Transaction hex string decoding failure.');
+        for (const input of tx.inputs) {
+          const txid = hashToHex(input.prevout.txid);
+          const key = `${txid}:${input.prevout.vout}`;
+          if (spent.has(key)) throw new RpcError(RPC_INVALID_PARAMETER, 'Transaction(s) are spending the same output more than once');
+          if (created.has(key)) {
+            change -= created.get(key)!;
+            created.delete(key);
+          } else {
+            if (!wallet.chain.findCoin(txid, input.prevout.vout)) throw new RpcError(RPC_INVALID_PARAMETER, 'One or more transaction inputs are missing or have been spent already');
+            // Core's GetDebit for the input: the value when the spent output is ours.
+            const out = wallet.txs.get(txid)?.tx.outputs[input.prevout.vout];
+            if (out && wallet.isMine(out.scriptPubKey)) change -= out.value;
+          }
+          spent.add(key);
+        }
+        tx.outputs.forEach((out, vout) => {
+          const value = wallet.isMine(out.scriptPubKey) ? out.value : 0n;
+          created.set(`${tx.txidHex}:${vout}`, value);
+          change += value;
+        });
+      }
+      return { balance_change: amountJson(change) };
     },
 
     abandontransaction: (args, ctx) => {

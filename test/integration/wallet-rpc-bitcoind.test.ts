@@ -420,6 +420,19 @@ test('the same script of wallet calls on both nodes: equal answers, and every pa
       assert.deepEqual(await errorOf(() => tw(method, params)), theirs, `${method} ${JSON.stringify(params)}`);
       t.diagnostic(`${method}: ${theirs!.code} ${theirs!.message}`);
     }
+    // simulaterawtransaction: a payment to the wallet's own address, with no inputs, changes its balance by its amount.
+    const toUs = await core.call<string>('createrawtransaction', [[], [{ [mined]: 1.5 }]]);
+    const spendsMissing = await core.call<string>('createrawtransaction', [[{ txid: '11'.repeat(32), vout: 0 }], [{ [mined]: 1 }]]);
+    for (const params of [[[toUs]], [[toUs, toUs]], [['00']], [[spendsMissing]]]) {
+      const answer = async (w: Caller) => {
+        try {
+          return { result: await w('simulaterawtransaction', params) };
+        } catch (err) {
+          return { error: await errorOf(() => Promise.reject(err)) };
+        }
+      };
+      assert.deepEqual(await answer(tw), await answer(cw), `simulaterawtransaction ${JSON.stringify(params).slice(0, 80)}`);
+    }
     // setwalletflag and abortrescan: the same answers and refusals.
     for (const [method, params] of [
       ['setwalletflag', ['avoid_reuse']],
