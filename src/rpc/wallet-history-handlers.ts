@@ -249,6 +249,8 @@ export function walletHistoryHandlers(deps: WalletRpcDeps): WalletHandlers {
       }
       const stop = stopArg ?? tipHeight;
       wallet.scanBlocks(start, stop, true);
+      // Without a stop height the scan reaches the tip and goes on into the mempool (Core's ScanForWalletTransactions).
+      if (stopArg === undefined) wallet.scanMempool();
       return { start_height: start, stop_height: stop };
     },
   };

@@ -5,7 +5,7 @@
  * walletpassphrasechange.
  */
 import { toHex } from '../primitives/index.js';
-import { Bip32Key, decodeAddress, encodeExtPrivKey, encodeExtPubKey, OriginKey, signMessage, type Descriptor, type ExtPubKey, type KeyExpression } from '../script/index.js';
+import { decodeAddress, decodeExtPubKey, encodeExtPrivKey, encodeExtPubKey, signMessage, type ExtPubKey } from '../script/index.js';
 import { changeWalletPassphrase, DescriptorKeyError, encryptWalletFile, WalletEncryptionError, WalletError, walletProvider, type Wallet } from '../wallet/index.js';
 import {
   RPC_INVALID_ADDRESS_OR_KEY,
@@ -42,21 +42,6 @@ function addressError(err: unknown): never {
   if (err instanceof WalletError && err.kind === 'NO_DESCRIPTOR') throw new RpcError(RPC_WALLET_ERROR, err.message);
   if (err instanceof DescriptorKeyError) throw new RpcError(RPC_WALLET_KEYPOOL_RAN_OUT, err.message);
   throw err;
-}
-
-/** Core's Descriptor::GetPubKeys' extended keys: the root of every BIP32 key expression. */
-function bip32Roots(descriptor: Descriptor): ExtPubKey[] {
-  const roots: ExtPubKey[] = [];
-  const visit = (key: KeyExpression): void => {
-    if (key instanceof OriginKey) visit(key.inner);
-    else if (key instanceof Bip32Key) roots.push(key.root);
-  };
-  const walk = (d: Descriptor): void => {
-    d.keyArgs.forEach(visit);
-    d.subArgs.forEach(walk);
-  };
-  walk(descriptor);
-  return roots;
 }
 
 export function walletKeyHandlers(deps: WalletRpcDeps): WalletHandlers {
@@ -212,7 +197,7 @@ export function walletKeyHandlers(deps: WalletRpcDeps): WalletHandlers {
         if (activeOnly && !active) continue;
         const desc = spkm.descriptorString(false);
         if (desc === null) continue;
-        for (const root of bip32Roots(spkm.descriptor)) {
+        for (const root of spkm.hdRoots()) {
           const key = encodeExtPubKey(root, wallet.chainName);
           let entry = byXpub.get(key);
           if (!entry) byXpub.set(key, (entry = { root, secret: undefined, descriptors: [] }));
@@ -235,6 +220,32 @@ export function walletKeyHandlers(deps: WalletRpcDeps): WalletHandlers {
         out.descriptors = descriptors.map((d) => ({ desc: d.desc, active: d.active }));
         return out;
       });
+    },
+
+    createwalletdescriptor: (args, ctx) => {
+      const wallet = walletForRequest(deps, ctx);
+      const type = parseOutputType(args.string('type'));
+      const options = args.optObject('options') ?? {};
+      const internals = options.internal === undefined || options.internal === null ? [false, true] : [options.internal === true];
+      ensureUnlocked(wallet);
+      let root: ExtPubKey;
+      if (options.hdkey === undefined || options.hdkey === null) {
+        const roots = wallet.activeHdRoots();
+        if (roots.length !== 1) throw new RpcError(RPC_INVALID_ADDRESS_OR_KEY, "Unable to determine which HD key to use from active descriptors. Please specify with 'hdkey'");
+        root = roots[0]!;
+      } else {
+        const decoded = decodeExtPubKey(String(options.hdkey), wallet.chainName);
+        if (!decoded) throw new RpcError(RPC_INVALID_ADDRESS_OR_KEY, 'Unable to parse HD key. Please provide a valid xpub');
+        root = decoded;
+      }
+      const made: string[] = [];
+      for (const internal of internals) {
+        const result = wallet.createDescriptor(root, type, internal);
+        if (result === 'no-key') throw new RpcError(RPC_WALLET_ERROR, `Private key for ${encodeExtPubKey(root, wallet.chainName)} is not known`);
+        if (result !== 'exists') made.push(result);
+      }
+      if (made.length === 0) throw new RpcError(RPC_WALLET_ERROR, 'Descriptor already exists');
+      return { descs: made };
     },
 
     walletlock: (_args, ctx) => {

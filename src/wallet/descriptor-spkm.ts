@@ -6,7 +6,7 @@
  */
 import { getPublicKey } from '@noble/secp256k1';
 import { bytesEqual, fromHex, toHex } from '../primitives/index.js';
-import { decodeExtPubKey, encodeAddress, encodeExtPubKey, keyFingerprint, KeyStore, parseDescriptor, type ChainName, type Descriptor } from '../script/index.js';
+import { Bip32Key, decodeExtPubKey, encodeAddress, encodeExtPubKey, keyFingerprint, KeyStore, OriginKey, parseDescriptor, type ChainName, type Descriptor, type ExtPubKey, type KeyExpression } from '../script/index.js';
 import { decryptSecret } from './crypter.js';
 import { decodePrivateKeyDer, privateKeyChecksumMatches } from './private-key-der.js';
 import type { WalletDescriptorRecord } from './records.js';
@@ -145,6 +145,21 @@ export class DescriptorSpkm {
     if (this.descriptor.expand(index, this.keys)) return { descriptor: this.descriptor, keys: this.keys };
     const cached = this.#cachedDescriptor();
     return cached && cached.expand(index) ? { descriptor: cached, keys: new KeyStore() } : null;
+  }
+
+  /** Core's Descriptor::GetPubKeys' extended keys: the root of every BIP32 key expression. */
+  hdRoots(): ExtPubKey[] {
+    const roots: ExtPubKey[] = [];
+    const visit = (key: KeyExpression): void => {
+      if (key instanceof OriginKey) visit(key.inner);
+      else if (key instanceof Bip32Key) roots.push(key.root);
+    };
+    const walk = (d: Descriptor): void => {
+      d.keyArgs.forEach(visit);
+      d.subArgs.forEach(walk);
+    };
+    walk(this.descriptor);
+    return roots;
   }
 
   /** The address getnewaddress gives for `index` (the first script's). */

@@ -115,28 +115,37 @@ export interface DescriptorSetOptions {
 export function writeDescriptorSet(db: WalletDatabase, options: DescriptorSetOptions, encryptionKey?: Uint8Array): void {
   const master = extKeyFromSeed(options.seed ?? randomSeed());
   if (!master) throw new Error('the seed does not give a valid master key');
+  for (const internal of [false, true]) {
+    for (const type of OUTPUT_TYPES) writeWalletDescriptor(db, master, type, internal, options, encryptionKey);
+  }
+}
+
+/**
+ * Core's SetupDescriptorScriptPubKeyMan for one type and role (inside the caller's
+ * transaction): the descriptor over `master`, its key (encrypted under `encryptionKey` when
+ * the wallet is encrypted), the caches Expand writes, and its place as the active one.
+ * Returns the descriptor's id.
+ */
+export function writeWalletDescriptor(db: WalletDatabase, master: ExtPrivKey, type: WalletOutputType, internal: boolean, options: DescriptorSetOptions, encryptionKey?: Uint8Array): Uint8Array {
   const keypool = options.keypool ?? DEFAULT_KEYPOOL_SIZE;
   const masterPub = getPublicKey(master.privateKey, true);
   const der = encodePrivateKeyDer(master.privateKey, masterPub);
-  for (const internal of [false, true]) {
-    for (const type of OUTPUT_TYPES) {
-      const parsed = parseDescriptor(walletDescriptorText(master, type, internal, options.chain), options.chain);
-      const descriptor = parsed.descriptors[0]!.toString();
-      const id = descriptorId(descriptor);
-      db.write(recordKeys.walletDescriptor(id), walletDescriptorValue.encode({ descriptor, creationTime: BigInt(options.creationTime), nextIndex: 0, rangeStart: 0, rangeEnd: keypool }));
-      if (encryptionKey) {
-        db.write(recordKeys.descriptorCryptedKey(id, masterPub), cryptedKeyValue.encode(encryptSecret(encryptionKey, master.privateKey, masterPub)));
-      } else {
-        db.write(recordKeys.descriptorKey(id, masterPub), descriptorKeyValue.encode({ privateKey: der, checksum: privateKeyChecksum(masterPub, der) }));
-      }
-      // The caches Expand writes: the account (last hardened step) and the parent of the positions.
-      const account = deriveExtPrivKeyPath(master, [PURPOSE[type] + BIP32_HARDENED, (options.chain === 'main' ? 0 : 1) + BIP32_HARDENED, BIP32_HARDENED])!;
-      const parent = deriveExtPrivKeyPath(account, [internal ? 1 : 0])!;
-      db.write(recordKeys.descriptorLastHardenedCache(id, 0), xpubValue.encode(encodeXpubBytes(neuterExtKey(account))));
-      db.write(recordKeys.descriptorCache(id, 0), xpubValue.encode(encodeXpubBytes(neuterExtKey(parent))));
-      db.write(recordKeys.activeSpk(internal, type), uint256Value.encode(id));
-    }
+  const parsed = parseDescriptor(walletDescriptorText(master, type, internal, options.chain), options.chain);
+  const descriptor = parsed.descriptors[0]!.toString();
+  const id = descriptorId(descriptor);
+  db.write(recordKeys.walletDescriptor(id), walletDescriptorValue.encode({ descriptor, creationTime: BigInt(options.creationTime), nextIndex: 0, rangeStart: 0, rangeEnd: keypool }));
+  if (encryptionKey) {
+    db.write(recordKeys.descriptorCryptedKey(id, masterPub), cryptedKeyValue.encode(encryptSecret(encryptionKey, master.privateKey, masterPub)));
+  } else {
+    db.write(recordKeys.descriptorKey(id, masterPub), descriptorKeyValue.encode({ privateKey: der, checksum: privateKeyChecksum(masterPub, der) }));
   }
+  // The caches Expand writes: the account (last hardened step) and the parent of the positions.
+  const account = deriveExtPrivKeyPath(master, [PURPOSE[type] + BIP32_HARDENED, (options.chain === 'main' ? 0 : 1) + BIP32_HARDENED, BIP32_HARDENED])!;
+  const parent = deriveExtPrivKeyPath(account, [internal ? 1 : 0])!;
+  db.write(recordKeys.descriptorLastHardenedCache(id, 0), xpubValue.encode(encodeXpubBytes(neuterExtKey(account))));
+  db.write(recordKeys.descriptorCache(id, 0), xpubValue.encode(encodeXpubBytes(neuterExtKey(parent))));
+  db.write(recordKeys.activeSpk(internal, type), uint256Value.encode(id));
+  return id;
 }
 
 /** Writes a new wallet's records into an empty database, in one transaction. */

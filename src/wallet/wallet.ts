@@ -7,13 +7,13 @@
  * records in one SQLite transaction, so a crash leaves the file before or after it.
  */
 import { hashToHex, hexToHash, toHex, type Block, type Transaction } from '../primitives/index.js';
-import { encodeAddress, type ChainName } from '../script/index.js';
+import { encodeAddress, parseDescriptor, type ChainName, type ExtPrivKey, type ExtPubKey } from '../script/index.js';
 import { getPublicKey } from '@noble/secp256k1';
 import { decryptMasterKey, encryptSecret } from './crypter.js';
 import { descriptorId } from './descriptor-id.js';
 import { encodePrivateKeyDer, privateKeyChecksum } from './private-key-der.js';
 import { DescriptorSpkm } from './descriptor-spkm.js';
-import { DEFAULT_KEYPOOL_SIZE, WALLET_FLAG } from './new-wallet.js';
+import { DEFAULT_KEYPOOL_SIZE, WALLET_FLAG, walletDescriptorText, writeWalletDescriptor } from './new-wallet.js';
 import { takeNewAddress, takeNewChangeAddress } from './new-address.js';
 import { cryptedKeyValue, descriptorKeyValue, int64Value, uint64Value, LOCKED_UTXO_VALUE, locatorValue, recordKeys, stringValue, uint256Value, walletDescriptorValue, type WalletOutputType } from './records.js';
 import { readStoredWallet, type StoredWallet } from './stored-wallet.js';
@@ -382,12 +382,49 @@ export class Wallet {
     return null;
   }
 
+  /** Core's GetActiveHDPubKeys: the distinct root xpubs of the active descriptors. */
+  activeHdRoots(): ExtPubKey[] {
+    const roots = new Map<string, ExtPubKey>();
+    for (const spkm of this.spkms.values()) {
+      if (!this.isActive(spkm)) continue;
+      for (const root of spkm.hdRoots()) roots.set(toHex(root.publicKey) + toHex(root.chainCode), root);
+    }
+    return [...roots.values()];
+  }
+
+  /**
+   * createwalletdescriptor for one role: Core's GenerateWalletDescriptor over the root key and
+   * SetupDescriptorScriptPubKeyMan (written, topped up, made active). Returns the public
+   * descriptor, 'exists' when the wallet has it, 'no-key' when the root's private key is unknown.
+   */
+  createDescriptor(root: ExtPubKey, type: WalletOutputType, internal: boolean): string | 'exists' | 'no-key' {
+    let secret: Uint8Array | undefined;
+    for (const spkm of this.spkms.values()) secret ??= spkm.keys.get(root.publicKey)?.secret;
+    if (!secret) return 'no-key';
+    const master: ExtPrivKey = { ...root, privateKey: secret };
+    const text = parseDescriptor(walletDescriptorText(master, type, internal, this.chainName), this.chainName).descriptors[0]!.toString();
+    if (this.spkms.has(toHex(descriptorId(text)))) return 'exists';
+    const encryptionKey = this.#masterKey;
+    let id: Uint8Array | undefined;
+    this.db.transaction(() => {
+      id = writeWalletDescriptor(this.db, master, type, internal, { chain: this.chainName, creationTime: this.chain.now(), keypool: this.keypool }, this.isEncrypted ? encryptionKey : undefined);
+    });
+    this.reloadKeys();
+    return this.spkms.get(toHex(id!))!.descriptorString(false)!;
+  }
+
   /** Core's RescanFromTime: the blocks from the first whose time window reaches `time`. */
   rescanFromTime(time: number): void {
     const tip = this.chain.tip();
     let from = 0;
     while (from <= tip.height && this.chain.blockTimes(from).maxTime < time - TIMESTAMP_WINDOW) from++;
     if (from <= tip.height) this.scanBlocks(from, tip.height, true);
+    this.scanMempool();
+  }
+
+  /** Core's ScanForWalletTransactions ends a scan to the tip with the mempool's transactions. */
+  scanMempool(): void {
+    for (const tx of this.chain.mempoolTransactions()) this.transactionAddedToMempool(tx);
   }
 
   /** Core's SetWalletFlag / UnsetWalletFlag: the flags record rewritten. */

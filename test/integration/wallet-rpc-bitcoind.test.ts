@@ -433,6 +433,26 @@ test('the same script of wallet calls on both nodes: equal answers, and every pa
       };
       assert.deepEqual(await answer(tw), await answer(cw), `simulaterawtransaction ${JSON.stringify(params).slice(0, 80)}`);
     }
+    // createwalletdescriptor on a blank wallet given one active wpkh HD key: the same new descriptors and refusals.
+    const internalBody = body.replace('/0/*)', '/1/*)');
+    const internal84 = `${internalBody}#${(await core.call<any>('getdescriptorinfo', [internalBody])).checksum}`;
+    const hdAnswers: unknown[] = [];
+    for (const [nodeRpc, caller] of [[core, (m: string, p: unknown[] = []) => core.rpc.call(m, p, 30_000, '/wallet/hd')], [node, walletCaller(node, 'hd')]] as const) {
+      await nodeRpc.call('createwallet', ['hd', false, true]);
+      const before = await errorOf(() => caller('createwalletdescriptor', ['bech32m']));
+      await caller('importdescriptors', [[{ desc, timestamp: 'now', active: true }, { desc: internal84, timestamp: 'now', active: true, internal: true }]]);
+      hdAnswers.push({
+        before,
+        made: await caller('createwalletdescriptor', ['bech32m']),
+        again: await errorOf(() => caller('createwalletdescriptor', ['bech32m'])),
+        legacy: await caller('createwalletdescriptor', ['legacy', { internal: false }]),
+        badKey: await errorOf(() => caller('createwalletdescriptor', ['bech32', { hdkey: 'nonsense' }])),
+        listed: (await caller('listdescriptors')).descriptors.map((d: any) => ({ ...d, timestamp: undefined })),
+        next: await caller('getnewaddress', ['', 'bech32m']),
+      });
+    }
+    assert.equal(JSON.stringify(hdAnswers[1]), JSON.stringify(hdAnswers[0]));
+
     // setwalletflag and abortrescan: the same answers and refusals.
     for (const [method, params] of [
       ['setwalletflag', ['avoid_reuse']],
