@@ -176,6 +176,29 @@ test('a wallet bitcoind made and used loads in tsbtcd with bitcoind\'s answers, 
       assert.equal(await tw2('getrawchangeaddress', [type]), await cw('getrawchangeaddress', [type]), `change ${type}`);
     }
     assert.deepEqual(await tw2('getaddressesbylabel', ['next']), await cw('getaddressesbylabel', ['next']));
+
+    // A reorg: bitcoind's payment confirms in a block both nodes take, then that block is
+    // invalidated and reconsidered on both; the wallets agree at every step (times aside:
+    // each node saw the payment at its own moment).
+    const timeless = async (w: Caller) => ({
+      balances: (await w('getbalances')).mine,
+      coins: (await w('listunspent', [0])).sort(byOutpoint),
+      history: (await w('listtransactions', ['*', 1000])).map(({ time: _t, timereceived: _r, blocktime: _b, ...rest }: any) => rest),
+    });
+    await cw('walletpassphrase', ['correct horse', 60]);
+    const paid = await cw('sendtoaddress', ['bcrt1qw508d6qejxtdg4y5r3zarvary0c5xw7kygt080', 3]);
+    await core.call('generatetoaddress', [1, 'bcrt1qw508d6qejxtdg4y5r3zarvary0c5xw7kygt080']);
+    await copyChain(core, node);
+    assert.equal((await tw2('gettransaction', [paid])).confirmations, 1);
+    assert.deepEqual(await timeless(tw2), await timeless(cw), 'confirmed');
+    const tip = await core.call<string>('getbestblockhash');
+    await core.call('invalidateblock', [tip]);
+    await node.call('invalidateblock', [tip]);
+    assert.deepEqual(await node.call('getrawmempool'), await core.call('getrawmempool'));
+    assert.deepEqual(await timeless(tw2), await timeless(cw), 'its block disconnected: back in the pool');
+    await core.call('reconsiderblock', [tip]);
+    await node.call('reconsiderblock', [tip]);
+    assert.deepEqual(await timeless(tw2), await timeless(cw), 'reconnected');
   } finally {
     await node.stop();
     node.cleanup();
