@@ -19,3 +19,4 @@ export * from './siphash.js';
 export * from './gcs.js';
 export * from './hash-entry-set.js';
 export * from './ip-subnet.js';
+export { buildMerkleBlock, extractMatches, MerkleBlockReadError, parseMerkleBlock, serializeMerkleBlock, type ExtractedMatches, type MerkleBlock, type PartialMerkleTree } from './merkle-block.js';

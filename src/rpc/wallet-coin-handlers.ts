@@ -4,12 +4,12 @@
  * (ListTransactions, WalletTxToJSON, CachedTxGetAmounts), getreceivedbyaddress,
  * lockunspent/listlockunspent and abandontransaction.
  */
-import { hashToHex } from '../primitives/index.js';
+import { extractMatches, hashToHex, MerkleBlockReadError, parseMerkleBlock } from '../primitives/index.js';
 import { decodeAddress, encodeAddress } from '../script/index.js';
 import type { Wallet, WalletTx } from '../wallet/index.js';
-import { RPC_DESERIALIZATION_ERROR, RPC_INVALID_ADDRESS_OR_KEY, RPC_INVALID_PARAMETER, RPC_WALLET_ERROR, RpcError } from './errors.js';
+import { RPC_DESERIALIZATION_ERROR, RPC_INVALID_ADDRESS_OR_KEY, RPC_INVALID_PARAMETER, RPC_MISC_ERROR, RPC_WALLET_ERROR, RpcError } from './errors.js';
 import type { Json, JsonObject } from './json.js';
-import { amountFromValue, getInt, getObj, getStr, rpcTypeCheckObj } from './value-parse.js';
+import { amountFromValue, getInt, getObj, getStr, parseHexV, rpcTypeCheckObj } from './value-parse.js';
 import { amountJson, parseHash } from './values.js';
 import { decodeTxHex, txToJson } from './format/index.js';
 import { scanDescriptorFor } from './scan-descriptors.js';
@@ -380,6 +380,36 @@ export function walletCoinHandlers(deps: WalletRpcDeps): WalletHandlers {
         });
       }
       return { balance_change: amountJson(change) };
+    },
+
+    importprunedfunds: (args, ctx) => {
+      const wallet = walletForRequest(deps, ctx);
+      const tx = decodeTxHex(args.string('rawtransaction'), false, true);
+      if (!tx) throw new RpcError(RPC_DESERIALIZATION_ERROR, 'TX decode failed. Make sure the tx has at least one input.');
+      let merkleBlock;
+      try {
+        merkleBlock = parseMerkleBlock(parseHexV(args.value('txoutproof'), 'proof'));
+      } catch (err) {
+        if (err instanceof MerkleBlockReadError) throw new RpcError(RPC_MISC_ERROR, `${err.message}: iostream error`);
+        throw err;
+      }
+      const extracted = extractMatches(merkleBlock.tree);
+      if (!extracted.root || Buffer.compare(Buffer.from(extracted.root), Buffer.from(merkleBlock.header.merkleRoot)) !== 0) throw new RpcError(RPC_INVALID_ADDRESS_OR_KEY, 'Something wrong with merkleblock');
+      const info = wallet.chain.blockInfo(merkleBlock.header.hash);
+      if (!info || !info.active || info.height > wallet.lastProcessed.height) throw new RpcError(RPC_INVALID_ADDRESS_OR_KEY, 'Block not found in chain');
+      const at = extracted.matches.findIndex((m) => Buffer.compare(Buffer.from(m), Buffer.from(tx.txid)) === 0);
+      if (at < 0) throw new RpcError(RPC_INVALID_ADDRESS_OR_KEY, "Transaction given doesn't exist in proof");
+      if (!wallet.addPrunedTransaction(tx, merkleBlock.header.hash, info.height, extracted.indexes[at]!)) {
+        throw new RpcError(RPC_INVALID_ADDRESS_OR_KEY, 'No addresses in wallet correspond to included transaction');
+      }
+      return null;
+    },
+
+    removeprunedfunds: (args, ctx) => {
+      const wallet = walletForRequest(deps, ctx);
+      const txid = hashToHex(parseHash(args.string('txid'), 'txid'));
+      if (!wallet.removeTransaction(txid)) throw new RpcError(RPC_WALLET_ERROR, `Transaction ${txid} does not belong to this wallet`);
+      return null;
     },
 
     abandontransaction: (args, ctx) => {

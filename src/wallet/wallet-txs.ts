@@ -75,6 +75,21 @@ export class WalletTxStore {
     }
   }
 
+  /** Core's RemoveTxs for one transaction: gone from every map. */
+  remove(txid: string): void {
+    const wtx = this.#txs.get(txid);
+    if (!wtx) return;
+    this.#txs.delete(txid);
+    if (wtx.orderPos >= 0) this.#ordered.delete(wtx.orderPos);
+    if (wtx.tx.isCoinbase()) return;
+    for (const input of wtx.tx.inputs) {
+      const key = outpointKey(hashToHex(input.prevout.txid), input.prevout.vout);
+      const spenders = this.#spends.get(key);
+      spenders?.delete(txid);
+      if (spenders?.size === 0) this.#spends.delete(key);
+    }
+  }
+
   spenders(txid: string, vout: number): ReadonlySet<string> {
     return this.#spends.get(outpointKey(txid, vout)) ?? new Set();
   }

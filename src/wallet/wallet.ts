@@ -434,6 +434,23 @@ export class Wallet {
     this.stored.flags = flags;
   }
 
+  /** importprunedfunds: a transaction paying us, confirmed where the proof says (Core's AddToWallet with TxStateConfirmed); false when it pays us nothing. */
+  addPrunedTransaction(tx: Transaction, blockHash: Uint8Array, height: number, index: number): boolean {
+    if (!tx.outputs.some((o) => this.isMine(o.scriptPubKey))) return false;
+    this.db.transaction(() => {
+      this.#addToWallet(tx, { kind: 'confirmed', blockHash, blockHeight: height, index }, false);
+    });
+    return true;
+  }
+
+  /** removeprunedfunds: Core's RemoveTxs; false when the wallet does not have it. */
+  removeTransaction(txid: string): boolean {
+    if (!this.txs.has(txid)) return false;
+    this.db.transaction(() => this.db.erase(recordKeys.tx(hexToHash(txid))));
+    this.txs.remove(txid);
+    return true;
+  }
+
   /** Core's MarkReplaced: the original says which transaction replaced it. */
   markReplaced(txid: string, replacement: string): void {
     const wtx = this.txs.get(txid);

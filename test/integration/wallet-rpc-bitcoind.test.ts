@@ -409,8 +409,12 @@ test('the same script of wallet calls on both nodes: equal answers, and every pa
       assert.ok(fee >= 3 * tx.vsize && fee <= 3 * (tx.vsize + tx.vin.length), `${name}: sendall fee ${fee} for ${tx.vsize} vB`);
       assert.equal((await w('listunspent', [0])).filter((c: any) => c.safe).length, 0, `${name}: no safe coin left`);
       assert.ok((await rpcNode.call<string[]>('getrawmempool')).includes(all.txid), `${name}: broadcast`);
+      // removeprunedfunds forgets it: gettransaction no longer knows it.
+      assert.equal(await w('removeprunedfunds', [all.txid]), null, `${name}: removeprunedfunds`);
+      assert.equal((await errorOf(() => w('gettransaction', [all.txid])))?.code, -5, `${name}: removed`);
     }
 
+    const toUs = await core.call<string>('createrawtransaction', [[], [{ [mined]: 1.5 }]]);
     // Refusals: the same code and text on both nodes.
     const refusals: [string, unknown[]][] = [
       ['sendtoaddress', [external.bech32, 100_000]],
@@ -436,6 +440,10 @@ test('the same script of wallet calls on both nodes: equal answers, and every pa
       ['send', [{ [external.bech32]: 0.1 }, null, 'unset', null, { changeAddress: external.bech32 }]],
       ['sendall', [[{ [external.bech32]: 0.1 }]]],
       ['sendall', [[external.bech32], null, 'unset', 2, { send_max: true, inputs: [] }]],
+      ['removeprunedfunds', ['00'.repeat(32)]],
+      ['importprunedfunds', ['00', '00']],
+      ['importprunedfunds', [toUs, '00']],
+      ['importprunedfunds', [toUs, '00'.repeat(80) + '01000000' + '01' + '00'.repeat(32) + '00']],
     ];
     for (const [method, params] of refusals) {
       const theirs = await errorOf(() => cw(method, params));
@@ -444,7 +452,6 @@ test('the same script of wallet calls on both nodes: equal answers, and every pa
       t.diagnostic(`${method}: ${theirs!.code} ${theirs!.message}`);
     }
     // simulaterawtransaction: a payment to the wallet's own address, with no inputs, changes its balance by its amount.
-    const toUs = await core.call<string>('createrawtransaction', [[], [{ [mined]: 1.5 }]]);
     const spendsMissing = await core.call<string>('createrawtransaction', [[{ txid: '11'.repeat(32), vout: 0 }], [{ [mined]: 1 }]]);
     for (const params of [[[toUs]], [[toUs, toUs]], [['00']], [[spendsMissing]]]) {
       const answer = async (w: Caller) => {
