@@ -28,7 +28,7 @@ import {
   type RpcMethod,
   type WalletRpcDeps,
 } from '../rpc/index.js';
-import { listWalletDatabases, WalletFileError, WalletManager, type Wallet, type WalletChain, type WalletOutputType, type WalletSpendSettings, type WalletTx } from '../wallet/index.js';
+import { listWalletDatabases, WalletFileError, WalletManager, walletOutputTypeOf, type Wallet, type WalletChain, type WalletOutputType, type WalletSpendSettings, type WalletTx } from '../wallet/index.js';
 import type { ChainstateService } from './chainstate-service.js';
 import { InitError, type NodeConfig } from './config.js';
 import { settingsFilePath, writeSettingsFile } from './datadir.js';
@@ -37,12 +37,10 @@ import { parseMoney } from './money.js';
 import { walletDir } from './node-rpc.js';
 import type { NodeContext, NodeService } from './services.js';
 
-const OUTPUT_TYPES: readonly WalletOutputType[] = ['legacy', 'p2sh-segwit', 'bech32', 'bech32m'];
-
 function outputTypeOption(config: NodeConfig, name: string, fallback: WalletOutputType | undefined): WalletOutputType | undefined {
   const value = config.args.getArg(name);
   if (value === undefined || value === '') return fallback;
-  const found = OUTPUT_TYPES.find((t) => t === value);
+  const found = walletOutputTypeOf(value);
   if (!found) throw new InitError(`Unknown address type '${value}'`);
   return found;
 }
@@ -232,8 +230,6 @@ export class WalletService implements NodeService {
     const self = this;
     const deps: WalletRpcDeps = {
       manager: () => this.#manager,
-      addressType: outputTypeOption(config, 'addresstype', 'bech32')!,
-      changeType: outputTypeOption(config, 'changetype', undefined),
       keypool: Math.max(config.args.getIntArg('keypool', 1000), 0),
       // Read at start, where a bad amount stops start-up with Core's message.
       get spendSettings(): WalletSpendSettings {

@@ -5,7 +5,7 @@
  * the descriptor's timestamp and HD key path, and the address book label.
  */
 import { toHex } from '../primitives/index.js';
-import { decodeAddress, encodeAddress, type KeyOriginInfo } from '../script/index.js';
+import { decodeAddress, encodeAddress, witnessVersion, type KeyOriginInfo } from '../script/index.js';
 import { walletProvider, type Wallet } from '../wallet/index.js';
 import { RPC_INVALID_ADDRESS_OR_KEY, RpcError } from './errors.js';
 import type { JsonObject } from './json.js';
@@ -53,10 +53,10 @@ function describe(wallet: Wallet, script: Uint8Array, provider: Provider, out: J
     out.witness_program = toHex(script.subarray(2));
     const key = keyOf(script.subarray(2));
     if (key) out.pubkey = toHex(key);
-  } else if (script.length >= 4 && script.length <= 42 && (script[0] === 0x00 || (script[0]! >= 0x51 && script[0]! <= 0x60)) && script[1] === script.length - 2) {
+  } else if (witnessVersion(script) >= 0) {
     out.isscript = true;
     out.iswitness = true;
-    out.witness_version = script[0] === 0x00 ? 0 : script[0]! - 0x50;
+    out.witness_version = witnessVersion(script);
     out.witness_program = toHex(script.subarray(2));
   } else {
     out.isscript = false;

@@ -14,8 +14,8 @@ import { addOutputs } from './rawtransaction-methods.js';
 import type { RpcCallContext } from './spec.js';
 import { getInt, isJsonObject, rpcTypeCheckObj } from './value-parse.js';
 import { amountJson, parseHash } from './values.js';
-import { ensureUnlocked, feeEstimateMode } from './wallet-send-handlers.js';
-import { walletForRequest, type WalletHandlers, type WalletRpcDeps } from './wallet-request.js';
+import { feeEstimateMode } from './wallet-send-handlers.js';
+import { ensureUnlocked, walletForRequest, type WalletHandlers, type WalletRpcDeps } from './wallet-request.js';
 
 const ERROR_CODES = { INVALID_ADDRESS_OR_KEY: RPC_INVALID_ADDRESS_OR_KEY, INVALID_PARAMETER: RPC_INVALID_PARAMETER, WALLET_ERROR: RPC_WALLET_ERROR, MISC_ERROR: RPC_MISC_ERROR } as const;
 

@@ -6,7 +6,7 @@
  */
 import { extractMatches, hashToHex, MerkleBlockReadError, parseMerkleBlock } from '../primitives/index.js';
 import { decodeAddress, encodeAddress } from '../script/index.js';
-import type { Wallet, WalletTx } from '../wallet/index.js';
+import { WALLET_FLAG, type Wallet, type WalletTx } from '../wallet/index.js';
 import { RPC_DESERIALIZATION_ERROR, RPC_INVALID_ADDRESS_OR_KEY, RPC_INVALID_PARAMETER, RPC_MISC_ERROR, RPC_WALLET_ERROR, RpcError } from './errors.js';
 import type { Json, JsonObject } from './json.js';
 import { amountFromValue, getInt, getObj, getStr, parseHexV, rpcTypeCheckObj } from './value-parse.js';
@@ -31,7 +31,7 @@ export function walletBalances(wallet: Wallet, minDepth = 0, avoidReuse = false)
     if (!txs.isImmatureCoinbase(wtx)) {
       wtx.tx.outputs.forEach((out, vout) => {
         if (!wallet.isMine(out.scriptPubKey) || txs.isSpent(wtx.txid, vout)) return;
-        if (avoidReuse && isUsed(wallet, out.scriptPubKey)) usedCredit += out.value;
+        if (avoidReuse && wallet.isUsedScript(out.scriptPubKey)) usedCredit += out.value;
         else credit += out.value;
       });
     }
@@ -45,18 +45,6 @@ export function walletBalances(wallet: Wallet, minDepth = 0, avoidReuse = false)
     }
   }
   return { trusted, untrustedPending, immature, used };
-}
-
-/** Core's IsSpentKey (avoid_reuse): a script some wallet transaction has already spent from. */
-function isUsed(wallet: Wallet, script: Uint8Array): boolean {
-  const hex = Buffer.from(script).toString('hex');
-  for (const wtx of wallet.txs.all()) {
-    const tx = wtx.tx;
-    for (let vout = 0; vout < tx.outputs.length; vout++) {
-      if (Buffer.from(tx.outputs[vout]!.scriptPubKey).toString('hex') === hex && wallet.txs.isSpent(wtx.txid, vout)) return true;
-    }
-  }
-  return false;
 }
 
 interface OutputEntry {
@@ -184,7 +172,7 @@ export function walletCoinHandlers(deps: WalletRpcDeps): WalletHandlers {
   return {
     getbalances: (_args, ctx) => {
       const wallet = walletForRequest(deps, ctx);
-      const avoidReuse = wallet.hasFlag(1n);
+      const avoidReuse = wallet.hasFlag(WALLET_FLAG.AVOID_REUSE);
       const b = walletBalances(wallet, 0, avoidReuse);
       const mine: JsonObject = { trusted: amountJson(b.trusted) as unknown as Json, untrusted_pending: amountJson(b.untrustedPending) as unknown as Json, immature: amountJson(b.immature) as unknown as Json };
       if (avoidReuse) mine.used = amountJson(b.used) as unknown as Json;
@@ -196,7 +184,7 @@ export function walletCoinHandlers(deps: WalletRpcDeps): WalletHandlers {
       const dummy = args.optString('dummy');
       if (dummy !== undefined && dummy !== '*') throw new RpcError(RPC_INVALID_PARAMETER, 'dummy first argument must be excluded or set to "*".');
       const minDepth = args.int('minconf');
-      const avoidReuse = wallet.hasFlag(1n) && args.boolean('avoid_reuse');
+      const avoidReuse = wallet.hasFlag(WALLET_FLAG.AVOID_REUSE) && args.boolean('avoid_reuse');
       return amountJson(walletBalances(wallet, minDepth, avoidReuse).trusted);
     },
 
@@ -475,7 +463,7 @@ function unspentEntry(wallet: Wallet, wtx: WalletTx, vout: number, address: stri
   const expansion = owner.spkm.expansionAt(owner.index);
   if (expansion) entry.desc = scanDescriptorFor(expansion.descriptor, owner.index, expansion.keys, wallet.chainName, output.scriptPubKey);
   entry.parent_descs = parentDescriptors(wallet, output.scriptPubKey);
-  if (wallet.hasFlag(1n)) entry.reused = isUsed(wallet, output.scriptPubKey);
+  if (wallet.hasFlag(WALLET_FLAG.AVOID_REUSE)) entry.reused = wallet.isUsedScript(output.scriptPubKey);
   entry.safe = safe;
   return entry;
 }

@@ -16,7 +16,7 @@ import type { Json, JsonObject } from './json.js';
 import { constructTransaction } from './rawtransaction-methods.js';
 import { amountFromValue, getInt, getStr, isJsonObject, rpcTypeCheckObj } from './value-parse.js';
 import { amountJson } from './values.js';
-import { feeEstimateMode } from './wallet-send-handlers.js';
+import { feeEstimateMode, subtractFeePosition } from './wallet-send-handlers.js';
 import { parseOutputType, walletForRequest, type WalletHandlers, type WalletRpcDeps } from './wallet-request.js';
 
 /** The options FundTransaction reads, with their JSON types (Core's RPCTypeCheckObj list). */
@@ -103,11 +103,7 @@ export function fundTransaction(deps: WalletRpcDeps, wallet: Wallet, tx: Transac
   if (maxDepth !== undefined && minDepth !== undefined && maxDepth < minDepth) throw new RpcError(RPC_INVALID_PARAMETER, `maxconf can't be lower than minconf: ${maxDepth} < ${minDepth}`);
   const subtract = new Set<number>();
   for (const value of (option(options, 'subtractFeeFromOutputs', 'subtract_fee_from_outputs') as Json[] | undefined) ?? []) {
-    const pos = getInt(value, -2147483648, 2147483647);
-    if (subtract.has(pos)) throw new RpcError(RPC_INVALID_PARAMETER, `Invalid parameter, duplicated position: ${pos}`);
-    if (pos < 0) throw new RpcError(RPC_INVALID_PARAMETER, `Invalid parameter, negative position: ${pos}`);
-    if (pos >= tx.outputs.length) throw new RpcError(RPC_INVALID_PARAMETER, `Invalid parameter, position too large: ${pos}`);
-    subtract.add(pos);
+    subtract.add(subtractFeePosition(value, subtract, tx.outputs.length));
   }
   if (tx.outputs.length === 0) throw new RpcError(RPC_INVALID_PARAMETER, 'TX must have at least one output');
   if (changePosition !== undefined && (changePosition < -1 || changePosition > tx.outputs.length)) throw new RpcError(RPC_INVALID_PARAMETER, 'changePosition out of bounds');

@@ -11,8 +11,7 @@ import { RPC_INVALID_ADDRESS_OR_KEY, RPC_INVALID_PARAMETER, RPC_TYPE_ERROR, RPC_
 import { jsonTypeName, type Json, type JsonObject } from './json.js';
 import { parseDescriptorRange } from './util-methods.js';
 import { getBool, getInt, getStr, isJsonObject } from './value-parse.js';
-import { ensureUnlocked } from './wallet-send-handlers.js';
-import { labelFromValue, walletForRequest, type WalletHandlers, type WalletRpcDeps } from './wallet-request.js';
+import { ensureUnlocked, labelFromValue, walletForRequest, type WalletHandlers, type WalletRpcDeps } from './wallet-request.js';
 
 /** Core's GetOutputType of a descriptor (undefined: combo, or a script of no address type). */
 function outputTypeOf(d: Descriptor): WalletOutputType | undefined {

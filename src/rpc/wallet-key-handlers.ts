@@ -16,13 +16,12 @@ import {
   RPC_WALLET_INVALID_LABEL_NAME,
   RPC_WALLET_KEYPOOL_RAN_OUT,
   RPC_WALLET_PASSPHRASE_INCORRECT,
-  RPC_WALLET_UNLOCK_NEEDED,
   RPC_WALLET_WRONG_ENC_STATE,
   RpcError,
 } from './errors.js';
 import type { JsonObject } from './json.js';
 import { addressInfo } from './wallet-address-info.js';
-import { labelFromValue, parseOutputType, walletForRequest, type WalletHandlers, type WalletRpcDeps } from './wallet-request.js';
+import { ensureUnlocked, labelFromValue, parseOutputType, walletForRequest, type WalletHandlers, type WalletRpcDeps } from './wallet-request.js';
 
 /** Core caps walletpassphrase's timeout at 100,000,000 seconds. */
 const MAX_SLEEP_TIME = 100_000_000;
@@ -33,10 +32,6 @@ function ensurePrivateKeys(wallet: Wallet): void {
   if (wallet.privateKeysDisabled) throw new RpcError(RPC_WALLET_ERROR, 'Error: Private keys are disabled for this wallet');
 }
 
-/** Core's EnsureWalletIsUnlocked. */
-function ensureUnlocked(wallet: Wallet): void {
-  if (wallet.isLocked) throw new RpcError(RPC_WALLET_UNLOCK_NEEDED, 'Error: Please enter the wallet passphrase with walletpassphrase first.');
-}
 
 function addressError(err: unknown): never {
   if (err instanceof WalletError && err.kind === 'NO_DESCRIPTOR') throw new RpcError(RPC_WALLET_ERROR, err.message);
@@ -50,7 +45,7 @@ export function walletKeyHandlers(deps: WalletRpcDeps): WalletHandlers {
       const wallet = walletForRequest(deps, ctx);
       const label = labelFromValue(args.string('label'));
       const typeText = args.optString('address_type');
-      const type = typeText === undefined ? deps.addressType : parseOutputType(typeText);
+      const type = typeText === undefined ? deps.spendSettings.addressType : parseOutputType(typeText);
       if (wallet.privateKeysDisabled && wallet.spkms.size === 0) throw new RpcError(RPC_WALLET_ERROR, 'Error: This wallet has no available keys');
       try {
         return wallet.newAddress(type, label);
@@ -62,7 +57,7 @@ export function walletKeyHandlers(deps: WalletRpcDeps): WalletHandlers {
     getrawchangeaddress: (args, ctx) => {
       const wallet = walletForRequest(deps, ctx);
       const typeText = args.optString('address_type');
-      const type = typeText === undefined ? (deps.changeType ?? deps.addressType) : parseOutputType(typeText);
+      const type = typeText === undefined ? (deps.spendSettings.changeType ?? deps.spendSettings.addressType) : parseOutputType(typeText);
       if (wallet.privateKeysDisabled && wallet.spkms.size === 0) throw new RpcError(RPC_WALLET_ERROR, 'Error: This wallet has no available keys');
       try {
         return wallet.newChangeAddress(type);

@@ -12,8 +12,7 @@ import { decodeTxHex } from './format/index.js';
 import type { JsonObject } from './json.js';
 import { decodePsbtArg } from './psbt-methods.js';
 import { inputCoins, parsePrevouts, parseSighash, signedTransactionJson } from './sign-rawtransaction.js';
-import { ensureUnlocked } from './wallet-send-handlers.js';
-import { walletForRequest, type WalletHandlers, type WalletRpcDeps } from './wallet-request.js';
+import { ensureUnlocked, walletForRequest, type WalletHandlers, type WalletRpcDeps } from './wallet-request.js';
 
 export function walletPsbtHandlers(deps: WalletRpcDeps): WalletHandlers {
   return {

@@ -3,17 +3,14 @@
  * GetWalletForJSONRPCRequest over the `/wallet/<name>` endpoint), the node-wide wallet
  * options, and the translation of the wallet module's failures into Core's RPC errors.
  */
-import { WalletFileError, type Wallet, type WalletManager, type WalletOutputType, type WalletSpendSettings } from '../wallet/index.js';
-import { RPC_INVALID_ADDRESS_OR_KEY, RPC_WALLET_INVALID_LABEL_NAME, RPC_WALLET_NOT_FOUND, RPC_WALLET_NOT_SPECIFIED, RpcError } from './errors.js';
+import { WalletFileError, walletOutputTypeOf, type Wallet, type WalletManager, type WalletOutputType, type WalletSpendSettings } from '../wallet/index.js';
+import { RPC_INVALID_ADDRESS_OR_KEY, RPC_WALLET_INVALID_LABEL_NAME, RPC_WALLET_UNLOCK_NEEDED, RPC_WALLET_NOT_FOUND, RPC_WALLET_NOT_SPECIFIED, RpcError } from './errors.js';
 import type { RpcCallContext, RpcHandler } from './spec.js';
 import { NO_WALLET_LOADED, WALLET_NOT_LOADED } from './wallet-stubs.js';
 
 export interface WalletRpcDeps {
   /** The loaded wallets (undefined until the wallet service started). */
   manager(): WalletManager | undefined;
-  /** -addresstype and -changetype (undefined: chosen per transaction). */
-  readonly addressType: WalletOutputType;
-  readonly changeType: WalletOutputType | undefined;
   /** -keypool. */
   readonly keypool: number;
   /** The fee and spending options the wallet sends with. */
@@ -23,6 +20,11 @@ export interface WalletRpcDeps {
 export type WalletHandlers = Partial<Record<string, RpcHandler>>;
 
 const MULTIPLE_WALLETS = 'Multiple wallets are loaded. Please select which wallet to use by requesting the RPC through the /wallet/<walletname> URI path.';
+
+/** Core's EnsureWalletIsUnlocked. */
+export function ensureUnlocked(wallet: Wallet): void {
+  if (wallet.isLocked) throw new RpcError(RPC_WALLET_UNLOCK_NEEDED, 'Error: Please enter the wallet passphrase with walletpassphrase first.');
+}
 
 /** Core's GetWalletForJSONRPCRequest. */
 export function walletForRequest(deps: WalletRpcDeps, ctx: RpcCallContext): Wallet {
@@ -44,11 +46,9 @@ export function walletFileRpcError(err: unknown): never {
   throw err;
 }
 
-const OUTPUT_TYPES: readonly WalletOutputType[] = ['legacy', 'p2sh-segwit', 'bech32', 'bech32m'];
-
 /** Core's ParseOutputType; "unknown" is refused as Core refuses it (-5). */
 export function parseOutputType(text: string): WalletOutputType {
-  const found = OUTPUT_TYPES.find((t) => t === text);
+  const found = walletOutputTypeOf(text);
   if (!found) throw new RpcError(RPC_INVALID_ADDRESS_OR_KEY, `Unknown address type '${text}'`);
   return found;
 }

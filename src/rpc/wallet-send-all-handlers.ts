@@ -6,6 +6,7 @@
  * FinishTransaction: filled and signed as a PSBT, committed and broadcast unless a PSBT or
  * no broadcast is asked for.
  */
+import { MAX_STANDARD_TX_WEIGHT } from '../mempool/index.js';
 import { encodePsbt, finalizeAndExtract, psbtFromTransaction } from '../psbt/index.js';
 import { hashToHex, toHex, Transaction, type TxIn, type TxOut } from '../primitives/index.js';
 import { availableCoins, feeAtRate, fillWalletPsbt, formatSatVb, isDust, MAX_BIP125_RBF_SEQUENCE, maximumSignedTxSize, minimumFeeRate, type Wallet } from '../wallet/index.js';
@@ -15,8 +16,8 @@ import type { Json, JsonObject } from './json.js';
 import { addOutputs, constructTransaction } from './rawtransaction-methods.js';
 import { getBool, getInt, isJsonObject } from './value-parse.js';
 import { fundTransaction } from './wallet-fund-handlers.js';
-import { commitAndBroadcast, ensureUnlocked, feeEstimateMode } from './wallet-send-handlers.js';
-import { walletForRequest, type WalletHandlers, type WalletRpcDeps } from './wallet-request.js';
+import { commitAndBroadcast, feeEstimateMode } from './wallet-send-handlers.js';
+import { ensureUnlocked, walletForRequest, type WalletHandlers, type WalletRpcDeps } from './wallet-request.js';
 
 /** Core's InterpretFeeEstimationInstructions: positional fee arguments go into the options, never both. */
 function feeInstructionsIntoOptions(args: RpcArgs, options: JsonObject): void {
@@ -172,7 +173,7 @@ export function walletSendAllHandlers(deps: WalletRpcDeps): WalletHandlers {
             : "Total value of UTXO pool too low to pay for transaction. Try using lower feerate or excluding uneconomic UTXOs with 'send_max' option.",
         );
       }
-      if (size.weight > 400_000) throw new RpcError(RPC_WALLET_ERROR, 'Transaction too large.');
+      if (size.weight > MAX_STANDARD_TX_WEIGHT) throw new RpcError(RPC_WALLET_ERROR, 'Transaction too large.');
       const claimed = outputs.reduce((sum, o) => sum + o.value, 0n);
       if (claimed > totalInput) throw new RpcError(RPC_WALLET_INSUFFICIENT_FUNDS, 'Assigned more value to outputs than available funds.');
       const remainder = effective - claimed;

@@ -5,13 +5,13 @@
  * options (SetFeeEstimateMode) and subtract-fee-from instructions.
  */
 import type { Transaction } from '../primitives/index.js';
-import { CreateTransactionError, createTransaction, cryptoSelectionRng, type CoinControl, type Recipient, type Wallet } from '../wallet/index.js';
+import { CreateTransactionError, createTransaction, cryptoSelectionRng, WALLET_FLAG, type CoinControl, type Recipient, type Wallet } from '../wallet/index.js';
 import type { RpcArgs } from './args.js';
-import { RPC_INVALID_PARAMETER, RPC_WALLET_ERROR, RPC_WALLET_INSUFFICIENT_FUNDS, RPC_WALLET_UNLOCK_NEEDED, RpcError } from './errors.js';
+import { RPC_INVALID_PARAMETER, RPC_WALLET_ERROR, RPC_WALLET_INSUFFICIENT_FUNDS, RpcError } from './errors.js';
 import type { Json, JsonObject } from './json.js';
 import { addOutputs, normalizeOutputs } from './rawtransaction-methods.js';
 import { amountFromValue, getInt, getStr } from './value-parse.js';
-import { walletForRequest, type WalletHandlers, type WalletRpcDeps } from './wallet-request.js';
+import { ensureUnlocked, walletForRequest, type WalletHandlers, type WalletRpcDeps } from './wallet-request.js';
 
 const INVALID_ESTIMATE_MODE = 'Invalid estimate_mode parameter, must be one of: "unset", "economical", "conservative"';
 
@@ -45,6 +45,15 @@ export function feeEstimateMode(wallet: Wallet, confTarget: Json | undefined, es
   return { ...(feeMode ? { feeMode } : {}), ...(target !== undefined ? { confTarget: target } : {}), ...(signalRbf !== undefined ? { signalRbf } : {}) };
 }
 
+/** An output position to subtract the fee from, with Core's checks (duplicated, negative, too large). */
+export function subtractFeePosition(value: Json, taken: ReadonlySet<number>, outputs: number): number {
+  const pos = getInt(value, -2147483648, 2147483647);
+  if (taken.has(pos)) throw new RpcError(RPC_INVALID_PARAMETER, `Invalid parameter, duplicated position: ${pos}`);
+  if (pos < 0) throw new RpcError(RPC_INVALID_PARAMETER, `Invalid parameter, negative position: ${pos}`);
+  if (pos >= outputs) throw new RpcError(RPC_INVALID_PARAMETER, `Invalid parameter, position too large: ${pos}`);
+  return pos;
+}
+
 /** Core's InterpretSubtractFeeFromOutputInstructions over the outputs' names. */
 function subtractFeeFrom(value: Json | undefined, names: readonly string[]): Set<number> {
   const out = new Set<number>();
@@ -59,11 +68,7 @@ function subtractFeeFrom(value: Json | undefined, names: readonly string[]): Set
       if (pos < 0) throw new RpcError(RPC_INVALID_PARAMETER, `Invalid parameter 'subtract fee from output', destination ${item} not found in tx outputs`);
       out.add(pos);
     } else {
-      const pos = getInt(item, -2147483648, 2147483647);
-      if (out.has(pos)) throw new RpcError(RPC_INVALID_PARAMETER, `Invalid parameter, duplicated position: ${pos}`);
-      if (pos < 0) throw new RpcError(RPC_INVALID_PARAMETER, `Invalid parameter, negative position: ${pos}`);
-      if (pos >= names.length) throw new RpcError(RPC_INVALID_PARAMETER, `Invalid parameter, position too large: ${pos}`);
-      out.add(pos);
+      out.add(subtractFeePosition(item, out, names.length));
     }
   }
   return out;
@@ -77,9 +82,6 @@ function recipientsOf(wallet: Wallet, outputs: Json, sffo: Json | undefined): Re
   return parsed.map((out, i) => ({ scriptPubKey: out.scriptPubKey, amount: out.value, subtractFeeFromAmount: subtract.has(i) }));
 }
 
-export function ensureUnlocked(wallet: Wallet): void {
-  if (wallet.isLocked) throw new RpcError(RPC_WALLET_UNLOCK_NEEDED, 'Error: Please enter the wallet passphrase with walletpassphrase first.');
-}
 
 /** Core's SendMoney. */
 async function sendMoney(deps: WalletRpcDeps, wallet: Wallet, control: CoinControl, recipients: Recipient[], mapValue: Map<string, string>, verbose: boolean): Promise<unknown> {
@@ -108,7 +110,7 @@ export async function commitAndBroadcast(deps: WalletRpcDeps, wallet: Wallet, tx
 
 /** Core's GetAvoidReuseFlag: the wallet's flag unless given; asking for it on a wallet without the flag is an error. */
 export function avoidReuseFlag(wallet: Wallet, given: boolean | undefined): boolean {
-  const can = wallet.hasFlag(1n);
+  const can = wallet.hasFlag(WALLET_FLAG.AVOID_REUSE);
   const avoid = given ?? can;
   if (avoid && !can) throw new RpcError(RPC_WALLET_ERROR, 'wallet does not have the "avoid reuse" feature enabled');
   return avoid;

@@ -7,6 +7,8 @@
  * recipients that pay it, signing, and the limits Core checks before it returns.
  */
 import { hashToHex, Transaction, type OutPoint, type TxIn, type TxOut } from '../primitives/index.js';
+import { isDust as isDustAt } from '../mempool/index.js';
+import { WALLET_FLAG } from './new-wallet.js';
 import type { WalletOutputType } from './records.js';
 import {
   AvailableCoins,
@@ -212,7 +214,7 @@ export function availableCoins(wallet: Wallet, control: CoinControl, feeRate: bi
     wtx.tx.outputs.forEach((output, vout) => {
       const key = `${wtx.txid}:${vout}`;
       if (selected.has(key) || wallet.isLockedCoin(wtx.txid, vout) || txs.isSpent(wtx.txid, vout) || !wallet.isMine(output.scriptPubKey)) return;
-      if (!(control.allowUsedAddresses ?? !wallet.hasFlag(1n)) && wallet.isUsedScript(output.scriptPubKey)) return;
+      if (!(control.allowUsedAddresses ?? !wallet.hasFlag(WALLET_FLAG.AVOID_REUSE)) && wallet.isUsedScript(output.scriptPubKey)) return;
       const inputBytes = maximumSignedInputSize(output.scriptPubKey);
       const coin = new SelectableCoin({
         outpoint: { txid: wtx.tx.txid, vout },
@@ -269,15 +271,7 @@ function antiFeeSnipingLockTime(wallet: Wallet, rng: SelectionRng): number {
 
 /** Core's IsDust at the relay dust rate. */
 export function isDust(wallet: Wallet, output: TxOut): boolean {
-  return output.value < dustThreshold(wallet, output.scriptPubKey);
-}
-
-function dustThreshold(wallet: Wallet, script: Uint8Array): bigint {
-  if (script.length > 0 && script[0] === 0x6a) return 0n;
-  const witness = script.length >= 4 && script.length <= 42 && (script[0] === 0x00 || (script[0]! >= 0x51 && script[0]! <= 0x60)) && script[1] === script.length - 2;
-  const spendSize = witness ? 32 + 4 + 1 + Math.floor(107 / 4) + 4 : 32 + 4 + 1 + 107 + 4;
-  const outputSize = 8 + (script.length < 0xfd ? 1 : 3) + script.length;
-  return feeAtRate(wallet.chain.relayDustFee(), outputSize + spendSize);
+  return isDustAt(output, wallet.chain.relayDustFee());
 }
 
 /**

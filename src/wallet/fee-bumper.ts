@@ -5,6 +5,8 @@
  * the same recipients, the change output recycled, the fee rate the user asks or the old
  * rate plus the incremental relay fee.
  */
+import { formatMoney } from '../consensus/index.js';
+import { feeRatePerKvB } from '../mempool/index.js';
 import { hashToHex, Transaction, type TxOut } from '../primitives/index.js';
 import { createTransaction, CreateTransactionError, minimumFeeRate, type CoinControl, type Recipient, type WalletSpendSettings } from './create-transaction.js';
 import { feeAtRate } from './coin-selection/index.js';
@@ -25,15 +27,6 @@ export class FeeBumpError extends Error {
     super(message);
     this.name = 'FeeBumpError';
   }
-}
-
-/** Core's FormatMoney: at least two decimals, trailing zeros beyond them dropped. */
-function formatMoney(sats: bigint): string {
-  const negative = sats < 0n;
-  const abs = negative ? -sats : sats;
-  let fraction = (abs % 100_000_000n).toString().padStart(8, '0');
-  while (fraction.length > 2 && fraction.endsWith('0')) fraction = fraction.slice(0, -1);
-  return `${negative ? '-' : ''}${abs / 100_000_000n}.${fraction}`;
 }
 
 /** Core's PreconditionChecks. */
@@ -107,7 +100,7 @@ export function createRateBumpTransaction(wallet: Wallet, txid: string, options:
     checkFeeRate(wallet, feeRate, maxSize, oldFee, settings);
   } else {
     // Core's EstimateFeeRate: the old rate (rounded down) plus one, plus the larger incremental fee, at least the wallet's minimum.
-    const oldRate = (oldFee * 1000n) / BigInt(wtx.tx.vsize) + 1n;
+    const oldRate = feeRatePerKvB(oldFee, wtx.tx.vsize) + 1n;
     const incremental = wallet.chain.relayIncrementalFee() > WALLET_INCREMENTAL_RELAY_FEE ? wallet.chain.relayIncrementalFee() : WALLET_INCREMENTAL_RELAY_FEE;
     const bumped = oldRate + incremental;
     const minimum = minimumFeeRate(wallet, options.control, settings).feeRate;

@@ -22,6 +22,7 @@ export {
   masterKeyValue,
   OUTPUT_TYPE_NUMBER,
   outputTypeOfNumber,
+  walletOutputTypeOf,
   parseRecordKey,
   recordKeys,
   stringValue,

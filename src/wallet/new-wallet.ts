@@ -27,6 +27,7 @@ import {
   int32Value,
   locatorValue,
   masterKeyValue,
+  OUTPUT_TYPE_NUMBER,
   recordKeys,
   uint256Value,
   uint64Value,
@@ -53,7 +54,7 @@ export const WALLET_FLAG = {
 export const DEFAULT_KEYPOOL_SIZE = 1000;
 
 /** Core's order: LEGACY, P2SH_SEGWIT, BECH32, BECH32M; receiving before change. */
-const OUTPUT_TYPES: readonly WalletOutputType[] = ['legacy', 'p2sh-segwit', 'bech32', 'bech32m'];
+const OUTPUT_TYPES = Object.keys(OUTPUT_TYPE_NUMBER) as WalletOutputType[];
 const PURPOSE: Record<WalletOutputType, number> = { legacy: 44, 'p2sh-segwit': 49, bech32: 84, bech32m: 86 };
 
 export interface NewWalletOptions {

@@ -38,6 +38,11 @@ export interface DescriptorKeyRecord {
 export const OUTPUT_TYPE_NUMBER = { legacy: 0, 'p2sh-segwit': 1, bech32: 2, bech32m: 3 } as const;
 export type WalletOutputType = keyof typeof OUTPUT_TYPE_NUMBER;
 
+/** Core's ParseOutputType over the wallet's four types; undefined for any other text. */
+export function walletOutputTypeOf(text: string): WalletOutputType | undefined {
+  return Object.hasOwn(OUTPUT_TYPE_NUMBER, text) ? (text as WalletOutputType) : undefined;
+}
+
 export function outputTypeOfNumber(n: number): WalletOutputType | undefined {
   return (Object.keys(OUTPUT_TYPE_NUMBER) as WalletOutputType[]).find((t) => OUTPUT_TYPE_NUMBER[t] === n);
 }

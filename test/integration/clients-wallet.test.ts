@@ -17,7 +17,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { after, before, test } from 'node:test';
-import { Daemon } from './daemon-harness.js';
+import { Daemon, walletCaller } from './daemon-harness.js';
 
 const PYTHON = '/usr/bin/python3';
 const SCRIPT = fileURLToPath(new URL('../../../test/clients/bitcoinlib_wallet.py', import.meta.url));
@@ -30,12 +30,7 @@ type BitcoinCoreClientClass = new (options: { host: string; username: string; pa
 let d: Daemon;
 let credentials: { username: string; password: string };
 
-const wallet = (name: string) => async (method: string, params: unknown[] = []): Promise<any> => {
-  const r = await d.rpc(method, params, { path: `/wallet/${name}` });
-  const json = r.json as { result?: unknown; error?: { code: number; message: string } | null };
-  if (json.error) throw new Error(`${method}: ${json.error.code} ${json.error.message}`);
-  return json.result;
-};
+const wallet = (name: string) => walletCaller(d, name);
 
 before(async () => {
   d = await Daemon.start({ args: ['-fallbackfee=0.0002'] });

@@ -477,3 +477,15 @@ export function runProgramToExit(executable: string, args: readonly string[], ti
 export function runToExit(args: readonly string[], timeoutMs = 15_000): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return runProgramToExit(TSBTCD, args, timeoutMs);
 }
+
+/** A wallet's RPC endpoint (`/wallet/<name>`) of a node: the result, or an Error "<method>: <code> <message>" carrying the code. */
+export type WalletCaller = (method: string, params?: unknown[]) => Promise<any>;
+
+export function walletCaller(node: Daemon, name: string): WalletCaller {
+  return async (method, params = []) => {
+    const r = await node.rpc(method, params, { path: `/wallet/${encodeURIComponent(name)}` });
+    const json = r.json as { result?: unknown; error?: { code: number; message: string } | null };
+    if (json.error) throw Object.assign(new Error(`${method}: ${json.error.code} ${json.error.message}`), { code: json.error.code });
+    return json.result;
+  };
+}

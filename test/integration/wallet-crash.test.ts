@@ -8,22 +8,13 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { Daemon, sleep } from './daemon-harness.js';
+import { Daemon, sleep, walletCaller, type WalletCaller } from './daemon-harness.js';
 
 const ROUNDS = 10;
 const BURST = 12;
 const ARGS = ['-fallbackfee=0.0002', '-wallet=w'];
 
-type Caller = (method: string, params?: unknown[]) => Promise<any>;
-
-function walletCaller(node: Daemon, name: string): Caller {
-  return async (method, params = []) => {
-    const r = await node.rpc(method, params, { path: `/wallet/${name}` });
-    const json = r.json as { result?: unknown; error?: { code: number; message: string } | null };
-    if (json.error) throw new Error(`${method}: ${json.error.code} ${json.error.message}`);
-    return json.result;
-  };
-}
+type Caller = WalletCaller;
 
 const outpoints = (coins: any[]): string[] => coins.map((c) => `${c.txid}:${c.vout}:${c.amount}`).sort();
 

@@ -13,21 +13,12 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { referenceBitcoind } from '../../native-bench/reference-bitcoind.js';
 import { BitcoindProcess } from './bitcoind-process.js';
-import { Daemon, tempDir, waitFor } from './daemon-harness.js';
+import { Daemon, tempDir, waitFor, walletCaller, type WalletCaller } from './daemon-harness.js';
 
 const reference = referenceBitcoind();
 const TYPES = ['legacy', 'p2sh-segwit', 'bech32', 'bech32m'] as const;
 
-type Caller = (method: string, params?: unknown[]) => Promise<any>;
-
-function walletCaller(node: Daemon, name: string): Caller {
-  return async (method, params = []) => {
-    const r = await node.rpc(method, params, { path: `/wallet/${encodeURIComponent(name)}` });
-    const json = r.json as { result?: unknown; error?: { code: number; message: string } | null };
-    if (json.error) throw Object.assign(new Error(`${method}: ${json.error.code} ${json.error.message}`), { code: json.error.code });
-    return json.result;
-  };
-}
+type Caller = WalletCaller;
 
 interface NodeRpc {
   call<T = any>(method: string, params?: unknown[]): Promise<T>;
@@ -276,6 +267,15 @@ async function checkPayment(w: Caller, node: NodeRpc, txid: string, feeRatePerVb
   assert.ok(decoded.vin.every((i: any) => i.sequence === 0xfffffffd), `${label}: BIP125 sequences (-walletrbf)`);
 }
 
+/** A call's answer, its result or its error, for comparing two nodes. */
+async function answerOf(w: Caller, method: string, params: unknown[]): Promise<{ result: unknown } | { error: { code: number; message: string } | undefined }> {
+  try {
+    return { result: await w(method, params) };
+  } catch (err) {
+    return { error: await errorOf(() => Promise.reject(err)) };
+  }
+}
+
 /** bitcoind's error for a call, as {code, message}; undefined when it succeeds. */
 async function errorOf(call: () => Promise<unknown>): Promise<{ code: number; message: string } | undefined> {
   try {
@@ -454,14 +454,7 @@ test('the same script of wallet calls on both nodes: equal answers, and every pa
     // simulaterawtransaction: a payment to the wallet's own address, with no inputs, changes its balance by its amount.
     const spendsMissing = await core.call<string>('createrawtransaction', [[{ txid: '11'.repeat(32), vout: 0 }], [{ [mined]: 1 }]]);
     for (const params of [[[toUs]], [[toUs, toUs]], [['00']], [[spendsMissing]]]) {
-      const answer = async (w: Caller) => {
-        try {
-          return { result: await w('simulaterawtransaction', params) };
-        } catch (err) {
-          return { error: await errorOf(() => Promise.reject(err)) };
-        }
-      };
-      assert.deepEqual(await answer(tw), await answer(cw), `simulaterawtransaction ${JSON.stringify(params).slice(0, 80)}`);
+      assert.deepEqual(await answerOf(tw, 'simulaterawtransaction', params), await answerOf(cw, 'simulaterawtransaction', params), `simulaterawtransaction ${JSON.stringify(params).slice(0, 80)}`);
     }
     // createwalletdescriptor on a blank wallet given one active wpkh HD key: the same new descriptors and refusals.
     const internalBody = body.replace('/0/*)', '/1/*)');
@@ -492,14 +485,7 @@ test('the same script of wallet calls on both nodes: equal answers, and every pa
       ['setwalletflag', ['avoid_reuse', false]],
       ['abortrescan', []],
     ] as const) {
-      const answer = async (w: Caller) => {
-        try {
-          return { result: await w(method, [...params]) };
-        } catch (err) {
-          return { error: await errorOf(() => Promise.reject(err)) };
-        }
-      };
-      assert.deepEqual(await answer(tw), await answer(cw), `${method} ${JSON.stringify(params)}`);
+      assert.deepEqual(await answerOf(tw, method, [...params]), await answerOf(cw, method, [...params]), `${method} ${JSON.stringify(params)}`);
     }
   } finally {
     await node.stop();

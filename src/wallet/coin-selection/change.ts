@@ -2,7 +2,7 @@
  * What a change output costs and how much change to aim for (Core's GenerateChangeTarget and
  * the change parameters CreateTransactionInternal derives for coin selection).
  */
-import { isUnspendable, witnessVersion } from '../../script/index.js';
+import { dustThreshold } from '../../mempool/index.js';
 import { feeAtRate, type FeeRate } from './fee-rate.js';
 import type { SelectionRng } from './rng.js';
 
@@ -78,7 +78,5 @@ export function serializedOutputSize(scriptPubKey: Uint8Array): number {
  * otherwise; 0 for an unspendable script.
  */
 export function dustThresholdOf(scriptPubKey: Uint8Array, feeRate: FeeRate): bigint {
-  if (isUnspendable(scriptPubKey)) return 0n;
-  const spendSize = witnessVersion(scriptPubKey) >= 0 ? 32 + 4 + 1 + Math.floor(107 / 4) + 4 : 32 + 4 + 1 + 107 + 4;
-  return feeAtRate(feeRate, serializedOutputSize(scriptPubKey) + spendSize);
+  return dustThreshold({ value: 0n, scriptPubKey }, feeRate);
 }
