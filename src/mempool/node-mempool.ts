@@ -232,8 +232,10 @@ export class NodeMempool implements ChainMempoolSync {
    * Core's BroadcastTransaction without peers: 'in-utxo-set' when an output of the
    * transaction is unspent in the chain, the pool's copy when the txid is already there,
    * otherwise acceptance — first as a test when `maxFee` is set, refusing a fee above it.
+   * Without `relay` (a wallet's resubmission at load, Core's MEMPOOL_NO_BROADCAST) it is only
+   * pooled: not announced and not marked unbroadcast.
    */
-  broadcast(tx: Transaction, maxFee: bigint): Promise<AcceptResult | { ok: false; alreadyInUtxoSet: true } | { ok: false; maxFeeExceeded: true }> {
+  broadcast(tx: Transaction, maxFee: bigint, relay = true): Promise<AcceptResult | { ok: false; alreadyInUtxoSet: true } | { ok: false; maxFeeExceeded: true }> {
     return this.chain.exclusive(async () => {
       const coins = this.chain.coins;
       for (let vout = 0; vout < tx.outputs.length; vout++) {
@@ -241,10 +243,10 @@ export class NodeMempool implements ChainMempoolSync {
       }
       const pooled = this.pool.get(tx.txidHex);
       if (pooled) {
-        this.relay(pooled);
+        if (relay) this.relay(pooled);
         return { ok: true as const, entry: pooled, replaced: [] };
       }
-      const args = this.args({ unbroadcast: true });
+      const args = this.args({ unbroadcast: relay });
       if (maxFee > 0n) {
         const test = await this.acceptLocked(tx, args, true);
         if (!test.ok) return test;
@@ -252,7 +254,7 @@ export class NodeMempool implements ChainMempoolSync {
       }
       const result = await this.acceptLocked(tx, args, false);
       this.chain.commitMempoolChanges();
-      if (result.ok) this.relay(result.entry);
+      if (result.ok && relay) this.relay(result.entry);
       return result;
     });
   }

@@ -28,51 +28,14 @@ import {
   type RpcMethod,
   type WalletRpcDeps,
 } from '../rpc/index.js';
-import { listWalletDatabases, WalletFileError, WalletManager, walletOutputTypeOf, type Wallet, type WalletChain, type WalletOutputType, type WalletSpendSettings, type WalletTx } from '../wallet/index.js';
+import { listWalletDatabases, WalletFileError, WalletManager, type Wallet, type WalletChain, type WalletSpendSettings, type WalletTx } from '../wallet/index.js';
 import type { ChainstateService } from './chainstate-service.js';
 import { InitError, type NodeConfig } from './config.js';
 import { settingsFilePath, writeSettingsFile } from './datadir.js';
 import { PRODUCT_NAME } from './coordinator.js';
-import { parseMoney } from './money.js';
 import { walletDir } from './node-rpc.js';
+import { readWalletOptions, type WalletOptions } from './wallet-options.js';
 import type { NodeContext, NodeService } from './services.js';
-
-function outputTypeOption(config: NodeConfig, name: string, fallback: WalletOutputType | undefined): WalletOutputType | undefined {
-  const value = config.args.getArg(name);
-  if (value === undefined || value === '') return fallback;
-  const found = walletOutputTypeOf(value);
-  if (!found) throw new InitError(`Unknown address type '${value}'`);
-  return found;
-}
-
-/** A fee or amount option (Core's ParseMoney), with Core's init error for a bad one. */
-function moneyOption(config: NodeConfig, name: string, fallback: bigint): bigint {
-  const text = config.args.getArg(name);
-  if (text === undefined) return fallback;
-  const value = parseMoney(text);
-  if (value === undefined) throw new InitError(`Invalid amount for -${name}=<amount>: '${text}'`);
-  return value;
-}
-
-/** The wallet's fee and spending options (Core's CWallet::Create reading them from the command line). */
-export function walletSpendSettings(config: NodeConfig): WalletSpendSettings {
-  const args = config.args;
-  return {
-    // Core's DEFAULT_FALLBACK_FEE is 0: without -fallbackfee a wallet with no estimate cannot send.
-    fallbackFee: moneyOption(config, 'fallbackfee', 0n),
-    discardFee: moneyOption(config, 'discardfee', 10_000n),
-    minTxFee: moneyOption(config, 'mintxfee', 1_000n),
-    confirmTarget: args.getIntArg('txconfirmtarget', 6),
-    signalRbf: args.getBoolArg('walletrbf', true),
-    maxTxFee: moneyOption(config, 'maxtxfee', 10_000_000n),
-    consolidateFeeRate: moneyOption(config, 'consolidatefeerate', 10_000n),
-    spendZeroConfChange: args.getBoolArg('spendzeroconfchange', true),
-    avoidPartialSpends: args.getBoolArg('avoidpartialspends', false),
-    rejectLongChains: args.getBoolArg('walletrejectlongchains', true),
-    addressType: outputTypeOption(config, 'addresstype', 'bech32')!,
-    changeType: outputTypeOption(config, 'changetype', undefined),
-  };
-}
 
 /** The chain and mempool as a wallet sees them (Core's interfaces::Chain). */
 function walletChainOf(chainstate: ChainstateService, policy: NodeConfig['mempoolPolicy'], now: () => number): WalletChain {
@@ -178,10 +141,10 @@ function walletChainOf(chainstate: ChainstateService, policy: NodeConfig['mempoo
       return coin?.output;
     },
     isInitialBlockDownload: () => chain().isInitialBlockDownload(),
-    broadcast: async (tx, maxFee) => {
+    broadcast: async (tx, maxFee, relay = true) => {
       const mempool = chainstate.nodeMempool;
       if (!mempool) return { ok: false, error: 'mempool is not loaded' };
-      const result = await mempool.broadcast(tx, maxFee);
+      const result = await mempool.broadcast(tx, maxFee, relay);
       if (result.ok) return { ok: true };
       if ('alreadyInUtxoSet' in result) return { ok: false, error: 'Transaction outputs already in utxo set' };
       if ('maxFeeExceeded' in result) return { ok: false, error: 'Fee exceeds maximum configured by user (e.g. -paytxfee, -maxtxfee)' };
@@ -220,7 +183,7 @@ export class WalletService implements NodeService {
   readonly name = 'wallet';
   readonly rpcMethods: readonly RpcMethod[];
   #manager: WalletManager | undefined;
-  #spendSettings: WalletSpendSettings | undefined;
+  #options: WalletOptions | undefined;
 
   constructor(
     private readonly config: NodeConfig,
@@ -231,9 +194,9 @@ export class WalletService implements NodeService {
     const deps: WalletRpcDeps = {
       manager: () => this.#manager,
       keypool: Math.max(config.args.getIntArg('keypool', 1000), 0),
-      // Read at start, where a bad amount stops start-up with Core's message.
+      // Read at start; a bad one makes each wallet load fail (WalletManager's optionCheck).
       get spendSettings(): WalletSpendSettings {
-        return self.#spendSettings!;
+        return self.#options!.settings;
       },
     };
     this.rpcMethods = walletStubMethods({
@@ -255,7 +218,8 @@ export class WalletService implements NodeService {
       if (!fs.existsSync(resolved)) throw new InitError(`Specified -walletdir "${configured}" does not exist`);
       if (!fs.statSync(resolved).isDirectory()) throw new InitError(`Specified -walletdir "${configured}" is not a directory`);
     }
-    this.#spendSettings = walletSpendSettings(config);
+    const options = readWalletOptions(config);
+    this.#options = options;
     const notifyCommand = config.args.getArg('walletnotify');
     const chainstate = this.chainstate;
     const manager = new WalletManager({
@@ -266,6 +230,7 @@ export class WalletService implements NodeService {
       keypool: Math.max(config.args.getIntArg('keypool', 1000), 0),
       log: (m) => ctx.log.info(m),
       updateStartupSetting: (name, load) => this.#updateStartupSetting(name, load),
+      optionCheck: () => options,
       ...(notifyCommand ? { notifyTransaction: (wallet: Wallet, wtx: WalletTx) => runWalletNotify(notifyCommand, wallet, wtx, (m) => ctx.log.info(m)) } : {}),
     });
     ctx.initMessage('Loading wallet…');
@@ -277,7 +242,8 @@ export class WalletService implements NodeService {
       }
       seen.add(name);
       try {
-        manager.load(name, undefined);
+        const { warnings } = manager.load(name, undefined, true);
+        for (const warning of warnings) ctx.log.info(`Warning: ${warning}`);
       } catch (err) {
         if (err instanceof WalletFileError && err.code === -18 && err.message.includes('Path does not exist')) {
           ctx.log.info(`Warning: Skipping -wallet path that doesn't exist. ${err.message}`);
@@ -298,7 +264,7 @@ export class WalletService implements NodeService {
     });
     this.#manager = manager;
     // Core's postInitProcess: each loaded wallet's unconfirmed transactions go back to the pool.
-    for (const wallet of manager.list()) await wallet.resubmitTransactions(this.#spendSettings.maxTxFee);
+    for (const wallet of manager.list()) await wallet.resubmitTransactions(options.settings.maxTxFee);
   }
 
   /** Core's AddWalletSetting / RemoveWalletSetting: settings.json's `wallet` list, written at once. */

@@ -35,11 +35,15 @@ export function walletBalances(wallet: Wallet, minDepth = 0, avoidReuse = false)
         else credit += out.value;
       });
     }
+    // getbalances' "used": Core subtracts the clean trusted and pending amounts from the full ones.
     if (isTrusted && depth >= minDepth) {
       trusted += credit;
       used += usedCredit;
     }
-    if (!isTrusted && depth === 0 && wtx.state.kind === 'mempool') untrustedPending += credit;
+    if (!isTrusted && depth === 0 && wtx.state.kind === 'mempool') {
+      untrustedPending += credit;
+      used += usedCredit;
+    }
     if (txs.isImmatureCoinbase(wtx) && depth > 0) {
       for (const out of wtx.tx.outputs) if (wallet.isMine(out.scriptPubKey)) immature += out.value;
     }

@@ -15,10 +15,12 @@ import {
   cryptoSelectionRng,
   feeAtRate,
   MAX_STANDARD_TX_WEIGHT,
+  preferAvoidPartialSpends,
   prepareTransactionSelection,
   selectCoins,
   SelectableCoin,
   selectionErrorText,
+  shouldTryAvoidPartialSpends,
   type CoinOutputType,
   type SelectionRng,
 } from './coin-selection/index.js';
@@ -58,6 +60,8 @@ export interface WalletSpendSettings {
   readonly spendZeroConfChange: boolean;
   /** -avoidpartialspends. */
   readonly avoidPartialSpends: boolean;
+  /** -maxapsfee, sat: what a grouped (avoid-partial-spends) build may cost more; -1 never tries one. */
+  readonly maxApsFee: bigint;
   /** -walletrejectlongchains. */
   readonly rejectLongChains: boolean;
   /** -addresstype, and -changetype (undefined: chosen per transaction). */
@@ -275,10 +279,41 @@ export function isDust(wallet: Wallet, output: TxOut): boolean {
 }
 
 /**
+ * Core's CreateTransaction: built once, then (unless partial spends are avoided already or
+ * -maxapsfee is -1) again with every address's coins spent together, and that build taken
+ * when it costs at most -maxapsfee more. The second build pays change to the first one's
+ * change address, so one address is used whichever wins.
+ */
+export function createTransaction(wallet: Wallet, recipients: readonly Recipient[], control: CoinControl, settings: WalletSpendSettings, sign: boolean, rng: SelectionRng = cryptoSelectionRng()): CreatedTransaction {
+  const avoiding = control.avoidPartialSpends ?? settings.avoidPartialSpends;
+  const ungrouped = createTransactionInternal(wallet, recipients, { ...control, avoidPartialSpends: avoiding }, settings, sign, rng);
+  let chosen = ungrouped;
+  if (shouldTryAvoidPartialSpends(ungrouped.created.fee, settings.maxApsFee, avoiding)) {
+    const change = ungrouped.created.changePosition >= 0 ? ungrouped.created.tx.outputs[ungrouped.created.changePosition]!.scriptPubKey : control.changeScript;
+    let grouped: BuiltTransaction | null = null;
+    try {
+      grouped = createTransactionInternal(wallet, recipients, { ...control, avoidPartialSpends: true, ...(change ? { changeScript: change } : {}) }, settings, sign, rng);
+    } catch (err) {
+      if (!(err instanceof CreateTransactionError)) throw err;
+    }
+    if (grouped && preferAvoidPartialSpends(ungrouped.created.fee, grouped.created.fee, settings.maxApsFee)) chosen = grouped;
+  }
+  // The change address is kept (Core's KeepDestination) once change went to it.
+  if (chosen.created.changePosition >= 0) (chosen.keepChange ?? ungrouped.keepChange)?.();
+  return chosen.created;
+}
+
+interface BuiltTransaction {
+  readonly created: CreatedTransaction;
+  /** Keeps the wallet's change address this build reserved (undefined: it took none). */
+  readonly keepChange: (() => void) | undefined;
+}
+
+/**
  * Core's CreateTransactionInternal. The change destination is taken from the change type's
  * descriptor only when change is made (Core reserves it and returns it otherwise).
  */
-export function createTransaction(wallet: Wallet, recipients: readonly Recipient[], control: CoinControl, settings: WalletSpendSettings, sign: boolean, rng: SelectionRng = cryptoSelectionRng()): CreatedTransaction {
+function createTransactionInternal(wallet: Wallet, recipients: readonly Recipient[], control: CoinControl, settings: WalletSpendSettings, sign: boolean, rng: SelectionRng): BuiltTransaction {
   if (recipients.length === 0) throw new CreateTransactionError('Transaction must have at least one recipient', RPC_WALLET_ERROR);
   if (recipients.some((r) => r.amount < 0n)) throw new CreateTransactionError('Transaction amounts must not be negative', RPC_WALLET_ERROR);
   for (const r of recipients) {
@@ -403,9 +438,8 @@ export function createTransaction(wallet: Wallet, recipients: readonly Recipient
   const weight = sign ? tx.weight : size.weight;
   if (weight > MAX_STANDARD_TX_WEIGHT) throw new CreateTransactionError('Transaction too large', RPC_WALLET_ERROR);
   if (currentFee > settings.maxTxFee) throw new CreateTransactionError('Fee exceeds maximum configured by user (e.g. -paytxfee, -maxtxfee)', RPC_WALLET_ERROR);
-  // The change address is kept (Core's KeepDestination) once change went to it.
-  if (changePosition >= 0 && changeSpkm && !control.changeScript) wallet.keepChangeDestination(changeSpkm);
-  return { tx, fee: currentFee, changePosition, feeReason: reason, feeRate };
+  const spkm = changeSpkm;
+  return { created: { tx, fee: currentFee, changePosition, feeReason: reason, feeRate }, keepChange: spkm && !control.changeScript ? () => wallet.keepChangeDestination(spkm) : undefined };
 }
 
 /** CFeeRate::ToString(SAT_VB): sat/vB with 3 decimals. */

@@ -15,6 +15,7 @@ export const RECORD = {
   ACTIVEINTERNALSPK: 'activeinternalspk',
   BESTBLOCK: 'bestblock',
   BESTBLOCK_NOMERKLE: 'bestblock_nomerkle',
+  DESTDATA: 'destdata',
   FLAGS: 'flags',
   LOCKED_UTXO: 'lockedutxo',
   MASTER_KEY: 'mkey',

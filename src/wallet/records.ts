@@ -154,6 +154,8 @@ export const recordKeys = {
   orderPosNext: (): Uint8Array => recordKey(RECORD.ORDERPOSNEXT),
   name: (address: string): Uint8Array => recordKey(RECORD.NAME, serializeString(address)),
   purpose: (address: string): Uint8Array => recordKey(RECORD.PURPOSE, serializeString(address)),
+  /** An address book entry's extra data: "used" (avoid_reuse's previously spent mark, value "p") or "rr<id>" (receive requests). */
+  destData: (address: string, key: string): Uint8Array => recordKey(RECORD.DESTDATA, serializeString(address), serializeString(key)),
   masterKey: (id: number): Uint8Array => recordKey(RECORD.MASTER_KEY, finish((w) => w.u32(id))),
   tx: (txid: Uint8Array): Uint8Array => recordKey(RECORD.TX, txid),
   lockedUtxo: (txid: Uint8Array, vout: number): Uint8Array => recordKey(RECORD.LOCKED_UTXO, txid, finish((w) => w.u32(vout))),
@@ -172,6 +174,7 @@ export const recordKeys = {
 export type ParsedRecordKey =
   | { readonly type: 'version' | 'minversion' | 'flags' | 'bestblock' | 'bestblock_nomerkle' | 'orderposnext' }
   | { readonly type: 'name' | 'purpose'; readonly address: string }
+  | { readonly type: 'destdata'; readonly address: string; readonly key: string }
   | { readonly type: 'mkey'; readonly id: number }
   | { readonly type: 'tx'; readonly txid: Uint8Array }
   | { readonly type: 'lockedutxo'; readonly txid: Uint8Array; readonly vout: number }
@@ -199,6 +202,8 @@ export function parseRecordKey(key: Uint8Array): ParsedRecordKey | null {
       case RECORD.NAME:
       case RECORD.PURPOSE:
         return { type, address: readAll(rest, readString) };
+      case RECORD.DESTDATA:
+        return readAll(rest, (r) => ({ type, address: readString(r), key: readString(r) }));
       case RECORD.MASTER_KEY:
         return { type, id: readAll(rest, (r) => r.u32()) };
       case RECORD.TX:

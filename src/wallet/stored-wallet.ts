@@ -57,6 +57,8 @@ export interface StoredWallet {
   /** The address book: labels and purposes by address. */
   readonly labels: Map<string, string>;
   readonly purposes: Map<string, string>;
+  /** Addresses avoid_reuse marked as spent from (destdata "used"; Core's previously_spent). */
+  readonly usedAddresses: Set<string>;
   /** Locked coins as "txid:vout" (txid in display order). */
   readonly lockedCoins: Set<string>;
   /** Transactions by txid (display hex). */
@@ -87,6 +89,7 @@ export function readStoredWallet(db: WalletDatabase): StoredWallet {
     activeInternal: new Map(),
     labels: new Map(),
     purposes: new Map(),
+    usedAddresses: new Set(),
     lockedCoins: new Set(),
     transactions: new Map(),
     masterKeys: new Map(),
@@ -146,6 +149,10 @@ export function readStoredWallet(db: WalletDatabase): StoredWallet {
           break;
         case 'purpose':
           wallet.purposes.set(parsed.address, stringValue.decode(value));
+          break;
+        case 'destdata':
+          // Core's LoadAddressBookRecords: "used" marks the address spent from; receive requests ("rr…") stay in the file untouched.
+          if (parsed.key === 'used') wallet.usedAddresses.add(parsed.address);
           break;
         case 'mkey':
           wallet.masterKeys.set(parsed.id, masterKeyValue.decode(value));

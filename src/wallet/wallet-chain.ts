@@ -48,8 +48,8 @@ export interface WalletChain {
   /** An outpoint's output from the pool's transactions or the UTXO set (Core's findCoins, which ignores spends in the pool); undefined when neither has it. */
   findCoin(txid: string, vout: number): TxOut | undefined;
   isInitialBlockDownload(): boolean;
-  /** Core's BroadcastTransaction into the mempool and to peers; the reject reason when the pool refuses it. */
-  broadcast(tx: Transaction, maxFee: bigint): Promise<{ readonly ok: true } | { readonly ok: false; readonly error: string }>;
+  /** Core's BroadcastTransaction into the mempool and (unless `relay` is false) to peers; the reject reason when the pool refuses it. */
+  broadcast(tx: Transaction, maxFee: bigint, relay?: boolean): Promise<{ readonly ok: true } | { readonly ok: false; readonly error: string }>;
   /** The node's clock (mocktime honoured), in seconds. */
   now(): number;
 }

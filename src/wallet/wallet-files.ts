@@ -78,9 +78,10 @@ export function openWalletDatabaseAt(path: string, messageStart: Uint8Array): Wa
 /**
  * restorewallet's file work (Core's RestoreWallet): the backup copied to `<wallet dir>/<name>/
  * wallet.dat` without overwriting anything, then checked as loading checks it; when that
- * fails, the copy (and a directory made for it) is removed again. Returns the wallet's path.
+ * fails, the copy (and a directory made for it) is removed again. Returns the wallet's path and
+ * `discard`, which removes them when the load after it fails.
  */
-export function restoreWalletFile(walletDir: string, name: string, backupFile: string, messageStart: Uint8Array): string {
+export function restoreWalletFile(walletDir: string, name: string, backupFile: string, messageStart: Uint8Array): { path: string; discard(): void } {
   if (name === '') throw new WalletFileError('Wallet name cannot be empty', RPC_CODE.INVALID_PARAMETER);
   if (!existsSync(backupFile)) throw new WalletFileError('Backup file does not exist', RPC_CODE.INVALID_PARAMETER);
   const path = walletPathOf(walletDir, name);
@@ -94,11 +95,14 @@ export function restoreWalletFile(walletDir: string, name: string, backupFile: s
     createdDirectory = true;
   }
   copyFileSync(backupFile, file, fsConstants.COPYFILE_EXCL);
-  try {
-    return walletPathForLoad(walletDir, name, messageStart);
-  } catch (err) {
+  const discard = () => {
     rmSync(file, { force: true });
     if (createdDirectory) rmSync(path, { recursive: true, force: true });
+  };
+  try {
+    return { path: walletPathForLoad(walletDir, name, messageStart), discard };
+  } catch (err) {
+    discard();
     throw err;
   }
 }

@@ -26,6 +26,11 @@ export interface WalletManagerOptions {
   readonly notifyTransaction?: (wallet: Wallet, wtx: WalletTx) => void;
   /** Core's AddWalletSetting / RemoveWalletSetting (settings.json `wallet`); false when it could not be written. */
   updateStartupSetting(name: string, load: boolean): boolean;
+  /**
+   * The wallet options as CWallet::Create checks them on every create and load: a bad one
+   * (`error`) fails the load, high ones are warnings of each load.
+   */
+  optionCheck?(): { readonly error: string | undefined; readonly warnings: readonly string[] };
 }
 
 export interface CreateWalletOptions {
@@ -36,6 +41,8 @@ export interface CreateWalletOptions {
   readonly avoidReuse: boolean;
   readonly loadOnStartup: boolean | undefined;
 }
+
+const LOAD_FAILED = 'Wallet loading failed. ';
 
 /** Core's text when settings.json could not record load_on_startup. */
 const STARTUP_SETTING_WARNING = 'Wallet load on startup setting could not be updated, so wallet may not be loaded next node startup.';
@@ -59,7 +66,14 @@ export class WalletManager {
     if (!this.options.updateStartupSetting(name, load)) warnings.push(STARTUP_SETTING_WARNING);
   }
 
-  #open(name: string, path: string, warnings: string[]): Wallet {
+  /**
+   * CWallet::Create's failures, which Core's CreateWallet and LoadWallet prefix with
+   * "Wallet creation failed." / "Wallet loading failed." (LoadWallets at start-up does not).
+   */
+  #open(name: string, path: string, warnings: string[], failurePrefix: string): Wallet {
+    const check = this.options.optionCheck?.();
+    if (check?.error !== undefined) throw new WalletFileError(`${failurePrefix}${check.error}`, RPC_CODE.WALLET_ERROR);
+    if (check) warnings.push(...check.warnings);
     const db = openWalletDatabaseAt(path, this.options.messageStart);
     try {
       const notify = this.options.notifyTransaction;
@@ -83,11 +97,11 @@ export class WalletManager {
   }
 
   /** loadwallet (and -wallet at start-up). */
-  load(name: string, loadOnStartup: boolean | undefined): { wallet: Wallet; warnings: string[] } {
+  load(name: string, loadOnStartup: boolean | undefined, atStartup = false): { wallet: Wallet; warnings: string[] } {
     if (this.#wallets.has(name)) throw new WalletFileError(`Wallet "${name}" is already loaded.`, RPC_CODE.WALLET_ALREADY_LOADED);
     const path = walletPathForLoad(this.options.walletDir(), name, this.options.messageStart);
     const warnings: string[] = [];
-    const wallet = this.#open(name, path, warnings);
+    const wallet = this.#open(name, path, warnings, atStartup ? '' : LOAD_FAILED);
     this.#startupSetting(name, loadOnStartup, warnings);
     return { wallet, warnings };
   }
@@ -104,6 +118,8 @@ export class WalletManager {
       );
     }
     const path = walletPathForCreate(this.options.walletDir(), name, this.options.messageStart);
+    const check = this.options.optionCheck?.();
+    if (check?.error !== undefined) throw new WalletFileError(`Wallet creation failed. ${check.error}`, RPC_CODE.WALLET_ERROR);
     if (!existsSync(path)) mkdirSync(path, { recursive: true });
     const db = openWalletDatabaseAt(path, this.options.messageStart);
     try {
@@ -120,16 +136,22 @@ export class WalletManager {
     } finally {
       db.close();
     }
-    const wallet = this.#open(name, path, warnings);
+    const wallet = this.#open(name, path, warnings, 'Wallet creation failed. ');
     this.#startupSetting(name, options.loadOnStartup, warnings);
     return { wallet, warnings };
   }
 
   /** restorewallet: the backup copied into place, then loaded (the copy removed again if loading fails). */
   restore(name: string, backupFile: string, loadOnStartup: boolean | undefined): { wallet: Wallet; warnings: string[] } {
-    const path = restoreWalletFile(this.options.walletDir(), name, backupFile, this.options.messageStart);
+    const { path, discard } = restoreWalletFile(this.options.walletDir(), name, backupFile, this.options.messageStart);
     const warnings: string[] = [];
-    const wallet = this.#open(name, path, warnings);
+    let wallet: Wallet;
+    try {
+      wallet = this.#open(name, path, warnings, LOAD_FAILED);
+    } catch (err) {
+      discard();
+      throw err;
+    }
     this.#startupSetting(name, loadOnStartup, warnings);
     return { wallet, warnings };
   }

@@ -292,15 +292,28 @@ export class Wallet {
     this.#indexScripts(spkm, from);
   }
 
-  /** Core's IsSpentKey (avoid_reuse): a script of ours some wallet transaction already spent from. */
+  /**
+   * Core's IsSpentKey (avoid_reuse): the script's address is marked as spent from in the
+   * address book (destdata "used"), which AddToWallet does for transactions it takes while
+   * the avoid_reuse flag is set.
+   */
   isUsedScript(script: Uint8Array): boolean {
-    const hex = toHex(script);
-    for (const wtx of this.txs.all()) {
-      for (let vout = 0; vout < wtx.tx.outputs.length; vout++) {
-        if (toHex(wtx.tx.outputs[vout]!.scriptPubKey) === hex && this.txs.isSpent(wtx.txid, vout)) return true;
-      }
+    const address = encodeAddress(script, this.chainName);
+    return address !== null && this.stored.usedAddresses.has(address);
+  }
+
+  /** Core's SetSpentKeyState for each input of a transaction joining or updated in the wallet, with avoid_reuse on. */
+  #markSpentFromAddresses(tx: Transaction): void {
+    if (!this.hasFlag(WALLET_FLAG.AVOID_REUSE) || tx.isCoinbase()) return;
+    for (const input of tx.inputs) {
+      const source = this.txs.get(hashToHex(input.prevout.txid));
+      const output = source?.tx.outputs[input.prevout.vout];
+      if (!output || !this.ownerOf(output.scriptPubKey)) continue;
+      const address = encodeAddress(output.scriptPubKey, this.chainName);
+      if (address === null || this.stored.usedAddresses.has(address)) continue;
+      this.stored.usedAddresses.add(address);
+      this.db.write(recordKeys.destData(address, 'used'), stringValue.encode('p'));
     }
-    return false;
   }
 
   /**
@@ -620,7 +633,8 @@ export class Wallet {
   async resubmitTransactions(maxFee: bigint): Promise<void> {
     for (const wtx of this.txs.ordered()) {
       if (wtx.tx.isCoinbase() || this.txs.depth(wtx) !== 0 || this.txs.isAbandoned(wtx) || wtx.state.kind === 'mempool') continue;
-      const result = await this.chain.broadcast(wtx.tx, maxFee);
+      // Core resubmits at load with MEMPOOL_NO_BROADCAST: pooled, announced later if at all.
+      const result = await this.chain.broadcast(wtx.tx, maxFee, false);
       if (!result.ok) this.log(`ResubmitWalletTransactions: ${wtx.txid} not submitted: ${result.error}`);
     }
   }
@@ -754,6 +768,7 @@ export class Wallet {
     own?: { mapValue: ReadonlyMap<string, string>; orderForm: readonly (readonly [string, string])[]; fromMe: boolean; timeReceivedIsTxTime: number },
   ): WalletTx {
     const txid = tx.txidHex;
+    this.#markSpentFromAddresses(tx);
     const existing = this.txs.get(txid);
     if (existing) {
       if (!sameState(existing.state, state)) {

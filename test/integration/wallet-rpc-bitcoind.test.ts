@@ -14,28 +14,12 @@ import { test } from 'node:test';
 import { referenceBitcoind } from '../../native-bench/reference-bitcoind.js';
 import { BitcoindProcess } from './bitcoind-process.js';
 import { Daemon, tempDir, waitFor, walletCaller, type WalletCaller } from './daemon-harness.js';
+import { answerOf, copyChain, errorOf, type NodeRpc } from './wallet-answers.js';
 
 const reference = referenceBitcoind();
 const TYPES = ['legacy', 'p2sh-segwit', 'bech32', 'bech32m'] as const;
 
 type Caller = WalletCaller;
-
-interface NodeRpc {
-  call<T = any>(method: string, params?: unknown[]): Promise<T>;
-}
-
-/** The blocks and pool of one node given to the other (submitblock, sendrawtransaction), so both stand on the same chain. */
-async function copyChain(from: NodeRpc, to: NodeRpc): Promise<void> {
-  const tip = await from.call<number>('getblockcount');
-  for (let height = (await to.call<number>('getblockcount')) + 1; height <= tip; height++) {
-    const hex = await from.call<string>('getblock', [await from.call<string>('getblockhash', [height]), 0]);
-    assert.equal(await to.call('submitblock', [hex]), null);
-  }
-  assert.equal(await to.call('getbestblockhash'), await from.call('getbestblockhash'));
-  for (const txid of await from.call<string[]>('getrawmempool')) {
-    await to.call('sendrawtransaction', [await from.call<string>('getrawtransaction', [txid])]);
-  }
-}
 
 const byOutpoint = (a: any, b: any): number => (a.txid === b.txid ? a.vout - b.vout : a.txid < b.txid ? -1 : 1);
 
@@ -265,27 +249,6 @@ async function checkPayment(w: Caller, node: NodeRpc, txid: string, feeRatePerVb
   if (lockTime !== undefined) assert.equal(decoded.locktime, lockTime, `${label}: the given locktime`);
   else assert.ok(decoded.locktime <= height && decoded.locktime > height - 100, `${label}: locktime ${decoded.locktime} at height ${height}`);
   assert.ok(decoded.vin.every((i: any) => i.sequence === 0xfffffffd), `${label}: BIP125 sequences (-walletrbf)`);
-}
-
-/** A call's answer, its result or its error, for comparing two nodes. */
-async function answerOf(w: Caller, method: string, params: unknown[]): Promise<{ result: unknown } | { error: { code: number; message: string } | undefined }> {
-  try {
-    return { result: await w(method, params) };
-  } catch (err) {
-    return { error: await errorOf(() => Promise.reject(err)) };
-  }
-}
-
-/** bitcoind's error for a call, as {code, message}; undefined when it succeeds. */
-async function errorOf(call: () => Promise<unknown>): Promise<{ code: number; message: string } | undefined> {
-  try {
-    await call();
-    return undefined;
-  } catch (err) {
-    const message = (err as Error).message;
-    const m = /^\w+: (?:error )?(-?\d+):? (.*)$/s.exec(message);
-    return m ? { code: Number(m[1]), message: m[2]! } : { code: NaN, message };
-  }
 }
 
 test('the same script of wallet calls on both nodes: equal answers, and every payment keeps Core\'s fee, sufficiency and change rules', async (t) => {
