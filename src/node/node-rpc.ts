@@ -111,6 +111,6 @@ export function walletDir(config: NodeConfig): string {
 
 export function nodeRpcMethods(config: NodeConfig, facts: NodeFacts): RpcMethod[] {
   // getnetworkinfo and getconnectioncount come with the P2P service (net-service.ts).
-  const methods = [...pureRpcMethods(config.chain), ...nodeMethods(), ...signerMethods(config.args.getArg('signer') ?? '')];
+  const methods = [...pureRpcMethods(config.chain), ...nodeMethods(), ...signerMethods(config.args.getArg('signer') ?? '', config.chain)];
   return methods;
 }

@@ -24,6 +24,7 @@ import {
   walletImportHandlers,
   walletBumpHandlers,
   walletSendAllHandlers,
+  walletSignerHandlers,
   walletStubMethods,
   type RpcMethod,
   type WalletRpcDeps,
@@ -194,6 +195,8 @@ export class WalletService implements NodeService {
     const deps: WalletRpcDeps = {
       manager: () => this.#manager,
       keypool: Math.max(config.args.getIntArg('keypool', 1000), 0),
+      signer: config.args.getArg('signer') ?? '',
+      chainName: config.chain,
       // Read at start; a bad one makes each wallet load fail (WalletManager's optionCheck).
       get spendSettings(): WalletSpendSettings {
         return self.#options!.settings;
@@ -202,7 +205,7 @@ export class WalletService implements NodeService {
     this.rpcMethods = walletStubMethods({
       walletDir: () => walletDir(config),
       listWalletDatabases: () => listWalletDatabases(walletDir(config), messageStart),
-      handlers: { ...walletManageHandlers(deps), ...walletKeyHandlers(deps), ...walletCoinHandlers(deps), ...walletHistoryHandlers(deps), ...walletSendHandlers(deps), ...walletPsbtHandlers(deps), ...walletFundHandlers(deps), ...walletImportHandlers(deps), ...walletBumpHandlers(deps), ...walletSendAllHandlers(deps) },
+      handlers: { ...walletManageHandlers(deps), ...walletKeyHandlers(deps), ...walletCoinHandlers(deps), ...walletHistoryHandlers(deps), ...walletSendHandlers(deps), ...walletPsbtHandlers(deps), ...walletFundHandlers(deps), ...walletImportHandlers(deps), ...walletBumpHandlers(deps), ...walletSendAllHandlers(deps), ...walletSignerHandlers(deps) },
       notBuilt: (ctx, method) => {
         walletForRequest(deps, ctx);
         throw new RpcError(RPC_WALLET_ERROR, `${method} is not available in this version of tsbtcd yet`);

@@ -64,3 +64,4 @@ export { walletFundHandlers } from './wallet-fund-handlers.js';
 export { walletImportHandlers } from './wallet-import-handlers.js';
 export { walletBumpHandlers } from './wallet-bump-handlers.js';
 export { walletSendAllHandlers } from './wallet-send-all-handlers.js';
+export { walletSignerHandlers } from './wallet-signer-handlers.js';

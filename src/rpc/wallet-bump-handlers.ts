@@ -4,9 +4,9 @@
  * recorded (replaces_txid / replaced_by_txid) and broadcast, or returned as an unsigned PSBT
  * with the wallet's public data.
  */
-import { encodePsbt, psbtFromTransaction } from '../psbt/index.js';
-import { hashToHex, type TxOut } from '../primitives/index.js';
-import { commitBump, createRateBumpTransaction, FeeBumpError, fillWalletPsbt, signWalletTransaction } from '../wallet/index.js';
+import { encodePsbt, finalizeAndExtract, psbtFromTransaction } from '../psbt/index.js';
+import { hashToHex, type Transaction, type TxOut } from '../primitives/index.js';
+import { commitBump, createRateBumpTransaction, FeeBumpError, fillWalletPsbt, signWalletTransaction, WALLET_FLAG, type Wallet } from '../wallet/index.js';
 import { RPC_INVALID_ADDRESS_OR_KEY, RPC_INVALID_PARAMETER, RPC_MISC_ERROR, RPC_WALLET_ERROR, RpcError } from './errors.js';
 import type { Json, JsonObject } from './json.js';
 import type { RpcArgs } from './args.js';
@@ -15,14 +15,15 @@ import type { RpcCallContext } from './spec.js';
 import { getInt, isJsonObject, rpcTypeCheckObj } from './value-parse.js';
 import { amountJson, parseHash } from './values.js';
 import { feeEstimateMode } from './wallet-send-handlers.js';
-import { ensureUnlocked, walletForRequest, type WalletHandlers, type WalletRpcDeps } from './wallet-request.js';
+import { ensureUnlocked, fillPsbt, walletForRequest, type WalletHandlers, type WalletRpcDeps } from './wallet-request.js';
 
 const ERROR_CODES = { INVALID_ADDRESS_OR_KEY: RPC_INVALID_ADDRESS_OR_KEY, INVALID_PARAMETER: RPC_INVALID_PARAMETER, WALLET_ERROR: RPC_WALLET_ERROR, MISC_ERROR: RPC_MISC_ERROR } as const;
 
 function bumpHandler(deps: WalletRpcDeps, wantPsbt: boolean) {
   return async (args: RpcArgs, ctx: RpcCallContext): Promise<unknown> => {
     const wallet = walletForRequest(deps, ctx);
-    if (wallet.privateKeysDisabled && !wantPsbt) throw new RpcError(RPC_WALLET_ERROR, 'bumpfee is not available with wallets that have private keys disabled. Use psbtbumpfee instead.');
+    const external = wallet.hasFlag(WALLET_FLAG.EXTERNAL_SIGNER);
+    if (wallet.privateKeysDisabled && !external && !wantPsbt) throw new RpcError(RPC_WALLET_ERROR, 'bumpfee is not available with wallets that have private keys disabled. Use psbtbumpfee instead.');
     const txid = hashToHex(parseHash(args.string('txid'), 'txid'));
     const raw = args.value('options');
     const options: JsonObject = isJsonObject(raw) ? raw : {};
@@ -50,8 +51,8 @@ function bumpHandler(deps: WalletRpcDeps, wantPsbt: boolean) {
     }
     const result: JsonObject = {};
     if (!wantPsbt) {
-      const signed = signWalletTransaction(wallet, bumped.tx);
-      if (!signed) throw new RpcError(RPC_WALLET_ERROR, "Can't sign transaction.");
+      const signed = external ? await signWithExternalSigner(deps, wallet, bumped.tx) : signWalletTransaction(wallet, bumped.tx);
+      if (!signed) throw new RpcError(RPC_WALLET_ERROR, external ? 'Transaction incomplete. Try psbtbumpfee instead.' : "Can't sign transaction.");
       try {
         commitBump(wallet, txid, signed);
       } catch (err) {
@@ -71,6 +72,22 @@ function bumpHandler(deps: WalletRpcDeps, wantPsbt: boolean) {
     result.errors = [];
     return result;
   };
+}
+
+/**
+ * feebumper::SignTransaction for an external signer wallet: filled without signing, then
+ * signed by the device once; null when it fails or leaves the transaction incomplete.
+ */
+async function signWithExternalSigner(deps: WalletRpcDeps, wallet: Wallet, tx: Transaction): Promise<Transaction | null> {
+  const psbt = psbtFromTransaction(tx);
+  fillWalletPsbt(wallet, psbt, { sign: false, sighash: null, finalize: true, bip32derivs: true });
+  try {
+    await fillPsbt(deps, wallet, psbt, { sign: true, sighash: null, finalize: true, bip32derivs: false });
+  } catch (err) {
+    if (err instanceof RpcError) return null;
+    throw err;
+  }
+  return finalizeAndExtract(psbt);
 }
 
 export function walletBumpHandlers(deps: WalletRpcDeps): WalletHandlers {

@@ -5,41 +5,13 @@
  * roles, private keys written (encrypted when the wallet is), and Core's per-request errors
  * and warnings.
  */
-import { parseDescriptor, type Descriptor } from '../script/index.js';
-import type { Wallet, WalletOutputType } from '../wallet/index.js';
+import { parseDescriptor } from '../script/index.js';
+import { descriptorOutputType, type Wallet } from '../wallet/index.js';
 import { RPC_INVALID_ADDRESS_OR_KEY, RPC_INVALID_PARAMETER, RPC_TYPE_ERROR, RPC_WALLET_ERROR, RpcError } from './errors.js';
 import { jsonTypeName, type Json, type JsonObject } from './json.js';
 import { parseDescriptorRange } from './util-methods.js';
 import { getBool, getInt, getStr, isJsonObject } from './value-parse.js';
 import { ensureUnlocked, labelFromValue, walletForRequest, type WalletHandlers, type WalletRpcDeps } from './wallet-request.js';
-
-/** Core's GetOutputType of a descriptor (undefined: combo, or a script of no address type). */
-function outputTypeOf(d: Descriptor): WalletOutputType | undefined {
-  switch (d.name) {
-    case 'pkh':
-      return 'legacy';
-    case 'wpkh':
-    case 'wsh':
-      return 'bech32';
-    case 'tr':
-    case 'rawtr':
-      return 'bech32m';
-    case 'sh':
-      return d.subArgs[0]?.name === 'wpkh' || d.subArgs[0]?.name === 'wsh' ? 'p2sh-segwit' : 'legacy';
-    case 'addr':
-    case 'raw': {
-      const script = d.expand(0)?.[0];
-      if (!script) return undefined;
-      if (script.length === 25 && script[0] === 0x76) return 'legacy';
-      if (script.length === 23 && script[0] === 0xa9) return 'legacy';
-      if (script[0] === 0x00 && (script.length === 22 || script.length === 34)) return 'bech32';
-      if (script.length === 34 && script[0] === 0x51) return 'bech32m';
-      return undefined;
-    }
-    default:
-      return undefined;
-  }
-}
 
 /** Core's GetImportTimestamp. */
 function importTimestamp(request: JsonObject, now: number): number {
@@ -107,7 +79,7 @@ function importOne(wallet: Wallet, request: JsonObject, timestamp: number, keypo
         const priv = descriptor.toPrivateString(parsed.keys);
         if (!priv.hasPrivate || descriptor.toNormalizedString(parsed.keys) === null) warnings.push('Not all private keys provided. Some wallet functionality may return unexpected errors');
       }
-      const outputType = outputTypeOf(descriptor);
+      const outputType = descriptorOutputType(descriptor);
       const error = wallet.importDescriptor({
         text: descriptor.toString(),
         keys,

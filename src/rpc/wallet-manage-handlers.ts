@@ -4,8 +4,8 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { WALLET_FLAG, type Wallet } from '../wallet/index.js';
-import { RPC_INVALID_PARAMETER, RPC_WALLET_ERROR, RpcError } from './errors.js';
+import { connectedSigner, WALLET_FLAG, type Wallet } from '../wallet/index.js';
+import { RPC_INVALID_PARAMETER, RPC_MISC_ERROR, RPC_WALLET_ERROR, RpcError } from './errors.js';
 import type { RpcArgs } from './args.js';
 import type { JsonObject } from './json.js';
 import type { RpcCallContext } from './spec.js';
@@ -56,19 +56,34 @@ export function walletManageHandlers(deps: WalletRpcDeps): WalletHandlers {
   const loadOnStartup = (args: RpcArgs): boolean | undefined => args.optBoolean('load_on_startup');
 
   return {
-    createwallet: (args) => {
+    createwallet: async (args) => {
       const name = args.string('wallet_name');
       if (args.optBoolean('descriptors') === false) {
         throw new RpcError(RPC_WALLET_ERROR, 'descriptors argument must be set to "true"; it is no longer possible to create a legacy wallet.');
       }
+      const disablePrivateKeys = args.boolean('disable_private_keys');
+      const passphrase = args.optString('passphrase');
+      // An external signer's descriptors come from the device, asked after the checks
+      // CreateWallet makes first; its failures are Core's runtime errors (-1).
+      let signerDescriptors: unknown;
       if (args.optBoolean('external_signer') === true) {
-        throw new RpcError(RPC_WALLET_ERROR, 'Compiled without external signing support (required for external signing)');
+        try {
+          manager().checkCreate(name, { passphrase, disablePrivateKeys, externalSigner: true });
+        } catch (err) {
+          walletFileRpcError(err);
+        }
+        try {
+          signerDescriptors = await (await connectedSigner(deps.signer, deps.chainName)).getDescriptors(0);
+        } catch (err) {
+          throw new RpcError(RPC_MISC_ERROR, (err as Error).message);
+        }
       }
       try {
         const { wallet, warnings } = manager().create(name, {
-          disablePrivateKeys: args.boolean('disable_private_keys'),
+          ...(signerDescriptors !== undefined ? { signerDescriptors } : {}),
+          disablePrivateKeys,
           blank: args.boolean('blank'),
-          passphrase: args.optString('passphrase'),
+          passphrase,
           avoidReuse: args.boolean('avoid_reuse'),
           loadOnStartup: loadOnStartup(args),
         });
@@ -128,7 +143,7 @@ export function walletManageHandlers(deps: WalletRpcDeps): WalletHandlers {
       info.avoid_reuse = wallet.hasFlag(WALLET_FLAG.AVOID_REUSE);
       info.scanning = false;
       info.descriptors = true;
-      info.external_signer = false;
+      info.external_signer = wallet.hasFlag(WALLET_FLAG.EXTERNAL_SIGNER);
       info.blank = wallet.hasFlag(WALLET_FLAG.BLANK_WALLET);
       if (wallet.birthTime !== Number.MAX_SAFE_INTEGER) info.birthtime = wallet.birthTime;
       info.flags = FLAG_NAMES.filter(([bit]) => wallet.hasFlag(bit)).map(([, n]) => n);

@@ -6,13 +6,13 @@
  */
 import { encodePsbt, finalizeAndExtract } from '../psbt/index.js';
 import { hashToHex, toHex } from '../primitives/index.js';
-import { fillWalletPsbt, walletProvider } from '../wallet/index.js';
+import { walletProvider } from '../wallet/index.js';
 import { RPC_DESERIALIZATION_ERROR, RpcError } from './errors.js';
 import { decodeTxHex } from './format/index.js';
 import type { JsonObject } from './json.js';
 import { decodePsbtArg } from './psbt-methods.js';
 import { inputCoins, parsePrevouts, parseSighash, signedTransactionJson } from './sign-rawtransaction.js';
-import { ensureUnlocked, walletForRequest, type WalletHandlers, type WalletRpcDeps } from './wallet-request.js';
+import { ensureUnlocked, fillPsbt, walletForRequest, type WalletHandlers, type WalletRpcDeps } from './wallet-request.js';
 
 export function walletPsbtHandlers(deps: WalletRpcDeps): WalletHandlers {
   return {
@@ -36,15 +36,14 @@ export function walletPsbtHandlers(deps: WalletRpcDeps): WalletHandlers {
       return signedTransactionJson(tx, provider.keys, coins, parseSighash(args.raw[2]), provider);
     },
 
-    walletprocesspsbt: (args, ctx) => {
+    walletprocesspsbt: async (args, ctx) => {
       const wallet = walletForRequest(deps, ctx);
       const psbt = decodePsbtArg(args.string('psbt'));
       // Not given: the PSBT's own sighash type, else the default (Core's nullopt).
       const sighash = args.has('sighashtype') ? parseSighash(args.raw[2]) : null;
       const sign = args.boolean('sign');
       if (sign) ensureUnlocked(wallet);
-      const { complete, sighashMismatch } = fillWalletPsbt(wallet, psbt, { sign, sighash, finalize: args.boolean('finalize'), bip32derivs: args.boolean('bip32derivs') });
-      if (sighashMismatch) throw new RpcError(RPC_DESERIALIZATION_ERROR, 'Specified sighash value does not match value stored in PSBT');
+      const { complete } = await fillPsbt(deps, wallet, psbt, { sign, sighash, finalize: args.boolean('finalize'), bip32derivs: args.boolean('bip32derivs') });
       const result: JsonObject = { psbt: encodePsbt(psbt), complete };
       if (complete) {
         const tx = finalizeAndExtract(psbt);

@@ -3,8 +3,10 @@
  * GetWalletForJSONRPCRequest over the `/wallet/<name>` endpoint), the node-wide wallet
  * options, and the translation of the wallet module's failures into Core's RPC errors.
  */
-import { WalletFileError, walletOutputTypeOf, type Wallet, type WalletManager, type WalletOutputType, type WalletSpendSettings } from '../wallet/index.js';
-import { RPC_INVALID_ADDRESS_OR_KEY, RPC_WALLET_INVALID_LABEL_NAME, RPC_WALLET_UNLOCK_NEEDED, RPC_WALLET_NOT_FOUND, RPC_WALLET_NOT_SPECIFIED, RpcError } from './errors.js';
+import type { Psbt } from '../psbt/index.js';
+import type { ChainName } from '../script/index.js';
+import { connectedSigner, fillPsbtWithSigner, fillWalletPsbt, WALLET_FLAG, WalletFileError, walletOutputTypeOf, type Wallet, type WalletManager, type WalletOutputType, type WalletSpendSettings } from '../wallet/index.js';
+import { RPC_DESERIALIZATION_ERROR, RPC_TRANSACTION_ERROR, RPC_INVALID_ADDRESS_OR_KEY, RPC_WALLET_INVALID_LABEL_NAME, RPC_WALLET_UNLOCK_NEEDED, RPC_WALLET_NOT_FOUND, RPC_WALLET_NOT_SPECIFIED, RpcError } from './errors.js';
 import type { RpcCallContext, RpcHandler } from './spec.js';
 import { NO_WALLET_LOADED, WALLET_NOT_LOADED } from './wallet-stubs.js';
 
@@ -15,6 +17,9 @@ export interface WalletRpcDeps {
   readonly keypool: number;
   /** The fee and spending options the wallet sends with. */
   readonly spendSettings: WalletSpendSettings;
+  /** -signer's command ('' when not set), which external signer wallets sign with. */
+  readonly signer: string;
+  readonly chainName: ChainName;
 }
 
 export type WalletHandlers = Partial<Record<string, RpcHandler>>;
@@ -44,6 +49,27 @@ export function walletForRequest(deps: WalletRpcDeps, ctx: RpcCallContext): Wall
 export function walletFileRpcError(err: unknown): never {
   if (err instanceof WalletFileError) throw new RpcError(err.code, err.message);
   throw err;
+}
+
+/** PSBTErrorString for the errors a wallet's FillPSBT ends with. */
+const SIGNER_ERROR_TEXT = { EXTERNAL_SIGNER_NOT_FOUND: 'External signer not found', EXTERNAL_SIGNER_FAILED: 'External signer failed to sign' } as const;
+
+/**
+ * CWallet::FillPSBT, through the external signer for a wallet made with one; its failures
+ * as Core's JSONRPCPSBTError makes them (-25, or -22 for a sighash that does not match).
+ */
+export async function fillPsbt(
+  deps: WalletRpcDeps,
+  wallet: Wallet,
+  psbt: Psbt,
+  options: { sign: boolean; sighash: number | null; finalize: boolean; bip32derivs?: boolean },
+): Promise<{ complete: boolean }> {
+  const filled = wallet.hasFlag(WALLET_FLAG.EXTERNAL_SIGNER)
+    ? await fillPsbtWithSigner(wallet, psbt, options, () => connectedSigner(deps.signer, wallet.chainName))
+    : fillWalletPsbt(wallet, psbt, options);
+  if ('error' in filled) throw new RpcError(RPC_TRANSACTION_ERROR, SIGNER_ERROR_TEXT[filled.error]);
+  if (filled.sighashMismatch) throw new RpcError(RPC_DESERIALIZATION_ERROR, 'Specified sighash value does not match value stored in PSBT');
+  return filled;
 }
 
 /** Core's ParseOutputType; "unknown" is refused as Core refuses it (-5). */

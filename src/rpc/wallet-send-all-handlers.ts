@@ -9,7 +9,7 @@
 import { MAX_STANDARD_TX_WEIGHT } from '../mempool/index.js';
 import { encodePsbt, finalizeAndExtract, psbtFromTransaction } from '../psbt/index.js';
 import { hashToHex, toHex, Transaction, type TxIn, type TxOut } from '../primitives/index.js';
-import { availableCoins, feeAtRate, fillWalletPsbt, formatSatVb, isDust, MAX_BIP125_RBF_SEQUENCE, maximumSignedTxSize, minimumFeeRate, type Wallet } from '../wallet/index.js';
+import { availableCoins, feeAtRate, formatSatVb, isDust, MAX_BIP125_RBF_SEQUENCE, maximumSignedTxSize, minimumFeeRate, type Wallet } from '../wallet/index.js';
 import type { RpcArgs } from './args.js';
 import { RPC_INVALID_PARAMETER, RPC_WALLET_ERROR, RPC_WALLET_INSUFFICIENT_FUNDS, RpcError } from './errors.js';
 import type { Json, JsonObject } from './json.js';
@@ -17,7 +17,7 @@ import { addOutputs, constructTransaction } from './rawtransaction-methods.js';
 import { getBool, getInt, isJsonObject } from './value-parse.js';
 import { fundTransaction } from './wallet-fund-handlers.js';
 import { commitAndBroadcast, feeEstimateMode } from './wallet-send-handlers.js';
-import { ensureUnlocked, walletForRequest, type WalletHandlers, type WalletRpcDeps } from './wallet-request.js';
+import { ensureUnlocked, fillPsbt, walletForRequest, type WalletHandlers, type WalletRpcDeps } from './wallet-request.js';
 
 /** Core's InterpretFeeEstimationInstructions: positional fee arguments go into the options, never both. */
 function feeInstructionsIntoOptions(args: RpcArgs, options: JsonObject): void {
@@ -49,8 +49,9 @@ function preventOutdatedOptions(options: JsonObject): void {
 /** Core's FinishTransaction. */
 async function finishTransaction(deps: WalletRpcDeps, wallet: Wallet, options: JsonObject, tx: Transaction): Promise<JsonObject> {
   const psbt = psbtFromTransaction(tx);
-  fillWalletPsbt(wallet, psbt, { sign: false, sighash: null, finalize: true, bip32derivs: true });
-  fillWalletPsbt(wallet, psbt, { sign: true, sighash: null, finalize: true, bip32derivs: false });
+  // Filled first without signing, so an external signer is asked once, with everything it needs.
+  await fillPsbt(deps, wallet, psbt, { sign: false, sighash: null, finalize: true, bip32derivs: true });
+  await fillPsbt(deps, wallet, psbt, { sign: true, sighash: null, finalize: true, bip32derivs: false });
   const encoded = encodePsbt(psbt);
   const final = finalizeAndExtract(psbt);
   const psbtOptIn = options.psbt === true;

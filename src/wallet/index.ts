@@ -63,7 +63,9 @@ export { COINBASE_MATURITY, WalletTxStore, type WalletTx } from './wallet-txs.js
 export type { WalletChain, WalletChainTip } from './wallet-chain.js';
 export { Wallet, WalletError, type OwnedScript, type WalletLoadOptions } from './wallet.js';
 export { WalletManager, type CreateWalletOptions, type WalletManagerOptions } from './wallet-manager.js';
-export { fillWalletPsbt, signWalletTransaction, walletProvider } from './wallet-signer.js';
+export { fillPsbtWithSigner, fillWalletPsbt, signWalletTransaction, walletProvider, type SignerPsbtError } from './wallet-signer.js';
+export { connectedSigner, ExternalSigner } from './external-signer.js';
+export { descriptorOutputType } from './descriptor-output-type.js';
 export { maximumSignedInputSize, maximumSignedTxSize } from './signed-size.js';
 export {
   availableCoins,

@@ -75,6 +75,8 @@ export interface NewWalletOptions {
   readonly disablePrivateKeys?: boolean;
   /** blank: no descriptors until some are imported or a seed is set. */
   readonly blank?: boolean;
+  /** An external signer's wallet (its descriptors come from the device afterwards). */
+  readonly externalSigner?: boolean;
 }
 
 /** Core's GenerateWalletDescriptor text (private form) for one output type and role. */
@@ -166,6 +168,7 @@ export function writeNewDescriptorWallet(db: WalletDatabase, options: NewWalletO
     if (options.avoidReuse) flags |= WALLET_FLAG.AVOID_REUSE;
     if (options.disablePrivateKeys) flags |= WALLET_FLAG.DISABLE_PRIVATE_KEYS;
     if (options.blank) flags |= WALLET_FLAG.BLANK_WALLET;
+    if (options.externalSigner) flags |= WALLET_FLAG.EXTERNAL_SIGNER;
     db.write(recordKeys.flags(), uint64Value.encode(flags));
     if (!options.disablePrivateKeys && !options.blank) writeDescriptorSet(db, options, encryption?.key);
     // Core writes an empty locator as "bestblock" (older versions then rescan) and the real one beside it.

@@ -8,6 +8,7 @@ import type { Block, Transaction } from '../primitives/index.js';
 import type { ChainName } from '../script/index.js';
 import { writeNewDescriptorWallet } from './new-wallet.js';
 import { RPC_CODE } from './rpc-codes.js';
+import { setupSignerDescriptors } from './signer-descriptors.js';
 import { StoredWalletCorrupt } from './stored-wallet.js';
 import { Wallet } from './wallet.js';
 import type { WalletTx } from './wallet-txs.js';
@@ -40,6 +41,8 @@ export interface CreateWalletOptions {
   readonly passphrase: string | undefined;
   readonly avoidReuse: boolean;
   readonly loadOnStartup: boolean | undefined;
+  /** An external signer wallet: the device's `getdescriptors` answer, set up once the file is made. */
+  readonly signerDescriptors?: unknown;
 }
 
 const LOAD_FAILED = 'Wallet loading failed. ';
@@ -106,12 +109,16 @@ export class WalletManager {
     return { wallet, warnings };
   }
 
-  /** createwallet: the file written as Core's CreateWallet writes it, then loaded. */
-  create(name: string, options: CreateWalletOptions): { wallet: Wallet; warnings: string[] } {
-    const warnings: string[] = [];
-    const passphrase = options.passphrase ?? '';
-    if (options.passphrase === '') warnings.push('Empty string given as passphrase, wallet will not be encrypted.');
-    if (passphrase !== '' && options.disablePrivateKeys) {
+  /**
+   * CreateWallet's refusals before it makes anything (an external signer's wallet without
+   * disabled private keys, a passphrase for one without keys, the path, a bad wallet option),
+   * in Core's order. Returns the new wallet's path.
+   */
+  checkCreate(name: string, options: Pick<CreateWalletOptions, 'passphrase' | 'disablePrivateKeys' | 'signerDescriptors'> & { readonly externalSigner?: boolean }): string {
+    if ((options.externalSigner || options.signerDescriptors !== undefined) && !options.disablePrivateKeys) {
+      throw new WalletFileError('Private keys must be disabled when using an external signer', RPC_CODE.WALLET_ERROR);
+    }
+    if ((options.passphrase ?? '') !== '' && options.disablePrivateKeys) {
       throw new WalletFileError(
         'Passphrase provided but private keys are disabled. A passphrase is only used to encrypt private keys, so cannot be used for wallets with private keys disabled.',
         RPC_CODE.WALLET_ERROR,
@@ -120,6 +127,15 @@ export class WalletManager {
     const path = walletPathForCreate(this.options.walletDir(), name, this.options.messageStart);
     const check = this.options.optionCheck?.();
     if (check?.error !== undefined) throw new WalletFileError(`Wallet creation failed. ${check.error}`, RPC_CODE.WALLET_ERROR);
+    return path;
+  }
+
+  /** createwallet: the file written as Core's CreateWallet writes it, then loaded. */
+  create(name: string, options: CreateWalletOptions): { wallet: Wallet; warnings: string[] } {
+    const warnings: string[] = [];
+    const passphrase = options.passphrase ?? '';
+    if (options.passphrase === '') warnings.push('Empty string given as passphrase, wallet will not be encrypted.');
+    const path = this.checkCreate(name, options);
     if (!existsSync(path)) mkdirSync(path, { recursive: true });
     const db = openWalletDatabaseAt(path, this.options.messageStart);
     try {
@@ -131,12 +147,23 @@ export class WalletManager {
         avoidReuse: options.avoidReuse,
         disablePrivateKeys: options.disablePrivateKeys,
         blank: options.blank,
+        externalSigner: options.signerDescriptors !== undefined,
         ...(passphrase !== '' ? { passphrase: new TextEncoder().encode(passphrase) } : {}),
       });
     } finally {
       db.close();
     }
     const wallet = this.#open(name, path, warnings, 'Wallet creation failed. ');
+    if (options.signerDescriptors !== undefined) {
+      try {
+        setupSignerDescriptors(wallet, options.signerDescriptors, this.options.chain.now());
+      } catch (err) {
+        // As in Core, the wallet is not loaded; its file stays.
+        this.#wallets.delete(name);
+        wallet.close();
+        throw err;
+      }
+    }
     this.#startupSetting(name, options.loadOnStartup, warnings);
     return { wallet, warnings };
   }

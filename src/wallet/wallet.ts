@@ -11,12 +11,13 @@ import { encodeAddress, parseDescriptor, type ChainName, type ExtPrivKey, type E
 import { getPublicKey } from '@noble/secp256k1';
 import { decryptMasterKey, encryptSecret } from './crypter.js';
 import { descriptorId } from './descriptor-id.js';
+import { descriptorCacheEntries } from './descriptor-cache.js';
 import { encodePrivateKeyDer, privateKeyChecksum } from './private-key-der.js';
 import { DescriptorSpkm } from './descriptor-spkm.js';
 import { DEFAULT_KEYPOOL_SIZE, WALLET_FLAG, walletDescriptorText, writeWalletDescriptor } from './new-wallet.js';
 import { takeNewAddress, takeNewChangeAddress } from './new-address.js';
-import { cryptedKeyValue, descriptorKeyValue, int64Value, uint64Value, LOCKED_UTXO_VALUE, locatorValue, recordKeys, stringValue, uint256Value, walletDescriptorValue, type WalletOutputType } from './records.js';
-import { readStoredWallet, type StoredWallet } from './stored-wallet.js';
+import { cryptedKeyValue, descriptorKeyValue, int64Value, uint64Value, LOCKED_UTXO_VALUE, locatorValue, recordKeys, stringValue, uint256Value, walletDescriptorValue, xpubValue, type WalletOutputType } from './records.js';
+import { encodeXpubBytes, readStoredWallet, type StoredWallet } from './stored-wallet.js';
 import type { WalletChain } from './wallet-chain.js';
 import type { WalletDatabase } from './wallet-database.js';
 import { serializedWalletTxState, walletTxStateOf, walletTxValue, type WalletTxState } from './wallet-tx-record.js';
@@ -38,6 +39,21 @@ export interface WalletLoadOptions {
   readonly log?: (message: string) => void;
   /** Set before the wallet attaches to the chain, so the transactions a rescan finds are told too. */
   readonly onTransactionChanged?: (wallet: Wallet, wtx: WalletTx) => void;
+}
+
+/** A descriptor to add (Core's WalletDescriptor with its keys and role). */
+export interface ImportedDescriptor {
+  readonly text: string;
+  readonly keys: readonly { readonly secret: Uint8Array; readonly compressed: boolean }[];
+  readonly creationTime: number;
+  readonly rangeStart: number;
+  readonly rangeEnd: number;
+  readonly nextIndex: number;
+  readonly isRange: boolean;
+  readonly label: string | undefined;
+  readonly internal: boolean;
+  readonly active: boolean;
+  readonly outputType: WalletOutputType | undefined;
 }
 
 export class Wallet {
@@ -144,6 +160,36 @@ export class Wallet {
 
   #writeDescriptor(spkm: DescriptorSpkm): void {
     this.db.write(recordKeys.walletDescriptor(spkm.stored.id), walletDescriptorValue.encode(spkm.record));
+    this.#writeDescriptorCache(spkm);
+  }
+
+  /** Core's TopUp writing the cache items its expansion adds (MergeAndDiff): what bitcoind needs to expand the descriptor without keys. */
+  #writeDescriptorCache(spkm: DescriptorSpkm): void {
+    const stored = spkm.stored;
+    const end = spkm.isRange() ? spkm.record.rangeEnd : 1;
+    let from = spkm.isRange() ? spkm.record.rangeStart : 0;
+    for (const derived of stored.derivedXpubs.values()) for (const pos of derived.keys()) from = Math.max(from, pos + 1);
+    const positions: number[] = [];
+    for (let pos = from; pos < end; pos++) positions.push(pos);
+    if (positions.length === 0 && stored.parentXpubs.size > 0) return;
+    for (const entry of descriptorCacheEntries(spkm.descriptor, spkm.keys, positions.length > 0 ? positions : [0])) {
+      const bytes = encodeXpubBytes(entry.xpub);
+      if (entry.derivationIndex !== undefined) {
+        let derived = stored.derivedXpubs.get(entry.keyIndex);
+        if (!derived) stored.derivedXpubs.set(entry.keyIndex, (derived = new Map()));
+        if (derived.has(entry.derivationIndex)) continue;
+        derived.set(entry.derivationIndex, bytes);
+        this.db.write(recordKeys.descriptorCache(stored.id, entry.keyIndex, entry.derivationIndex), xpubValue.encode(bytes));
+      } else if (entry.lastHardened) {
+        if (stored.lastHardenedXpubs.has(entry.keyIndex)) continue;
+        stored.lastHardenedXpubs.set(entry.keyIndex, bytes);
+        this.db.write(recordKeys.descriptorLastHardenedCache(stored.id, entry.keyIndex), xpubValue.encode(bytes));
+      } else {
+        if (stored.parentXpubs.has(entry.keyIndex)) continue;
+        stored.parentXpubs.set(entry.keyIndex, bytes);
+        this.db.write(recordKeys.descriptorCache(stored.id, entry.keyIndex), xpubValue.encode(bytes));
+      }
+    }
   }
 
   /** Core's IsMine for a script. */
@@ -336,63 +382,69 @@ export class Wallet {
    * address and its active role, in one transaction; an existing descriptor may only widen
    * its range. The wallet's descriptors are then read again. Returns an error text or null.
    */
-  importDescriptor(d: {
-    readonly text: string;
-    readonly keys: readonly { readonly secret: Uint8Array; readonly compressed: boolean }[];
-    readonly creationTime: number;
-    readonly rangeStart: number;
-    readonly rangeEnd: number;
-    readonly nextIndex: number;
-    readonly isRange: boolean;
-    readonly label: string | undefined;
-    readonly internal: boolean;
-    readonly active: boolean;
-    readonly outputType: WalletOutputType | undefined;
-  }): string | null {
-    const id = descriptorId(d.text);
-    const idHex = toHex(id);
-    const existing = this.spkms.get(idHex);
-    if (existing) {
-      const { rangeStart, rangeEnd } = existing.record;
-      if (d.rangeStart > rangeStart || d.rangeEnd < rangeEnd) return `new range must include current range = [${rangeStart},${rangeEnd - 1}]`;
-    }
+  importDescriptor(d: ImportedDescriptor): string | null {
+    return this.importDescriptors([d])[0]!;
+  }
+
+  /** importDescriptor for several at once: their records written together, the wallet's descriptors read again once. */
+  importDescriptors(list: readonly ImportedDescriptor[]): (string | null)[] {
     const masterKey = this.#masterKey;
-    if (this.isEncrypted && d.keys.length > 0 && !masterKey) return 'Error: Please enter the wallet passphrase with walletpassphrase first.';
+    const results: (string | null)[] = [];
+    const accepted: { d: ImportedDescriptor; idHex: string }[] = [];
     this.db.transaction(() => {
-      this.db.write(recordKeys.walletDescriptor(id), walletDescriptorValue.encode({ descriptor: d.text, creationTime: BigInt(d.creationTime), nextIndex: d.nextIndex, rangeStart: d.rangeStart, rangeEnd: d.rangeEnd }));
-      for (const key of d.keys) {
-        const pubkey = getPublicKey(key.secret, key.compressed);
-        if (masterKey) {
-          this.db.write(recordKeys.descriptorCryptedKey(id, pubkey), cryptedKeyValue.encode(encryptSecret(masterKey, key.secret, pubkey)));
-        } else {
-          const der = encodePrivateKeyDer(key.secret, pubkey);
-          this.db.write(recordKeys.descriptorKey(id, pubkey), descriptorKeyValue.encode({ privateKey: der, checksum: privateKeyChecksum(pubkey, der) }));
+      for (const d of list) {
+        const id = descriptorId(d.text);
+        const idHex = toHex(id);
+        const existing = this.spkms.get(idHex);
+        if (existing) {
+          const { rangeStart, rangeEnd } = existing.record;
+          if (d.rangeStart > rangeStart || d.rangeEnd < rangeEnd) {
+            results.push(`new range must include current range = [${rangeStart},${rangeEnd - 1}]`);
+            continue;
+          }
         }
-      }
-      if (d.outputType) {
-        const roles = d.internal ? this.stored.activeInternal : this.stored.activeExternal;
-        if (d.active) this.db.write(recordKeys.activeSpk(d.internal, d.outputType), uint256Value.encode(id));
-        else if (roles.get(d.outputType) === idHex) this.db.erase(recordKeys.activeSpk(d.internal, d.outputType));
+        if (this.isEncrypted && d.keys.length > 0 && !masterKey) {
+          results.push('Error: Please enter the wallet passphrase with walletpassphrase first.');
+          continue;
+        }
+        this.db.write(recordKeys.walletDescriptor(id), walletDescriptorValue.encode({ descriptor: d.text, creationTime: BigInt(d.creationTime), nextIndex: d.nextIndex, rangeStart: d.rangeStart, rangeEnd: d.rangeEnd }));
+        for (const key of d.keys) {
+          const pubkey = getPublicKey(key.secret, key.compressed);
+          if (masterKey) {
+            this.db.write(recordKeys.descriptorCryptedKey(id, pubkey), cryptedKeyValue.encode(encryptSecret(masterKey, key.secret, pubkey)));
+          } else {
+            const der = encodePrivateKeyDer(key.secret, pubkey);
+            this.db.write(recordKeys.descriptorKey(id, pubkey), descriptorKeyValue.encode({ privateKey: der, checksum: privateKeyChecksum(pubkey, der) }));
+          }
+        }
+        if (d.outputType) {
+          const roles = d.internal ? this.stored.activeInternal : this.stored.activeExternal;
+          if (d.active) this.db.write(recordKeys.activeSpk(d.internal, d.outputType), uint256Value.encode(id));
+          else if (roles.get(d.outputType) === idHex) this.db.erase(recordKeys.activeSpk(d.internal, d.outputType));
+        }
+        results.push(null);
+        accepted.push({ d, idHex });
       }
     });
+    if (accepted.length === 0) return results;
     this.reloadKeys();
-    const spkm = this.spkms.get(idHex);
-    // Core's AddWalletDescriptor tops the new descriptor up, active or not.
-    if (spkm && spkm.isRange() && this.#canTopUp(spkm)) {
-      const from = spkm.record.rangeEnd;
-      if (spkm.topUp(this.keypool)) {
-        this.#writeDescriptor(spkm);
-        this.#indexScripts(spkm, from);
+    for (const { d, idHex } of accepted) {
+      const spkm = this.spkms.get(idHex);
+      // Core's AddWalletDescriptor tops the new descriptor up, active or not, and writes its cache.
+      if (spkm && spkm.isRange() && this.#canTopUp(spkm)) {
+        const from = spkm.record.rangeEnd;
+        if (spkm.topUp(this.keypool)) this.#indexScripts(spkm, from);
+      }
+      if (spkm) this.db.transaction(() => this.#writeDescriptor(spkm));
+      // A single address gets its label (Core's AddWalletDescriptor for an unranged descriptor).
+      if (spkm && !d.isRange && d.label !== undefined) {
+        for (const script of spkm.scriptsAt(0) ?? []) {
+          const address = encodeAddress(script, this.chainName);
+          if (address !== null) this.setAddressBook(address, d.label, 'receive');
+        }
       }
     }
-    // A single address gets its label (Core's AddWalletDescriptor for an unranged descriptor).
-    if (spkm && !d.isRange && d.label !== undefined) {
-      for (const script of spkm.scriptsAt(0) ?? []) {
-        const address = encodeAddress(script, this.chainName);
-        if (address !== null) this.setAddressBook(address, d.label, 'receive');
-      }
-    }
-    return null;
+    return results;
   }
 
   /** Core's GetActiveHDPubKeys: the distinct root xpubs of the active descriptors. */

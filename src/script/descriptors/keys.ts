@@ -165,6 +165,31 @@ export class Bip32Key extends KeyExpression {
     return xprv ? neuterExtKey(xprv).publicKey : null;
   }
 
+  /**
+   * What Core's BIP32PubkeyProvider::GetPubKey writes to a descriptor cache expanding `pos`:
+   * the parent xpub (after the fixed path) for a key not derived hardened at the end, with the
+   * xpub at the path's last hardened step when the private key was needed; the derived xpub
+   * itself for a hardened wildcard. Null when the key cannot be derived here (no private key).
+   */
+  cacheEntries(pos: number, keys: KeyStore): { parent?: ExtPubKey; lastHardened?: ExtPubKey; derived?: ExtPubKey } | null {
+    if (!this.needsPrivateKey()) {
+      if (this.publicParent === undefined) this.publicParent = deriveExtPubKeyPath(this.root, this.path);
+      return this.publicParent ? { parent: this.publicParent } : null;
+    }
+    let xprv = this.rootPrivateKey(keys);
+    let lastHardened: ExtPrivKey | null = null;
+    for (const step of this.path) {
+      xprv = xprv && deriveExtPrivKey(xprv, step);
+      if (xprv && step >= BIP32_HARDENED) lastHardened = xprv;
+    }
+    if (!xprv) return null;
+    if (this.deriveType === 'hardened') {
+      const child = deriveExtPrivKey(xprv, (pos | BIP32_HARDENED) >>> 0);
+      return child ? { derived: neuterExtKey(child) } : null;
+    }
+    return { parent: neuterExtKey(xprv), ...(lastHardened ? { lastHardened: neuterExtKey(lastHardened) } : {}) };
+  }
+
   private derivePublic(pos: number): Uint8Array | null {
     if (this.publicParent === undefined) this.publicParent = deriveExtPubKeyPath(this.root, this.path);
     let xpub = this.publicParent;

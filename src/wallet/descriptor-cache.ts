@@ -1,0 +1,45 @@
+/**
+ * Core's DescriptorCache as TopUp writes it (walletdescriptorcache and
+ * walletdescriptorlhcache records): what a descriptor's BIP32 keys need so that it expands
+ * from the file alone, without private keys (DescriptorScriptPubKeyMan::SetCache refuses to
+ * load a wallet whose descriptors cannot: "Unable to expand wallet descriptor from cache").
+ * Keys are numbered as Core's key expression index numbers them: in the order they are
+ * written, a script's own keys before those of the scripts inside it.
+ */
+import { Bip32Key, OriginKey, type Descriptor, type ExtPubKey, type KeyExpression, type KeyStore } from '../script/index.js';
+
+function keyExpressionsInOrder(d: Descriptor, out: KeyExpression[] = []): KeyExpression[] {
+  out.push(...d.keyArgs);
+  for (const sub of d.subArgs) keyExpressionsInOrder(sub, out);
+  return out;
+}
+
+export interface CacheEntry {
+  readonly keyIndex: number;
+  /** undefined: the parent xpub (or, with `lastHardened`, the last hardened one); else a derived xpub at this position. */
+  readonly derivationIndex?: number;
+  readonly lastHardened?: boolean;
+  readonly xpub: ExtPubKey;
+}
+
+/**
+ * The cache entries expanding `positions` writes, for each BIP32 key (a hardened wildcard
+ * gives one per position, other keys the same entries whatever the position). Keys that
+ * cannot be derived here (a locked wallet) give nothing.
+ */
+export function descriptorCacheEntries(d: Descriptor, keys: KeyStore, positions: readonly number[]): CacheEntry[] {
+  const entries: CacheEntry[] = [];
+  keyExpressionsInOrder(d).forEach((expression, keyIndex) => {
+    const key = expression instanceof OriginKey ? expression.inner : expression;
+    if (!(key instanceof Bip32Key)) return;
+    const perPosition = key.deriveType === 'hardened';
+    for (const pos of perPosition ? positions : positions.slice(0, 1)) {
+      const found = key.cacheEntries(pos, keys);
+      if (!found) continue;
+      if (found.derived) entries.push({ keyIndex, derivationIndex: pos, xpub: found.derived });
+      if (found.parent) entries.push({ keyIndex, xpub: found.parent });
+      if (found.lastHardened) entries.push({ keyIndex, lastHardened: true, xpub: found.lastHardened });
+    }
+  });
+  return entries;
+}
