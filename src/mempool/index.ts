@@ -33,3 +33,4 @@ export * from './max-mempool.js';
 export * from './mempool-file.js';
 export * from './mempool-load.js';
 export * from './node-mempool.js';
+export { MiniMiner } from './mini-miner.js';

@@ -8,6 +8,7 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { selectParams } from '../consensus/index.js';
+import { MiniMiner } from '../mempool/index.js';
 import type { BlockIndexEntry } from '../chain/index.js';
 import { hashToHex, hexToHash, type Transaction } from '../primitives/index.js';
 import {
@@ -115,6 +116,15 @@ function walletChainOf(chainstate: ChainstateService, policy: NodeConfig['mempoo
       if (!pool || !entry) return undefined;
       const ancestors = pool.ancestors(entry);
       return { count: ancestors.length, size: ancestors.reduce((s, a) => s + a.vsize, 0), fees: ancestors.reduce((s, a) => s + a.modifiedFee, 0n) };
+    },
+    individualBumpFees: (outpoints, feeRate) => {
+      const pool = chainstate.nodeMempool?.pool;
+      if (!pool) return new Map(outpoints.map((o) => [`${hashToHex(o.txid)}:${o.vout}`, 0n]));
+      return new MiniMiner(pool, outpoints).calculateBumpFees(feeRate);
+    },
+    combinedBumpFee: (outpoints, feeRate) => {
+      const pool = chainstate.nodeMempool?.pool;
+      return pool ? new MiniMiner(pool, outpoints).calculateTotalBumpFees(feeRate) : 0n;
     },
     estimateSmartFee: (target, conservative) => {
       const estimator = chainstate.feeEstimator;

@@ -6,11 +6,11 @@
 import { decodeAddress, encodeAddress } from '../script/index.js';
 import { hashToHex } from '../primitives/index.js';
 import type { Wallet, WalletTx } from '../wallet/index.js';
-import { RPC_INTERNAL_ERROR, RPC_INVALID_ADDRESS_OR_KEY, RPC_INVALID_PARAMETER, RpcError } from './errors.js';
+import { RPC_INTERNAL_ERROR, RPC_INVALID_ADDRESS_OR_KEY, RPC_INVALID_PARAMETER, RPC_MISC_ERROR, RPC_WALLET_ERROR, RpcError } from './errors.js';
 import type { Json, JsonObject } from './json.js';
 import { amountJson, parseHash } from './values.js';
 import { listTransactionEntries } from './wallet-coin-handlers.js';
-import { labelFromValue, walletForRequest, type WalletHandlers, type WalletRpcDeps } from './wallet-request.js';
+import { labelFromValue, RESCANNING, walletForRequest, type WalletHandlers, type WalletRpcDeps } from './wallet-request.js';
 
 /**
  * Core's order of destinations in its address book (a std::map of CTxDestination): by
@@ -237,8 +237,9 @@ export function walletHistoryHandlers(deps: WalletRpcDeps): WalletHandlers {
       return result;
     },
 
-    rescanblockchain: (args, ctx) => {
+    rescanblockchain: async (args, ctx) => {
       const wallet = walletForRequest(deps, ctx);
+      if (wallet.isScanning) throw new RpcError(RPC_WALLET_ERROR, RESCANNING);
       const tipHeight = wallet.lastProcessed.height;
       const start = args.optInt('start_height') ?? 0;
       if (start < 0 || start > tipHeight) throw new RpcError(RPC_INVALID_PARAMETER, 'Invalid start_height');
@@ -248,10 +249,11 @@ export function walletHistoryHandlers(deps: WalletRpcDeps): WalletHandlers {
         if (stopArg < start) throw new RpcError(RPC_INVALID_PARAMETER, 'stop_height must be greater than start_height');
       }
       const stop = stopArg ?? tipHeight;
-      wallet.scanBlocks(start, stop, true);
+      const { aborted, lastScanned } = await wallet.rescanBlocks(start, stop, true);
+      if (aborted) throw new RpcError(RPC_MISC_ERROR, 'Rescan aborted.');
       // Without a stop height the scan reaches the tip and goes on into the mempool (Core's ScanForWalletTransactions).
       if (stopArg === undefined) wallet.scanMempool();
-      return { start_height: start, stop_height: stop };
+      return { start_height: start, stop_height: lastScanned ?? null };
     },
   };
 }

@@ -7,11 +7,11 @@
  */
 import { parseDescriptor } from '../script/index.js';
 import { descriptorOutputType, type Wallet } from '../wallet/index.js';
-import { RPC_INVALID_ADDRESS_OR_KEY, RPC_INVALID_PARAMETER, RPC_TYPE_ERROR, RPC_WALLET_ERROR, RpcError } from './errors.js';
+import { RPC_INVALID_ADDRESS_OR_KEY, RPC_INVALID_PARAMETER, RPC_MISC_ERROR, RPC_TYPE_ERROR, RPC_WALLET_ERROR, RpcError } from './errors.js';
 import { jsonTypeName, type Json, type JsonObject } from './json.js';
 import { parseDescriptorRange } from './util-methods.js';
 import { getBool, getInt, getStr, isJsonObject } from './value-parse.js';
-import { ensureUnlocked, labelFromValue, walletForRequest, type WalletHandlers, type WalletRpcDeps } from './wallet-request.js';
+import { ensureUnlocked, labelFromValue, RESCANNING, walletForRequest, type WalletHandlers, type WalletRpcDeps } from './wallet-request.js';
 
 /** Core's GetImportTimestamp. */
 function importTimestamp(request: JsonObject, now: number): number {
@@ -111,6 +111,7 @@ export function walletImportHandlers(deps: WalletRpcDeps): WalletHandlers {
     importdescriptors: async (args, ctx) => {
       const wallet = walletForRequest(deps, ctx);
       const requests = args.array('requests');
+      if (wallet.isScanning) throw new RpcError(RPC_WALLET_ERROR, RESCANNING);
       ensureUnlocked(wallet);
       const tip = wallet.lastProcessed.height;
       const times = wallet.chain.blockTimes(tip);
@@ -127,8 +128,9 @@ export function walletImportHandlers(deps: WalletRpcDeps): WalletHandlers {
         if (result.success === true) rescan = true;
       }
       if (rescan) {
-        wallet.rescanFromTime(lowest);
+        const { aborted } = await wallet.rescanFromTime(lowest);
         await wallet.resubmitTransactions(deps.spendSettings.maxTxFee);
+        if (aborted) throw new RpcError(RPC_MISC_ERROR, 'Rescan aborted by user.');
       }
       return response;
     },

@@ -141,7 +141,8 @@ export function walletManageHandlers(deps: WalletRpcDeps): WalletHandlers {
       if (wallet.isEncrypted) info.unlocked_until = wallet.unlockedUntil;
       info.private_keys_enabled = !wallet.privateKeysDisabled;
       info.avoid_reuse = wallet.hasFlag(WALLET_FLAG.AVOID_REUSE);
-      info.scanning = false;
+      const scanning = wallet.scanningProgress;
+      info.scanning = scanning ? { duration: scanning.duration, progress: scanning.progress } : false;
       info.descriptors = true;
       info.external_signer = wallet.hasFlag(WALLET_FLAG.EXTERNAL_SIGNER);
       info.blank = wallet.hasFlag(WALLET_FLAG.BLANK_WALLET);
@@ -169,10 +170,9 @@ export function walletManageHandlers(deps: WalletRpcDeps): WalletHandlers {
       return result;
     },
 
-    // A rescan here runs inside its RPC call, so none is ever in progress for another call to stop (Core answers false then).
+    // Core's AbortRescan: true when a rescan of this wallet was running; it stops before its next block.
     abortrescan: (_args, ctx) => {
-      walletForRequest(deps, ctx);
-      return false;
+      return walletForRequest(deps, ctx).abortRescan();
     },
 
     backupwallet: (args, ctx) => {

@@ -26,6 +26,9 @@ export type WalletHandlers = Partial<Record<string, RpcHandler>>;
 
 const MULTIPLE_WALLETS = 'Multiple wallets are loaded. Please select which wallet to use by requesting the RPC through the /wallet/<walletname> URI path.';
 
+/** WalletRescanReserver's refusal while a rescan of the wallet runs. */
+export const RESCANNING = 'Wallet is currently rescanning. Abort existing rescan or wait.';
+
 /** Core's EnsureWalletIsUnlocked. */
 export function ensureUnlocked(wallet: Wallet): void {
   if (wallet.isLocked) throw new RpcError(RPC_WALLET_UNLOCK_NEEDED, 'Error: Please enter the wallet passphrase with walletpassphrase first.');

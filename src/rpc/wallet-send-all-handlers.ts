@@ -164,8 +164,10 @@ export function walletSendAllHandlers(deps: WalletRpcDeps): WalletHandlers {
       const size = maximumSignedTxSize(draft, spentScripts);
       if (!size) throw new RpcError(RPC_WALLET_ERROR, 'Unable to determine the size of the transaction, the wallet contains unsolvable descriptors');
       const feeFromSize = feeAtRate(feeRate, size.vsize);
-      const effective = totalInput - feeFromSize;
-      if (feeFromSize > deps.spendSettings.maxTxFee) throw new RpcError(RPC_WALLET_ERROR, 'Fee exceeds maximum configured by user (e.g. -paytxfee, -maxtxfee)');
+      // Unconfirmed inputs also pay to bring their pool ancestry up to the rate (calculateCombinedBumpFee).
+      const actualFee = feeFromSize + (wallet.chain.combinedBumpFee?.(inputs.map((i) => i.prevout), feeRate) ?? 0n);
+      const effective = totalInput - actualFee;
+      if (actualFee > deps.spendSettings.maxTxFee) throw new RpcError(RPC_WALLET_ERROR, 'Fee exceeds maximum configured by user (e.g. -paytxfee, -maxtxfee)');
       if (effective <= 0n) {
         throw new RpcError(
           RPC_WALLET_INSUFFICIENT_FUNDS,

@@ -238,7 +238,20 @@ export function availableCoins(wallet: Wallet, control: CoinControl, feeRate: bi
       all.set(key, coin);
     });
   }
+  // Unconfirmed coins pay to bring their mempool ancestry up to the rate (Core's ApplyBumpFee).
+  applyBumpFees(wallet, [...all.values()], feeRate);
   return { coins, all };
+}
+
+/** calculateIndividualBumpFees over `coins`, each coin charged its own. */
+function applyBumpFees(wallet: Wallet, coins: readonly SelectableCoin[], feeRate: bigint): void {
+  const unconfirmed = coins.filter((c) => c.depth === 0);
+  if (unconfirmed.length === 0 || !wallet.chain.individualBumpFees) return;
+  const fees = wallet.chain.individualBumpFees(unconfirmed.map((c) => c.outpoint), feeRate);
+  for (const coin of unconfirmed) {
+    const fee = fees.get(`${hashToHex(coin.outpoint.txid)}:${coin.outpoint.vout}`) ?? 0n;
+    if (fee > 0n) coin.applyBumpFee(fee);
+  }
 }
 
 /** The output a wallet transaction or the chain gives for a pre-selected input (Core's FetchSelectedInputs, wallet coins only). */
@@ -354,6 +367,7 @@ function createTransactionInternal(wallet: Wallet, recipients: readonly Recipien
   if (!prepared.ok) throw new CreateTransactionError(prepared.error, RPC_WALLET_ERROR);
   const { params, selectionTarget } = prepared;
   const presetInputs = (control.selected ?? []).map((o) => presetCoin(wallet, o, feeRate));
+  applyBumpFees(wallet, presetInputs, feeRate);
   const allowOther = control.allowOtherInputs ?? true;
   const available = allowOther ? availableCoins(wallet, control, feeRate, settings).coins : new AvailableCoins();
   const outcome = selectCoins({
@@ -362,7 +376,11 @@ function createTransactionInternal(wallet: Wallet, recipients: readonly Recipien
     target: selectionTarget,
     allowOtherInputs: allowOther,
     params,
-    context: { spendZeroConfChange: settings.spendZeroConfChange, rejectLongChains: settings.rejectLongChains },
+    context: {
+      spendZeroConfChange: settings.spendZeroConfChange,
+      rejectLongChains: settings.rejectLongChains,
+      ...(wallet.chain.combinedBumpFee ? { combinedBumpFee: (outpoints: readonly OutPoint[], rate: bigint) => wallet.chain.combinedBumpFee!(outpoints, rate) } : {}),
+    },
   });
   if (!outcome.ok) {
     const text = selectionErrorText(outcome);

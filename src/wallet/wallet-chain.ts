@@ -3,7 +3,7 @@
  * uses): the active chain's tip, heights and blocks, block times, the locator, and the
  * mempool. The coordinator implements it over its chainstate and mempool.
  */
-import type { Block, Transaction, TxOut } from '../primitives/index.js';
+import type { OutPoint, Block, Transaction, TxOut } from '../primitives/index.js';
 
 export interface WalletChainTip {
   readonly height: number;
@@ -33,6 +33,13 @@ export interface WalletChain {
   mempoolTransactions(): Transaction[];
   /** A pool transaction's ancestors with itself (listunspent's ancestorcount, ancestorsize, ancestorfees); undefined when not in the pool. */
   mempoolAncestry?(txid: string): { readonly count: number; readonly size: number; readonly fees: bigint } | undefined;
+  /**
+   * interfaces::Chain::calculateIndividualBumpFees: per outpoint ("txid:vout"), what bringing
+   * its unconfirmed ancestry to `feeRate` (sat/kvB) costs (0 without a pool).
+   */
+  individualBumpFees?(outpoints: readonly OutPoint[], feeRate: bigint): ReadonlyMap<string, bigint>;
+  /** calculateCombinedBumpFee: the same for the outpoints together, shared ancestors paid once; null when it cannot be calculated. */
+  combinedBumpFee?(outpoints: readonly OutPoint[], feeRate: bigint): bigint | null;
   /** Core's estimateSmartFee: sat/kvB (0 without an estimate) and the reason the estimator gives. */
   estimateSmartFee(target: number, conservative: boolean): { readonly feeRate: bigint; readonly reason: string };
   /** Core's estimateMaxBlocks: the longest target the estimator answers. */

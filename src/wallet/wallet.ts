@@ -56,8 +56,13 @@ export interface ImportedDescriptor {
   readonly outputType: WalletOutputType | undefined;
 }
 
+/** How long a rescan runs before it lets the node go on. */
+const RESCAN_SLICE_MS = 5;
+
 export class Wallet {
   readonly txs = new WalletTxStore();
+  /** The rescan in progress (an RPC's), if any. */
+  #rescan: { started: number; from: number; to: number; height: number; abort: boolean } | undefined;
   readonly spkms = new Map<string, DescriptorSpkm>();
   /** Script (hex) → the descriptor and position that give it (Core's m_map_script_pub_keys). */
   readonly #scripts = new Map<string, OwnedScript>();
@@ -478,13 +483,71 @@ export class Wallet {
     return this.spkms.get(toHex(id!))!.descriptorString(false)!;
   }
 
-  /** Core's RescanFromTime: the blocks from the first whose time window reaches `time`. */
-  rescanFromTime(time: number): void {
+  /**
+   * Core's RescanFromTime for an RPC (importdescriptors): the blocks from the first whose time
+   * window reaches `time`, scanned as rescanBlocks scans them, then the mempool.
+   */
+  async rescanFromTime(time: number): Promise<{ aborted: boolean }> {
     const tip = this.chain.tip();
     let from = 0;
     while (from <= tip.height && this.chain.blockTimes(from).maxTime < time - TIMESTAMP_WINDOW) from++;
-    if (from <= tip.height) this.scanBlocks(from, tip.height, true);
+    if (from <= tip.height) {
+      const { aborted } = await this.rescanBlocks(from, tip.height, true);
+      if (aborted) return { aborted };
+    }
     this.scanMempool();
+    return { aborted: false };
+  }
+
+  /** Core's IsScanning (WalletRescanReserver): a second rescan is refused while one runs. */
+  get isScanning(): boolean {
+    return this.#rescan !== undefined;
+  }
+
+  /** getwalletinfo's scanning: seconds since the rescan began and the share of its blocks done. */
+  get scanningProgress(): { duration: number; progress: number } | undefined {
+    const scan = this.#rescan;
+    if (!scan) return undefined;
+    const span = scan.to - scan.from + 1;
+    return { duration: Math.floor((Date.now() - scan.started) / 1000), progress: span > 0 ? (scan.height - scan.from) / span : 1 };
+  }
+
+  /** abortrescan: true when a rescan was running (it stops before its next block). */
+  abortRescan(): boolean {
+    if (!this.#rescan) return false;
+    this.#rescan.abort = true;
+    return true;
+  }
+
+  /**
+   * ScanForWalletTransactions for an RPC's rescan over active heights [from, to]: block by
+   * block as scanBlocks, but every few blocks it lets the node go on (blocks, other calls),
+   * and abortrescan stops it. Callers check isScanning first.
+   */
+  async rescanBlocks(from: number, to: number, rescanningOldBlocks: boolean): Promise<{ aborted: boolean; lastScanned: number | undefined }> {
+    if (this.#rescan) throw new Error('a rescan is already running');
+    const scan = { started: Date.now(), from, to, height: from, abort: false };
+    this.#rescan = scan;
+    let lastScanned: number | undefined;
+    let yielded = Date.now();
+    try {
+      for (let height = from; height <= to; height++) {
+        if (scan.abort) {
+          this.log(`Rescan aborted at block ${height}.`);
+          return { aborted: true, lastScanned };
+        }
+        scan.height = height;
+        if (this.#scanBlock(height, rescanningOldBlocks) === null) break;
+        lastScanned = height;
+        if (Date.now() - yielded >= RESCAN_SLICE_MS) {
+          await new Promise((resolve) => setImmediate(resolve));
+          yielded = Date.now();
+        }
+      }
+      return { aborted: false, lastScanned };
+    } finally {
+      this.#rescan = undefined;
+    }
   }
 
   /** Core's ScanForWalletTransactions ends a scan to the tip with the mempool's transactions. */
@@ -664,18 +727,28 @@ export class Wallet {
   scanBlocks(from: number, to: number, rescanningOldBlocks: boolean): { found: number } {
     let found = 0;
     for (let height = from; height <= to; height++) {
-      const hash = this.chain.hashAt(height);
-      if (!hash) break;
-      const block = this.chain.blockAt(height);
-      this.db.transaction(() => {
-        this.txs.tipHeight = Math.max(this.txs.tipHeight, height);
-        block.transactions.forEach((tx, index) => {
-          if (this.#syncTransaction(tx, { kind: 'confirmed', blockHash: hash, blockHeight: height, index }, rescanningOldBlocks)) found++;
-        });
-      });
+      const scanned = this.#scanBlock(height, rescanningOldBlocks);
+      if (scanned === null) break;
+      found += scanned;
     }
     return { found };
   }
+
+  /** One active block's transactions synced (in one database transaction); how many the wallet took, or null when the height is no longer active. */
+  #scanBlock(height: number, rescanningOldBlocks: boolean): number | null {
+    const hash = this.chain.hashAt(height);
+    if (!hash) return null;
+    const block = this.chain.blockAt(height);
+    let found = 0;
+    this.db.transaction(() => {
+      this.txs.tipHeight = Math.max(this.txs.tipHeight, height);
+      block.transactions.forEach((tx, index) => {
+        if (this.#syncTransaction(tx, { kind: 'confirmed', blockHash: hash, blockHeight: height, index }, rescanningOldBlocks)) found++;
+      });
+    });
+    return found;
+  }
+
 
   /**
    * Core's ResubmitWalletTransactions at load (postInitProcess): our transactions neither in
@@ -915,6 +988,8 @@ export class Wallet {
   /** Core's Flush/Close: the best block written, the timer stopped, the file closed. */
   close(): void {
     clearTimeout(this.#relockTimer);
+    // A rescan in progress stops at its next block (its database is gone).
+    if (this.#rescan) this.#rescan.abort = true;
     try {
       this.#writeBestBlock();
     } finally {
