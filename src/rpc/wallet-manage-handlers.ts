@@ -22,10 +22,10 @@ const FLAG_NAMES: readonly [bigint, string][] = [
   [1n << 35n, 'external_signer'],
 ];
 
-/** The wallet named by the endpoint or by the parameter (unloadwallet's rule). */
+/** The wallet named by the endpoint or by the parameter (Core's EnsureUniqueWalletName: unloadwallet, migratewallet). */
 function endpointOrParameter(value: string | undefined, ctx: RpcCallContext): string {
   if (ctx.wallet !== undefined) {
-    if (value !== undefined && value !== ctx.wallet) throw new RpcError(RPC_INVALID_PARAMETER, 'RPC endpoint wallet and wallet_name parameter specify different wallets');
+    if (value !== undefined && value !== ctx.wallet) throw new RpcError(RPC_INVALID_PARAMETER, 'The RPC endpoint wallet and the wallet name parameter specify different wallets');
     return ctx.wallet;
   }
   if (value === undefined) throw new RpcError(RPC_INVALID_PARAMETER, 'Either the RPC endpoint wallet or the wallet name parameter must be provided');
@@ -111,6 +111,16 @@ export function walletManageHandlers(deps: WalletRpcDeps): WalletHandlers {
         const { wallet, warnings } = manager().restore(name, backup, loadOnStartup(args));
         await wallet.resubmitTransactions(deps.spendSettings.maxTxFee);
         return withWarnings({ name: wallet.name }, warnings);
+      } catch (err) {
+        walletFileRpcError(err);
+      }
+    },
+
+    migratewallet: (args, ctx) => {
+      const name = endpointOrParameter(args.optString('wallet_name'), ctx);
+      args.optString('passphrase');
+      try {
+        manager().migrate(name);
       } catch (err) {
         walletFileRpcError(err);
       }

@@ -115,7 +115,7 @@ export function walletStubMethods(deps: WalletStubDeps): RpcMethod[] {
   const endpointOrParameter = (value: unknown, ctx: RpcCallContext, missing?: string): string => {
     if (ctx.wallet !== undefined) {
       if (!(value === null || value === undefined || value === ctx.wallet)) {
-        throw new RpcError(RPC_INVALID_PARAMETER, 'RPC endpoint wallet and wallet_name parameter specify different wallets');
+        throw new RpcError(RPC_INVALID_PARAMETER, 'The RPC endpoint wallet and the wallet name parameter specify different wallets');
       }
       return ctx.wallet;
     }
@@ -384,7 +384,7 @@ export function walletStubMethods(deps: WalletStubDeps): RpcMethod[] {
         str('passphrase', 'The wallet passphrase', OPT),
       ],
       kind: (args, ctx) => {
-        const name = endpointOrParameter(args.raw[0], ctx, 'Either RPC endpoint wallet or wallet_name parameter must be provided');
+        const name = endpointOrParameter(args.raw[0], ctx, 'Either the RPC endpoint wallet or the wallet name parameter must be provided');
         const location = walletPath(name);
         if (!fs.existsSync(location)) {
           throw new RpcError(RPC_WALLET_ERROR, `Wallet file verification failed. Failed to load database path '${location}'. Path does not exist.`);

@@ -30,7 +30,7 @@ export function walletPathOf(walletDir: string, name: string): string {
 }
 
 /** Where the database of the wallet at `path` is: its wallet.dat, or the path itself when that is a file. */
-function databaseFileAt(path: string): string {
+export function databaseFileAt(path: string): string {
   return existsSync(path) && statSync(path).isFile() ? path : walletDatabaseFile(path);
 }
 

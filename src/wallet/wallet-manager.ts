@@ -13,7 +13,8 @@ import { StoredWalletCorrupt } from './stored-wallet.js';
 import { Wallet } from './wallet.js';
 import type { WalletTx } from './wallet-txs.js';
 import type { WalletChain } from './wallet-chain.js';
-import { openWalletDatabaseAt, restoreWalletFile, WalletFileError, walletPathForCreate, walletPathForLoad } from './wallet-files.js';
+import { databaseFileAt, openWalletDatabaseAt, restoreWalletFile, WalletFileError, walletPathForCreate, walletPathForLoad, walletPathOf } from './wallet-files.js';
+import { isBerkeleyDbFile } from './wallet-dir.js';
 
 export interface WalletManagerOptions {
   readonly chainName: ChainName;
@@ -181,6 +182,22 @@ export class WalletManager {
     }
     this.#startupSetting(name, loadOnStartup, warnings);
     return { wallet, warnings };
+  }
+
+  /**
+   * migratewallet's checks (Core's MigrateLegacyToDescriptor before it opens the file): a
+   * loaded wallet, a path that is not a Berkeley DB file, or no wallet at all cannot be
+   * migrated. Reading a legacy (Berkeley DB) wallet is not built: that is refused too, saying so.
+   */
+  migrate(name: string): never {
+    if (this.#wallets.has(name)) throw new WalletFileError('Error: This wallet is already a descriptor wallet', RPC_CODE.WALLET_ERROR);
+    const path = walletPathOf(this.options.walletDir(), name);
+    if (!existsSync(path)) throw new WalletFileError('Error: Wallet does not exist', RPC_CODE.WALLET_ERROR);
+    if (!isBerkeleyDbFile(databaseFileAt(path))) throw new WalletFileError('Error: This wallet is already a descriptor wallet', RPC_CODE.WALLET_ERROR);
+    throw new WalletFileError(
+      'Error: tsbtcd cannot read legacy (Berkeley DB) wallets; migrate this one with bitcoind (migratewallet), then load the descriptor wallet it writes',
+      RPC_CODE.WALLET_ERROR,
+    );
   }
 
   /** unloadwallet. */

@@ -244,7 +244,7 @@ test('wallet methods without a loaded wallet: Core’s errors on / and /wallet/<
   });
   assert.equal((await error(d, 'loadwallet', ['w1'])).code, -18);
   assert.match((await error(d, 'loadwallet', ['w1'])).message, /^Wallet file verification failed\. Failed to load database path '.*w1'\. Path does not exist\.$/);
-  assert.deepEqual(await error(d, 'unloadwallet', ['w2'], '/wallet/w1'), { code: -8, message: 'RPC endpoint wallet and wallet_name parameter specify different wallets' });
+  assert.deepEqual(await error(d, 'unloadwallet', ['w2'], '/wallet/w1'), { code: -8, message: 'The RPC endpoint wallet and the wallet name parameter specify different wallets' });
   // 2.0: method errors are HTTP 200.
   const two = await d.post('{"jsonrpc":"2.0","method":"getbalance","id":"x"}');
   assert.equal(two.status, 200);

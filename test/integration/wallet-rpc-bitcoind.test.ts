@@ -407,12 +407,24 @@ test('the same script of wallet calls on both nodes: equal answers, and every pa
       ['importprunedfunds', ['00', '00']],
       ['importprunedfunds', [toUs, '00']],
       ['importprunedfunds', [toUs, '00'.repeat(80) + '01000000' + '01' + '00'.repeat(32) + '00']],
+      // migratewallet: a loaded wallet is a descriptor wallet already; the endpoint and the name must agree.
+      ['migratewallet', []],
+      ['migratewallet', ['another']],
     ];
     for (const [method, params] of refusals) {
       const theirs = await errorOf(() => cw(method, params));
       assert.ok(theirs, `bitcoind refuses ${method} ${JSON.stringify(params)}`);
       assert.deepEqual(await errorOf(() => tw(method, params)), theirs, `${method} ${JSON.stringify(params)}`);
       t.diagnostic(`${method}: ${theirs!.code} ${theirs!.message}`);
+    }
+    // migratewallet on the node's root: no such wallet; the wallet directory itself is no legacy wallet.
+    for (const params of [['nowhere'], ['']]) {
+      const theirs = await errorOf(() => core.call('migratewallet', params));
+      assert.ok(theirs);
+      assert.deepEqual(await errorOf(async () => {
+        const { error } = (await node.rpc('migratewallet', params)).json as { error?: { code: number; message: string } | null };
+        if (error) throw new Error(`migratewallet: ${error.code} ${error.message}`);
+      }), theirs, `migratewallet ${JSON.stringify(params)}`);
     }
     // simulaterawtransaction: a payment to the wallet's own address, with no inputs, changes its balance by its amount.
     const spendsMissing = await core.call<string>('createrawtransaction', [[{ txid: '11'.repeat(32), vout: 0 }], [{ [mined]: 1 }]]);

@@ -103,11 +103,11 @@ test('wallet methods with no wallet loaded: Core’s routing errors', async () =
     message: `Wallet file verification failed. Failed to load database path '${missing}'. Path does not exist.`,
   });
   assert.deepEqual(await rpc.error('unloadwallet', ['x']), { code: -18, message: 'Requested wallet does not exist or is not loaded' });
-  assert.deepEqual(await rpc.error('unloadwallet', ['x'], 'y'), { code: -8, message: 'RPC endpoint wallet and wallet_name parameter specify different wallets' });
+  assert.deepEqual(await rpc.error('unloadwallet', ['x'], 'y'), { code: -8, message: 'The RPC endpoint wallet and the wallet name parameter specify different wallets' });
   assert.deepEqual(await rpc.error('unloadwallet', [], 'y'), { code: -18, message: 'Requested wallet does not exist or is not loaded' });
   assert.deepEqual(await rpc.error('unloadwallet', []), { code: -3, message: 'JSON value of type null is not of expected type string' });
-  assert.deepEqual(await rpc.error('migratewallet', []), { code: -8, message: 'Either RPC endpoint wallet or wallet_name parameter must be provided' });
-  assert.deepEqual(await rpc.error('migratewallet', ['a'], 'b'), { code: -8, message: 'RPC endpoint wallet and wallet_name parameter specify different wallets' });
+  assert.deepEqual(await rpc.error('migratewallet', []), { code: -8, message: 'Either the RPC endpoint wallet or the wallet name parameter must be provided' });
+  assert.deepEqual(await rpc.error('migratewallet', ['a'], 'b'), { code: -8, message: 'The RPC endpoint wallet and the wallet name parameter specify different wallets' });
   assert.deepEqual(await rpc.error('createwallet', ['w', false, false, '', false, false]), {
     code: -4,
     message: 'descriptors argument must be set to "true"; it is no longer possible to create a legacy wallet.',
