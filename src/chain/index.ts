@@ -30,3 +30,5 @@ export * from './verify-db.js';
 export * from './snapshot-view.js';
 export * from './snapshot-source.js';
 export * from './snapshot-tips.js';
+export * from './coinstats-index.js';
+export * from './coinstats-view.js';

@@ -4,6 +4,7 @@
  * files) inside the same batch that commits the index entries pointing at them, so an
  * index entry never refers to data a crash could lose.
  */
+import type { CoinStatsIndexView } from './coinstats-view.js';
 import type { ChainParams, Coin } from '../consensus/index.js';
 import { parseBlock } from '../primitives/index.js';
 import {
@@ -107,8 +108,14 @@ export class LmdbChainStore implements ChainStore {
   }
 
   /** Snapshots of this store's committed state, for read-only RPCs served by the coordinator. */
-  snapshotSource(params: ChainParams, node: () => NodeView, txindex: () => TxIndexView | undefined, blockfilter?: () => BlockFilterIndexView | undefined): ChainSnapshotSource {
-    return new ChainSnapshotSource({ params, env: this.env, blocks: this.blocks, node, txindex, ...(blockfilter ? { blockfilter } : {}), owned: false });
+  snapshotSource(
+    params: ChainParams,
+    node: () => NodeView,
+    txindex: () => TxIndexView | undefined,
+    blockfilter?: () => BlockFilterIndexView | undefined,
+    coinstats?: () => CoinStatsIndexView | undefined,
+  ): ChainSnapshotSource {
+    return new ChainSnapshotSource({ params, env: this.env, blocks: this.blocks, node, txindex, ...(blockfilter ? { blockfilter } : {}), ...(coinstats ? { coinstats } : {}), owned: false });
   }
 
   fetchCoin(txid: Uint8Array, vout: number): Coin | undefined {

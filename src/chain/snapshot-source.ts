@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import type { ChainParams } from '../consensus/index.js';
 import { BlockFileStore, INDEXES_META, openChainstateEnv, openIndexesEnv, type ChainstateEnv, type ChainstateReader, type IndexesEnv } from '../storage/index.js';
 import { blockFilterIndexView, type BlockFilterIndexView } from './blockfilter-view.js';
+import { coinStatsIndexView, type CoinStatsIndexView } from './coinstats-view.js';
 import { storedIndexInfo, type IndexInfo } from './base-index.js';
 import { SnapshotChainView, type NodeView, type TxIndexView } from './snapshot-view.js';
 
@@ -19,6 +20,8 @@ export interface SnapshotSourceParts {
   txindex: () => TxIndexView | undefined;
   /** -blockfilterindex lookups, when on. */
   blockfilter?: () => BlockFilterIndexView | undefined;
+  /** -coinstatsindex lookups, when on. */
+  coinstats?: () => CoinStatsIndexView | undefined;
   /** Whether close() must close env and blocks (a read-only source opened for this process). */
   owned: boolean;
   indexes?: IndexesEnv;
@@ -55,7 +58,7 @@ export class ChainSnapshotSource {
    * chainstate. `txindexEnabled` and `blockfilterEnabled` open the indexes environment
    * (lazily: it may appear later).
    */
-  static openReadOnly(netdir: string, params: ChainParams, node: () => NodeView, txindexEnabled: boolean, blockfilterEnabled = false): ChainSnapshotSource | undefined {
+  static openReadOnly(netdir: string, params: ChainParams, node: () => NodeView, txindexEnabled: boolean, blockfilterEnabled = false, coinstatsEnabled = false): ChainSnapshotSource | undefined {
     if (!existsSync(join(netdir, 'chainstate', 'data.mdb'))) return undefined;
     const env = openChainstateEnv(netdir, { readOnly: true });
     const blocks = BlockFileStore.open(join(netdir, 'blocks'), params.messageStart, { readOnly: true });
@@ -83,6 +86,11 @@ export class ChainSnapshotSource {
         if (!env) return undefined;
         return blockFilterIndexView(env, () => storedIndexInfo(env, INDEXES_META.blockFilterBest, heightOf, tipHash));
       },
+      coinstats: () => {
+        const env = coinstatsEnabled ? openIndexes() : undefined;
+        if (!env) return undefined;
+        return coinStatsIndexView(env, () => storedIndexInfo(env, INDEXES_META.coinStatsBest, heightOf, tipHash));
+      },
     });
     return source;
   }
@@ -94,8 +102,8 @@ export class ChainSnapshotSource {
 
   /** The view of one snapshot's reader, with the node state and indexes as they are now. */
   private viewOf(reader: ChainstateReader): SnapshotChainView {
-    const { params, blocks, node, txindex, blockfilter } = this.parts;
-    return new SnapshotChainView(params, reader, blocks, this.coinsDiskSize, node(), txindex(), blockfilter?.());
+    const { params, blocks, node, txindex, blockfilter, coinstats } = this.parts;
+    return new SnapshotChainView(params, reader, blocks, this.coinsDiskSize, node(), txindex(), blockfilter?.(), coinstats?.());
   }
 
   /** The snapshot every call of this event-loop turn shares (withTurnSnapshot). */

@@ -5,6 +5,7 @@
  * reorg committed meanwhile can never tear a response: every lookup of a request sees
  * the same committed state.
  */
+import type { CoinStatsIndexView } from './coinstats-view.js';
 import type { ChainParams, Coin, IndexedHeader } from '../consensus/index.js';
 import type { MempoolPolicyOptions } from '../mempool/index.js';
 import { bytesEqual, hashToHex, parseBlock, parseHeader, type BlockHeader, type OutPoint, type ParsedBlock } from '../primitives/index.js';
@@ -160,6 +161,8 @@ export class SnapshotChainView {
     readonly txindex: TxIndexView | undefined,
     /** Present when -blockfilterindex is on and its environment exists. */
     readonly blockfilter?: BlockFilterIndexView,
+    /** Present when -coinstatsindex is on and its environment exists. */
+    readonly coinstats?: CoinStatsIndexView,
   ) {}
 
   /** The header of the block stored at a data position (txindex entries name positions, not blocks). */

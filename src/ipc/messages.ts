@@ -53,6 +53,8 @@ export interface FrontendSettings {
   readonly txindex: boolean;
   /** -blockfilterindex: front-ends read the basic filters for getblockfilter and REST blockfilter(headers). */
   readonly blockfilterindex?: boolean;
+  /** -coinstatsindex: front-ends read its records for gettxoutsetinfo. */
+  readonly coinstatsindex?: boolean;
   readonly deprecatedRpc: readonly string[];
   /** -prune: 0 off, 1 manual, else the automatic target in bytes. */
   readonly pruneTarget: number;

@@ -6,7 +6,7 @@
  * and flushes and closes everything at shutdown.
  */
 import { availableParallelism } from 'node:os';
-import { BASIC_FILTER_INDEX_NAME, BlockFilterIndex, Chainstate, type ChainEvents, ChainSystemError, importBlockFile, LmdbChainStore, PoolScriptChecker, ScriptExecutionCache, TxIndex, verifyDb, type PruneMode, type ScriptCaches } from '../chain/index.js';
+import { BASIC_FILTER_INDEX_NAME, BlockFilterIndex, Chainstate, CoinStatsIndex, COINSTATS_INDEX_NAME, type ChainEvents, ChainSystemError, importBlockFile, LmdbChainStore, PoolScriptChecker, ScriptExecutionCache, TxIndex, verifyDb, type PruneMode, type ScriptCaches } from '../chain/index.js';
 import { DEFAULT_MEMPOOL_POLICY, formatFeeRate, maxMempoolSizeError, NodeMempool } from '../mempool/index.js';
 import { mempoolFeeArgsError } from './mempool-fee-args.js';
 import { policyOptionsError } from './mempool-options.js';
@@ -73,6 +73,7 @@ export class ChainstateService implements NodeService {
   private importing: Promise<void> | undefined;
   private txindex: TxIndex | undefined;
   private blockfilter: BlockFilterIndex | undefined;
+  private coinstats: CoinStatsIndex | undefined;
   private mempool: NodeMempool | undefined;
   /** mempool.dat and the mempool tables at start-up and shutdown, savemempool, importmempool. */
   private mempoolFile: MempoolPersist | undefined;
@@ -213,6 +214,7 @@ export class ChainstateService implements NodeService {
         blockConnected: (block, entry) => {
           this.txindex?.blockConnected(block, entry);
           this.blockfilter?.blockConnected(block, entry);
+          this.coinstats?.blockConnected(block, entry);
           for (const l of this.chainListeners) l.blockConnected?.(block, entry);
         },
         blockDisconnected: (block, entry) => {
@@ -247,6 +249,7 @@ export class ChainstateService implements NodeService {
         }),
         () => this.txindex,
         () => this.blockfilter?.view,
+        () => this.coinstats?.view,
       )),
     );
     ctx.initMessage('Verifying blocks…');
@@ -273,7 +276,8 @@ export class ChainstateService implements NodeService {
     if (config.blockFilterIndex) {
       this.blockfilter = BlockFilterIndex.open(config.netDir, chain, (m) => ctx.log.info(m), { wipe: config.reindex, logError: (m) => ctx.log.error(m) });
     }
-    const indexes = [this.txindex, this.blockfilter];
+    if (config.coinStatsIndex) this.coinstats = CoinStatsIndex.open(config.netDir, chain, (m) => ctx.log.info(m), { wipe: config.reindex, logError: (m) => ctx.log.error(m) });
+    const indexes = [this.txindex, this.coinstats, this.blockfilter];
     // Core's index Init (step 8): a best block the block index does not know stops start-up.
     for (const index of indexes) {
       const error = index?.initError();
@@ -285,6 +289,10 @@ export class ChainstateService implements NodeService {
       if (violation) throw new InitError([violation, 'A fatal internal error occurred, see debug.log for details: Failed to start indexes, shutting down..']);
     }
     void this.txindex?.start();
+    if (this.coinstats) {
+      ctx.log.info(`${COINSTATS_INDEX_NAME} thread start`);
+      void this.coinstats.start();
+    }
     if (this.blockfilter) {
       ctx.log.info(`${BASIC_FILTER_INDEX_NAME} thread start`);
       void this.blockfilter.start();
@@ -353,6 +361,7 @@ export class ChainstateService implements NodeService {
     else this.fees?.shutdown();
     await this.txindex?.close();
     await this.blockfilter?.close();
+    await this.coinstats?.close();
     await this.chain?.shutdown();
     await this.scripts?.close();
     await this.store?.close();

@@ -243,6 +243,10 @@ export class NodeConfig {
   get blockFilterIndex(): boolean {
     return this.blockFilterTypes.includes('basic');
   }
+  /** -coinstatsindex. */
+  get coinStatsIndex(): boolean {
+    return this.args.getBoolArg('coinstatsindex', false);
+  }
   get prune(): number {
     return this.args.getIntArg('prune', 0);
   }

@@ -195,6 +195,7 @@ export class Coordinator {
         nodeState: this.nodeState,
         txindex: this.config.txindex,
         blockfilterindex: this.config.blockFilterIndex,
+        coinstatsindex: this.config.coinStatsIndex,
         deprecatedRpc: this.config.args.getArgs('deprecatedrpc'),
         pruneTarget: this.config.pruneTarget,
         mempoolPolicy: this.config.mempoolPolicy,

@@ -756,6 +756,7 @@ export function blockchainBlockMethods(deprecatedRpc: (name: string) => boolean)
       const out: Record<string, unknown> = {};
       if (snapshot.txindex && (name === '' || name === 'txindex')) out.txindex = snapshot.txindex.info();
       // Core's order: txindex, coinstatsindex, then the filter indexes.
+      if (snapshot.coinstats && (name === '' || name === 'coinstatsindex')) out.coinstatsindex = snapshot.coinstats.info();
       if (snapshot.blockfilter && (name === '' || name === BASIC_FILTER_INDEX_NAME)) out[BASIC_FILTER_INDEX_NAME] = snapshot.blockfilter.info();
       return out;
     },

@@ -2,9 +2,10 @@
  * The Blockchain family's read-only methods: answered from one LMDB snapshot per call,
  * by whichever process receives the call (an HTTP front-end, or the coordinator).
  */
-import { computeUtxoStats, snapshotChainTips, type SnapshotChainView, type UtxoHashType, type ViewEntry } from '../chain/index.js';
-import { hashToHex } from '../primitives/index.js';
-import { RPC_INVALID_ADDRESS_OR_KEY, RPC_INVALID_PARAMETER, RPC_TYPE_ERROR, RpcError } from './errors.js';
+import { computeUtxoStats, snapshotChainTips, type CoinStatsIndexView, type SnapshotChainView, type UtxoHashType, type ViewEntry } from '../chain/index.js';
+import type { CoinStatsTotals } from '../storage/index.js';
+import { hashToHex, MuHash3072 } from '../primitives/index.js';
+import { RPC_INTERNAL_ERROR, RPC_INVALID_ADDRESS_OR_KEY, RPC_INVALID_PARAMETER, RPC_TYPE_ERROR, RpcError } from './errors.js';
 import { typeMismatchMessage, type Json } from './json.js';
 import { getInt, INT32_MAX, INT32_MIN } from './value-parse.js';
 import { defineRpcMethod } from './registry.js';
@@ -35,6 +36,45 @@ export function parseHashOrHeight(snapshot: SnapshotChainView, value: Json | und
   }
   if (typeof value !== 'string') throw new RpcError(RPC_TYPE_ERROR, typeMismatchMessage(value, 'string'));
   return lookupViewBlock(snapshot, value, 'hash_or_height');
+}
+
+/**
+ * gettxoutsetinfo from -coinstatsindex (Core's LookUpStats): the stats stored for `entry`,
+ * and block_info as the difference from its parent's running totals.
+ */
+function indexedUtxoStats(snapshot: SnapshotChainView, index: CoinStatsIndexView, entry: ViewEntry, hashType: 'muhash' | 'none'): Json {
+  const info = index.info();
+  // A lagging index answers blocks it has reached; beyond them Core's -32603.
+  if (!info.synced && entry.height > info.best_block_height) {
+    throw new RpcError(RPC_INTERNAL_ERROR, `Unable to get data because coinstatsindex is still syncing. Current height: ${info.best_block_height}`);
+  }
+  const stats = index.stats(entry.hash);
+  if (!stats) throw new RpcError(RPC_INTERNAL_ERROR, 'Unable to read UTXO set');
+  const prevEntry = entry.height > 0 ? snapshot.entry(entry.header.prevHash) : undefined;
+  const prev = prevEntry ? index.stats(prevEntry.hash) : undefined;
+  if (entry.height > 0 && !prev) throw new RpcError(RPC_INTERNAL_ERROR, 'Unable to read UTXO set');
+  const diff = (key: keyof CoinStatsTotals) => amountJson(stats[key] - (prev?.[key] ?? 0n));
+  return {
+    height: entry.height,
+    bestblock: entry.hashHex,
+    txouts: Number(stats.txouts),
+    bogosize: Number(stats.bogosize),
+    ...(hashType === 'muhash' ? { muhash: hashToHex(MuHash3072.deserialize(stats.muhashState).finalize()) } : {}),
+    total_amount: amountJson(stats.totalAmount),
+    total_unspendable_amount: amountJson(stats.totalUnspendable),
+    block_info: {
+      prevout_spent: diff('prevoutSpent'),
+      coinbase: diff('coinbase'),
+      new_outputs_ex_coinbase: diff('newOutputsExCoinbase'),
+      unspendable: diff('totalUnspendable'),
+      unspendables: {
+        genesis_block: diff('unspendableGenesis'),
+        bip30: diff('unspendableBip30'),
+        scripts: diff('unspendableScripts'),
+        unclaimed_rewards: diff('unspendableUnclaimed'),
+      },
+    },
+  } as unknown as Json;
 }
 
 export function blockchainReadMethods(): RpcMethod[] {
@@ -190,12 +230,20 @@ export function blockchainReadMethods(): RpcMethod[] {
       if (hashType !== 'hash_serialized_3' && hashType !== 'muhash' && hashType !== 'none') {
         throw new RpcError(RPC_INVALID_PARAMETER, `'${hashType}' is not a valid hash_type`);
       }
-      // Without a coinstatsindex Core refuses any block query with this first, whatever the
-      // hash type or use_index (observed on bitcoind v31.0).
-      if (args.has('hash_or_height')) throw new RpcError(RPC_INVALID_PARAMETER, 'Querying specific block heights requires coinstatsindex');
-      // The stored coins describe the stored tip: both come from this one snapshot.
+      const useIndex = args.optBoolean('use_index') ?? true;
       const snapshot = view(ctx);
-      const entry = snapshot.tip();
+      let entry = snapshot.tip();
+      if (args.has('hash_or_height')) {
+        // Without a coinstatsindex Core refuses any block query with this first, whatever the
+        // hash type or use_index (observed on bitcoind v31.0).
+        if (!snapshot.coinstats) throw new RpcError(RPC_INVALID_PARAMETER, 'Querying specific block heights requires coinstatsindex');
+        if (hashType === 'hash_serialized_3') throw new RpcError(RPC_INVALID_PARAMETER, 'hash_serialized_3 hash type cannot be queried for a specific block');
+        if (!useIndex) throw new RpcError(RPC_INVALID_PARAMETER, 'Cannot set use_index to false when querying for a specific block');
+        entry = parseHashOrHeight(snapshot, args.value('hash_or_height'));
+      }
+      // Core's GetUTXOStats: the index answers muhash and none when asked to (the default).
+      if (snapshot.coinstats && useIndex && hashType !== 'hash_serialized_3') return indexedUtxoStats(snapshot, snapshot.coinstats, entry, hashType);
+      // The stored coins describe the stored tip: both come from this one snapshot.
       const stats = computeUtxoStats(snapshot.reader.allCoins(), hashType as UtxoHashType);
       const result = { diskSize: snapshot.coinsDiskSize() };
       return {

@@ -3,6 +3,7 @@
  * basic block filters with their headers, and the meta entries recording which block each
  * index has reached.
  */
+import { decodeCoinStatsRecord, encodeCoinStatsRecord, type CoinStatsRecord } from './coinstats-record.js';
 import { decodeFilterHeaderRecord, encodeFilterHeaderRecord, type FilterHeaderRecord } from './blockfilter-record.js';
 import { blockHashKey, txidKey, type IndexesTable } from './layout.js';
 import type { TableReader, TableWriter } from './lmdb-env.js';
@@ -24,6 +25,11 @@ export class IndexesReader {
   /** The encoded basic filter of a block, if indexed. */
   blockFilter(blockHash: Uint8Array): Uint8Array | undefined {
     return this.tables.get('filter.basic', blockHashKey(blockHash));
+  }
+
+  /** A block's coinstatsindex record, if indexed. */
+  coinStats(blockHash: Uint8Array): CoinStatsRecord | undefined {
+    return readStored(this.tables, 'coinstats', blockHashKey(blockHash), decodeCoinStatsRecord);
   }
 
   /** The basic filter's hash and header of a block, if indexed. */
@@ -57,6 +63,10 @@ export class IndexesWriter extends IndexesReader {
     const key = blockHashKey(blockHash);
     this.tables.put('filter.basic', key, encoded);
     this.tables.put('filterheader.basic', key, encodeFilterHeaderRecord(record));
+  }
+
+  putCoinStats(blockHash: Uint8Array, record: CoinStatsRecord): void {
+    this.tables.put('coinstats', blockHashKey(blockHash), encodeCoinStatsRecord(record));
   }
 
   clear(table: IndexesTable): void {

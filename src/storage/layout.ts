@@ -71,17 +71,17 @@
  *
  * | table                | key                             | value                                                  |
  * |----------------------|---------------------------------|--------------------------------------------------------|
- * | `meta`               | UTF-8 field name (INDEXES_META) | `format` u32 LE; `txindex.best`, `filter.basic.best` block hash (32) |
+ * | `meta`               | UTF-8 field name (INDEXES_META) | `format` u32 LE; `txindex.best`, `filter.basic.best`, `coinstats.best` block hash (32) |
  * | `txindex`            | txid (32)                       | TxIndexEntry, 16 bytes (txindex-record.ts)             |
  * | `filter.basic`       | block hash (32)                 | BIP158 basic filter: CompactSize N ‖ Golomb-Rice bits  |
  * | `filterheader.basic` | block hash (32)                 | FilterHeaderRecord, 64 bytes (blockfilter-record.ts)   |
+ * | `coinstats`          | block hash (32)                 | CoinStatsRecord, 868 bytes (coinstats-record.ts)       |
  *
  * -blockfilterindex writes the two filter tables and `filter.basic.best`, the block it has
  * reached; a FilterHeaderRecord is the filter's double-SHA-256 ‖ the filter header.
  * Entries are keyed by block hash, so those of blocks a reorg disconnected stay readable,
  * as Core's hash-keyed copies are. Hashes and headers are in internal byte order.
- * Coinstats gets its own tables in this environment when that index is written (maxDbs
- * leaves room).
+ * -coinstatsindex writes `coinstats` and `coinstats.best` the same way, keyed by block hash.
  */
 import type { OutPoint } from '../primitives/index.js';
 import { flagMeta, hashMeta, metaField, textMeta, u32Meta, u64Meta } from './meta-codec.js';
@@ -97,7 +97,7 @@ export const FORMAT_VERSION = 1;
 export const CHAINSTATE_TABLES = ['meta', 'index', 'active', 'headers', 'coins', 'undo', 'mempool', 'mempooldelta', 'fileinfo'] as const;
 export type ChainstateTable = (typeof CHAINSTATE_TABLES)[number];
 
-export const INDEXES_TABLES = ['meta', 'txindex', 'filter.basic', 'filterheader.basic'] as const;
+export const INDEXES_TABLES = ['meta', 'txindex', 'filter.basic', 'filterheader.basic', 'coinstats'] as const;
 export type IndexesTable = (typeof INDEXES_TABLES)[number];
 
 export const CHAINSTATE_META = {
@@ -121,6 +121,7 @@ export const INDEXES_META = {
   format: metaField('format', u32Meta),
   txindexBest: metaField('txindex.best', hashMeta),
   blockFilterBest: metaField('filter.basic.best', hashMeta),
+  coinStatsBest: metaField('coinstats.best', hashMeta),
 } as const;
 
 export const HASH_SIZE = 32;
