@@ -195,6 +195,14 @@ export class Chainstate {
   private queue: Promise<unknown> = Promise.resolve();
   private lastFlush = Date.now();
   private ibdLatchedOff = false;
+  /** Still in load(): blocks connected now were connected before any service listened. */
+  private loading = true;
+  /**
+   * What load() connected (genesis on a new data directory, the chain on a rebuilt
+   * chainstate): Core's notification interfaces were registered before, so their
+   * counters (ZMQ's message sequence numbers) already count these blocks.
+   */
+  connectedDuringLoad = { blocks: 0, transactions: 0 };
   /** The last tip reported through tipChanged (reports follow commits). */
   private notifiedTip: BlockIndexEntry | undefined;
   /** Set at shutdown: chain activation stops between blocks (Core's m_interrupt). */
@@ -267,10 +275,12 @@ export class Chainstate {
       if (!this.tree.getByHash(this.params.genesisHash)) this.addGenesis();
       const rebuilding = !this.chain.tip;
       this.importing = rebuilding && this.tree.size > 1;
+      this.connectedDuringLoad = { blocks: 0, transactions: 0 };
       try {
         await this.activateBestChainLocked();
       } finally {
         this.importing = false;
+        this.loading = false;
       }
       this.flush('always');
     });
@@ -888,6 +898,10 @@ export class Chainstate {
     this.emitChecked(entry, VALID);
     this.mempoolSync?.blockConnected(block, entry);
     this.flush('if-needed');
+    if (this.loading) {
+      this.connectedDuringLoad.blocks++;
+      this.connectedDuringLoad.transactions += block.transactions.length;
+    }
     this.options.events?.blockConnected?.(block, entry);
     return VALID;
   }

@@ -33,6 +33,8 @@ export interface MempoolEntry {
   unbroadcast: boolean;
   readonly parents: Set<MempoolEntry>;
   readonly children: Set<MempoolEntry>;
+  /** The mempool sequence its removal took (Core passes it to TransactionRemovedFromMempool); set when it leaves. */
+  removalSequence?: number;
 }
 
 /** The outpoint key the pool indexes spends by. */

@@ -143,6 +143,8 @@ export class NodeMempool implements ChainMempoolSync {
           submittedInPackage: args.packageSubmission ?? false,
           chainstateIsCurrent: this.currentForFeeEstimation(),
           hasNoPoolParents: pre.entry.parents.size === 0,
+          // The addition's own step, after whatever the size limit removed.
+          mempoolSequence: this.pool.sequence - 1,
         };
         for (const l of this.eventListeners) l.transactionAdded(event);
       }
@@ -176,7 +178,7 @@ export class NodeMempool implements ChainMempoolSync {
     const chainstateIsCurrent = this.currentForFeeEstimation();
     for (const entry of entries) {
       this.pool.add(entry);
-      const event = { entry, limitsBypassed: args.bypassLimits, submittedInPackage: true, chainstateIsCurrent, hasNoPoolParents: entry.parents.size === 0 };
+      const event = { entry, limitsBypassed: args.bypassLimits, submittedInPackage: true, chainstateIsCurrent, hasNoPoolParents: entry.parents.size === 0, mempoolSequence: this.pool.sequence - 1 };
       for (const l of this.eventListeners) l.transactionAdded(event);
     }
   }

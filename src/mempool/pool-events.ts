@@ -14,12 +14,14 @@ export interface PoolTransactionAdded {
   /** Core's IsCurrentForFeeEstimation at acceptance. */
   readonly chainstateIsCurrent: boolean;
   readonly hasNoPoolParents: boolean;
+  /** The mempool sequence the addition took (Core's GetAndIncrementSequence when it announces it). */
+  readonly mempoolSequence: number;
 }
 
 export interface MempoolEventListener {
   /** TransactionAddedToMempool. */
   transactionAdded(event: PoolTransactionAdded): void;
-  /** TransactionRemovedFromMempool: replaced, conflicted, removed by a reorg. */
+  /** TransactionRemovedFromMempool: replaced, conflicted, removed by a reorg (its sequence in entry.removalSequence). */
   transactionRemoved(entry: MempoolEntry): void;
   /** MempoolTransactionsRemovedForBlock: every connected block, with the pool transactions it confirmed. */
   removedForBlock(confirmed: readonly MempoolEntry[], height: number): void;

@@ -195,6 +195,7 @@ export class TxMempool {
     for (const parent of entry.parents) parent.children.delete(entry);
     for (const child of entry.children) child.parents.delete(entry);
     this.memory.removed(entry);
+    entry.removalSequence = this.sequenceNumber;
     this.sequenceNumber++;
     this.transactionsUpdated++;
     this.journal.set(entry.txid, null);

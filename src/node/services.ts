@@ -11,6 +11,7 @@ import type { NodeConfig } from './config.js';
 import type { Logger } from './logging.js';
 import { ChainstateService } from './chainstate-service.js';
 import { WalletService } from './wallet-service.js';
+import { ZmqService } from './zmq-service.js';
 import { NetService } from './net-service.js';
 
 export interface NodeContext {
@@ -81,6 +82,8 @@ export function nodeServices(config: NodeConfig): NodeService[] {
   // Core loads wallets after the chain and before the network starts.
   services.push(chainstate);
   if (!config.args.getBoolArg('disablewallet', false)) services.push(new WalletService(config, chainstate));
+  // Core's ZMQ notification interface is registered before the network starts.
+  services.push(new ZmqService(config, chainstate));
   services.push(net);
   return services;
 }

@@ -65,3 +65,4 @@ export { walletImportHandlers } from './wallet-import-handlers.js';
 export { walletBumpHandlers } from './wallet-bump-handlers.js';
 export { walletSendAllHandlers } from './wallet-send-all-handlers.js';
 export { walletSignerHandlers } from './wallet-signer-handlers.js';
+export { zmqMethods, type ZmqNotification } from './zmq-methods.js';

@@ -14,8 +14,7 @@ import { rawTransactionMethods } from './rawtransaction-methods.js';
 import type { RpcMethod } from './spec.js';
 import { txOutProofMethods } from './txoutproof.js';
 import { utilMethods } from './util-methods.js';
-import { zmqMethods } from './zmq-methods.js';
 
 export function pureRpcMethods(chain: ChainName): RpcMethod[] {
-  return [...utilMethods(chain), ...multisigMethods(chain), ...messageMethods(chain), ...rawTransactionMethods(chain), ...psbtMethods(chain), ...txOutProofMethods(), ...privateBroadcastMethods(), ...zmqMethods()];
+  return [...utilMethods(chain), ...multisigMethods(chain), ...messageMethods(chain), ...rawTransactionMethods(chain), ...psbtMethods(chain), ...txOutProofMethods(), ...privateBroadcastMethods()];
 }

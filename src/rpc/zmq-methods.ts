@@ -1,11 +1,15 @@
-/**
- * getzmqnotifications (Core's zmq/zmqrpc.cpp). tsbtcd publishes no ZeroMQ notifications
- * yet, so the list of active publishers is empty, as a bitcoind's without -zmqpub options.
- */
+/** getzmqnotifications (Core's zmq/zmqrpc.cpp): the active publishers, in Core's order. */
 import { defineRpcMethod } from './registry.js';
 import { helpExampleCli, helpExampleRpc, type RpcMethod } from './spec.js';
 
-export function zmqMethods(): RpcMethod[] {
+export interface ZmqNotification {
+  readonly type: string;
+  readonly address: string;
+  readonly hwm: number;
+}
+
+/** `notifications` lists the node's publishers (none without -zmqpub options). */
+export function zmqMethods(notifications: () => readonly ZmqNotification[] = () => []): RpcMethod[] {
   const getzmqnotifications = defineRpcMethod({
     name: 'getzmqnotifications',
     category: 'zmq',
@@ -27,7 +31,7 @@ export function zmqMethods(): RpcMethod[] {
       },
     ],
     examples: helpExampleCli('getzmqnotifications', '') + helpExampleRpc('getzmqnotifications', ''),
-    handler: () => [],
+    handler: () => notifications().map((n) => ({ type: n.type, address: n.address, hwm: n.hwm })),
   });
   return [getzmqnotifications];
 }

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import { test } from 'node:test';
-import { DEFAULT_NODE_FACTS, descriptorActivityMethods, networkMethods, nodeMethods, pureRpcMethods, scanBlocksMethods, scanTxOutSetMethods, walletStubMethods } from '../../src/rpc/index.js';
+import { DEFAULT_NODE_FACTS, descriptorActivityMethods, networkMethods, nodeMethods, pureRpcMethods, scanBlocksMethods, scanTxOutSetMethods, walletStubMethods, zmqMethods } from '../../src/rpc/index.js';
 import { caller } from './rpc-call-helper.js';
 
 const fixtures = JSON.parse(fs.readFileSync(new URL('../../../test/unit/fixtures/core-v31-help.json', import.meta.url), 'utf8')) as Record<string, string>;
@@ -20,6 +20,7 @@ const rpc = caller(
   ...scanBlocksMethods({ chain: 'regtest', snapshots: () => undefined, node: DEFAULT_NODE_FACTS }),
   ...descriptorActivityMethods(),
   ...walletStubMethods({ walletDir: () => '/nonexistent', listWalletDatabases: () => [] }),
+  ...zmqMethods(),
 );
 
 test('help <command> equals Core v31.0’s text', () => {
