@@ -89,6 +89,11 @@ export interface ChainEvents {
    * reading the stored chain on this signal (front-ends, long polls) sees it.
    */
   tipChanged?(tip: BlockIndexEntry): void;
+  /**
+   * Core's UpdatedBlockTip: one activation step moved the tip (after the mempool took back a
+   * reorg's transactions); `ibd` is whether the node is still in initial block download.
+   */
+  updatedBlockTip?(tip: BlockIndexEntry, ibd: boolean): void;
   /** Core's BlockChecked: a block finished full validation (connect) or failed early checks. */
   blockChecked?(hash: string, verdict: Verdict): void;
   /** The tip reached -stopatheight. */
@@ -647,9 +652,11 @@ export class Chainstate {
       if (this.interrupted) break;
       mostWork ??= this.findMostWorkChain();
       if (!mostWork || mostWork === this.chain.tip) break;
+      const tipBefore = this.chain.tip;
       const invalidFound = await this.activateBestChainStep(mostWork);
       if (invalidFound) mostWork = undefined;
       const tip = this.chain.tip;
+      if (tip && tip !== tipBefore) this.options.events?.updatedBlockTip?.(tip, this.isInitialBlockDownload());
       if (tip && this.options.stopAtHeight && tip.height >= this.options.stopAtHeight) {
         this.flush('always');
         this.options.events?.stopHeightReached?.(tip.height);

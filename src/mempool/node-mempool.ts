@@ -131,11 +131,9 @@ export class NodeMempool implements ChainMempoolSync {
       // Core's Finalize: a single acceptance (not a package's) limits the pool at once, and fails if that took it.
       if (!args.bypassLimits && !args.packageSubmission) {
         this.limitMempoolSize();
-        if (this.pool.get(pre.entry.txid) !== pre.entry) {
-          this.pool.unannouncedAddition();
-          return refuse('mempool full');
-        }
+        if (this.pool.get(pre.entry.txid) !== pre.entry) return refuse('mempool full');
       }
+      const mempoolSequence = this.pool.announceAddition();
       if (this.eventListeners.length > 0) {
         const event = {
           entry: pre.entry,
@@ -143,8 +141,7 @@ export class NodeMempool implements ChainMempoolSync {
           submittedInPackage: args.packageSubmission ?? false,
           chainstateIsCurrent: this.currentForFeeEstimation(),
           hasNoPoolParents: pre.entry.parents.size === 0,
-          // The addition's own step, after whatever the size limit removed.
-          mempoolSequence: this.pool.sequence - 1,
+          mempoolSequence,
         };
         for (const l of this.eventListeners) l.transactionAdded(event);
       }
@@ -178,7 +175,7 @@ export class NodeMempool implements ChainMempoolSync {
     const chainstateIsCurrent = this.currentForFeeEstimation();
     for (const entry of entries) {
       this.pool.add(entry);
-      const event = { entry, limitsBypassed: args.bypassLimits, submittedInPackage: true, chainstateIsCurrent, hasNoPoolParents: entry.parents.size === 0, mempoolSequence: this.pool.sequence - 1 };
+      const event = { entry, limitsBypassed: args.bypassLimits, submittedInPackage: true, chainstateIsCurrent, hasNoPoolParents: entry.parents.size === 0, mempoolSequence: this.pool.announceAddition() };
       for (const l of this.eventListeners) l.transactionAdded(event);
     }
   }

@@ -170,17 +170,17 @@ export class TxMempool {
       }
     });
     this.memory.added(entry);
-    this.sequenceNumber++;
     this.transactionsUpdated++;
     this.journal.set(entry.txid, entry);
   }
 
   /**
-   * Core takes an addition's sequence number when it announces the transaction: one the
-   * size limit evicted before that (Finalize's "mempool full") never took one.
+   * Core's GetAndIncrementSequence as TransactionAddedToMempool takes it: an addition takes
+   * its number when it is announced, after the conflicts it replaced and whatever the size
+   * limit removed took theirs (one the limit evicted is never announced).
    */
-  unannouncedAddition(): void {
-    this.sequenceNumber--;
+  announceAddition(): number {
+    return this.sequenceNumber++;
   }
 
   /** Core's removeUnchecked: one entry, its links dropped both ways. */

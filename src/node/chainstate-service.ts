@@ -220,6 +220,9 @@ export class ChainstateService implements NodeService {
         blockDisconnected: (block, entry) => {
           for (const l of this.chainListeners) l.blockDisconnected?.(block, entry);
         },
+        updatedBlockTip: (tip, ibd) => {
+          for (const l of this.chainListeners) l.updatedBlockTip?.(tip, ibd);
+        },
         tipChanged: (tip) => {
           const event = { hash: tip.hashHex, height: tip.height };
           this.tipWaiters.update(event);

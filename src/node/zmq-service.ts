@@ -51,8 +51,12 @@ export class ZmqService implements NodeService {
   readonly name = 'zmq';
   readonly rpcMethods: readonly RpcMethod[];
   #notifiers: Notifier[] = [];
-  /** A block was connected since the last tip report (UpdatedBlockTip is skipped after disconnections alone). */
-  #connectedSinceTip = false;
+  /**
+   * The connected blocks' messages of the current activation step: Core signals
+   * BlockConnected after the step, so after a reorg's transactions went back to the pool
+   * (their A messages), and sends them when the step reports its tip.
+   */
+  #connected: (() => void)[] = [];
 
   constructor(
     private readonly config: NodeConfig,
@@ -88,7 +92,7 @@ export class ZmqService implements NodeService {
     this.chainstate.chainListeners.push({
       blockConnected: (block, entry) => this.#blockConnected(block, entry),
       blockDisconnected: (block, entry) => this.#blockDisconnected(block, entry),
-      tipChanged: (tip) => this.#tipChanged(tip),
+      updatedBlockTip: (tip, ibd) => this.#updatedBlockTip(tip, ibd),
     });
     this.chainstate.nodeMempool?.eventListeners.push({
       transactionAdded: (event) => this.#transactionAdded(event),
@@ -144,9 +148,10 @@ export class ZmqService implements NodeService {
   }
 
   #blockConnected(block: ParsedBlock, entry: BlockIndexEntry): void {
-    this.#connectedSinceTip = true;
-    for (const tx of block.transactions) this.#transaction(tx);
-    this.#sequence(entry.hash, 'C');
+    this.#connected.push(() => {
+      for (const tx of block.transactions) this.#transaction(tx);
+      this.#sequence(entry.hash, 'C');
+    });
   }
 
   #blockDisconnected(block: ParsedBlock, entry: BlockIndexEntry): void {
@@ -155,20 +160,16 @@ export class ZmqService implements NodeService {
   }
 
   /**
-   * UpdatedBlockTip: hashblock and rawblock of the new tip, outside initial block download.
-   * The chainstate reports the tip when it commits, which is just before it tells listeners
-   * of the block it connected; Core signals the tip after the block: so the tip is published
-   * once the current call has finished, after that block's messages.
+   * The end of an activation step (Core's UpdatedBlockTip): the step's connected blocks'
+   * messages, then hashblock and rawblock of the new tip unless in initial block download
+   * or the step only disconnected blocks.
    */
-  #tipChanged(tip: BlockIndexEntry): void {
-    queueMicrotask(() => this.#publishTip(tip));
-  }
-
-  #publishTip(tip: BlockIndexEntry): void {
-    const connected = this.#connectedSinceTip;
-    this.#connectedSinceTip = false;
+  #updatedBlockTip(tip: BlockIndexEntry, ibd: boolean): void {
+    const connected = this.#connected;
+    this.#connected = [];
+    for (const send of connected) send();
     const chain = this.chainstate.chainstate;
-    if (!connected || !chain || chain.isInitialBlockDownload()) return;
+    if (connected.length === 0 || ibd || !chain) return;
     this.#each(['hashblock', 'rawblock'], (type) => {
       if (type === 'hashblock') return displayOrder(tip.hash);
       try {

@@ -3,8 +3,8 @@
  * transactions and blocks, and hands the same ones, in the same order, to bitcoind and to
  * tsbtcd, both publishing all five topics on one address each. A zeromq subscriber on each
  * reads [topic, body, sequence] messages: blocks, mempool additions, a fee bump's
- * replacement, an invalidateblock reorg (transactions back in the pool) and a new branch
- * give byte-identical message lists. getzmqnotifications lists the publishers as bitcoind.
+ * replacement, an invalidateblock reorg (transactions back in the pool) and a new branch,
+ * a competing branch that wins in one step, and an expiry give byte-identical message lists. getzmqnotifications lists the publishers as bitcoind.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -86,6 +86,25 @@ test('ZMQ: the same blocks, transactions, replacement and reorg give byte-identi
     await both('invalidateblock', [tip]);
     await mineOne();
     await mineOne();
+    // A competing branch that wins in one step: the tip's payment goes back to the pools
+    // (its A before the new blocks' messages, as Core signals BlockConnected after the step).
+    const kept = await w('sendtoaddress', [await w('getnewaddress'), 2]);
+    await relay(kept);
+    await mineOne();
+    const replaced = await driver.call<string>('getbestblockhash');
+    await driver.call('invalidateblock', [replaced]);
+    const address = await w('getnewaddress');
+    const branch = [(await driver.call('generateblock', [address, []])).hash, (await driver.call('generateblock', [address, []])).hash];
+    for (const hash of branch) await both('submitblock', [await driver.call('getblock', [hash, 0])]);
+    // An expiry: a payment left in the pools for longer than -mempoolexpiry leaves when the next one arrives.
+    const confirmed = (await w('listunspent', [1])).filter((u: any) => u.amount > 10);
+    const old = await w('send', [{ [await w('getnewaddress')]: 1 }, null, 'unset', null, { inputs: [{ txid: confirmed[0].txid, vout: confirmed[0].vout }], add_inputs: false }]);
+    await relay(old.txid);
+    const later = Math.floor(Date.now() / 1000) + 337 * 3600;
+    await both('setmocktime', [later]);
+    const fresh = await w('send', [{ [await w('getnewaddress')]: 1 }, null, 'unset', null, { inputs: [{ txid: confirmed[1].txid, vout: confirmed[1].vout }], add_inputs: false }]);
+    await relay(fresh.txid);
+    for (const target of targets) assert.equal((await target.call<string[]>('getrawmempool')).includes(old.txid), false, 'expired');
     assert.equal(await node.call('getbestblockhash'), await core.call('getbestblockhash'));
     await waitFor('messages', () => (subscribers.every((s) => s.messages.length > 0) ? true : undefined));
     await quiet(subscribers[0]!.messages);
