@@ -2,7 +2,7 @@
  * One transaction in the pool (Core's CTxMemPoolEntry): the transaction with what
  * acceptance established about it, and its links to in-pool parents and children.
  */
-import type { Transaction } from '../primitives/index.js';
+import { compareBytes, type Transaction } from '../primitives/index.js';
 
 export interface MempoolEntry {
   readonly tx: Transaction;
@@ -35,6 +35,15 @@ export interface MempoolEntry {
   readonly children: Set<MempoolEntry>;
   /** The mempool sequence its removal took (Core passes it to TransactionRemovedFromMempool); set when it leaves. */
   removalSequence?: number;
+}
+
+/**
+ * Entries in the order Core's RemoveStaged removes a staged set (a std::set ordered by
+ * txid, compared as uint256 bytes): what removal notifications and their mempool sequence
+ * numbers follow.
+ */
+export function inRemovalOrder(entries: Iterable<MempoolEntry>): MempoolEntry[] {
+  return [...entries].sort((a, b) => compareBytes(a.tx.txid, b.tx.txid));
 }
 
 /** The outpoint key the pool indexes spends by. */

@@ -14,7 +14,7 @@ import { loadMempoolFile, type ImportMempoolOptions, type MempoolLoadReport } fr
 import { dustOutputs } from './standard-tx.js';
 import { selectForBlock, type BlockSelection, type BlockWeightLimits } from './block-selection.js';
 import { formatFeeRate } from './fee-rate.js';
-import type { MempoolEntry } from './entry.js';
+import { inRemovalOrder, type MempoolEntry } from './entry.js';
 import type { MempoolPolicyOptions } from './policy-options.js';
 import { TxMempool } from './pool.js';
 import { preChecks, refuse, type AcceptArgs, type AcceptFailure, type ChainContext } from './prechecks.js';
@@ -97,7 +97,7 @@ export class NodeMempool implements ChainMempoolSync {
 
   /** The entry and its descendants leave the pool; listeners hear of each (Core's removeRecursive). */
   private removeWithDescendantsNotified(entry: MempoolEntry): void {
-    const gone = this.pool.descendants(entry);
+    const gone = inRemovalOrder(this.pool.descendants(entry));
     for (const e of gone) this.pool.remove(e);
     this.removed(gone);
   }
@@ -124,10 +124,12 @@ export class NodeMempool implements ChainMempoolSync {
     const scripts = await this.scriptChecks(tx, pre.spentOutputs);
     if (scripts) return scripts;
     if (!testOnly) {
-      for (const e of pre.evicted) this.pool.remove(e);
+      // Core's RemoveStaged of the conflicts: in txid order, which their R notifications follow.
+      const evicted = inRemovalOrder(pre.evicted);
+      for (const e of evicted) this.pool.remove(e);
       this.pool.add(pre.entry);
       this.logReplacement(pre.evicted, [pre.entry]);
-      this.removed(pre.evicted);
+      this.removed(evicted);
       // Core's Finalize: a single acceptance (not a package's) limits the pool at once, and fails if that took it.
       if (!args.bypassLimits && !args.packageSubmission) {
         this.limitMempoolSize();
@@ -168,7 +170,8 @@ export class NodeMempool implements ChainMempoolSync {
   }
 
   /** A validated package enters: what it replaces leaves, its transactions enter parents first, the listeners hear of each. */
-  private submitPackageEntries(entries: readonly MempoolEntry[], evicted: readonly MempoolEntry[], args: AcceptArgs): void {
+  private submitPackageEntries(entries: readonly MempoolEntry[], replaced: readonly MempoolEntry[], args: AcceptArgs): void {
+    const evicted = inRemovalOrder(replaced);
     for (const e of evicted) this.pool.remove(e);
     this.logReplacement(evicted, entries);
     this.removed(evicted);

@@ -6,7 +6,7 @@
  */
 import { hashToHex, hexToHash, type OutPoint } from '../primitives/index.js';
 import type { MempoolEntryRecord } from '../storage/index.js';
-import { outpointId, type MempoolEntry } from './entry.js';
+import { inRemovalOrder, outpointId, type MempoolEntry } from './entry.js';
 import { PoolUsage, type PoolCluster } from './pool-usage.js';
 
 /** Changes to mirror into the mempool table. */
@@ -210,13 +210,14 @@ export class TxMempool {
     for (const entry of this.byTxid.values()) {
       if (entry.time < cutoff && !stage.has(entry)) for (const e of this.descendants(entry)) stage.add(e);
     }
-    for (const e of stage) this.remove(e);
-    return [...stage];
+    const removed = inRemovalOrder(stage);
+    for (const e of removed) this.remove(e);
+    return removed;
   }
 
   /** Core's removeRecursive: the entry and every in-pool descendant. */
   removeWithDescendants(entry: MempoolEntry): void {
-    for (const e of this.descendants(entry)) this.remove(e);
+    for (const e of inRemovalOrder(this.descendants(entry))) this.remove(e);
   }
 
   /** The entry and everything reachable along `edge`, the entry first. */

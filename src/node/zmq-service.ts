@@ -57,6 +57,7 @@ export class ZmqService implements NodeService {
    * (their A messages), and sends them when the step reports its tip.
    */
   #connected: (() => void)[] = [];
+  #log: ((message: string) => void) | undefined;
 
   constructor(
     private readonly config: NodeConfig,
@@ -66,6 +67,7 @@ export class ZmqService implements NodeService {
   }
 
   async start(ctx: NodeContext): Promise<void> {
+    this.#log = (m) => ctx.log.info(m);
     const args = this.config.args;
     const channels = new Map<string, Channel>();
     for (const type of TYPES) {
@@ -122,10 +124,8 @@ export class ZmqService implements NodeService {
     notifier.sequence++;
     const parts = [Buffer.from(notifier.type), body, sequence];
     const channel = notifier.channel;
-    channel.queue = channel.queue.then(
-      () => channel.socket.send(parts),
-      () => channel.socket.send(parts),
-    );
+    // A failed send is Core's dropped notification (it logs and goes on): never an unhandled rejection.
+    channel.queue = channel.queue.then(() => channel.socket.send(parts)).catch((err: Error) => this.#log?.(`zmq: send to ${notifier.address} failed: ${err.message}`));
   }
 
   #each(types: readonly NotifierType[], body: (type: NotifierType) => Uint8Array | undefined): void {
