@@ -84,8 +84,9 @@ export class CoinStatsIndex extends BaseIndex<CoinStatsRecord> {
       block.transactions.forEach((tx, i) => {
         const coinbase = i === 0;
         if (coinbase && bip30) {
-          next.unspendableBip30 += tx.outputs.reduce((s, o) => s + o.value, 0n);
-          next.totalUnspendable += tx.outputs.reduce((s, o) => s + o.value, 0n);
+          const value = tx.outputs.reduce((s, o) => s + o.value, 0n);
+          next.unspendableBip30 += value;
+          next.totalUnspendable += value;
           return;
         }
         tx.outputs.forEach((output, vout) => {

@@ -9,7 +9,7 @@
  */
 import type { OutPoint } from '../primitives/index.js';
 import { compareBytes, hashToHex } from '../primitives/index.js';
-import type { MempoolEntry } from './entry.js';
+import { outpointId, type MempoolEntry } from './entry.js';
 import { feeForSize } from './fee-rate.js';
 import type { TxMempool } from './pool.js';
 
@@ -37,7 +37,8 @@ function minerScore(e: MockEntry): [bigint, number] {
   return compareFeeFrac(ancestors[0], ancestors[1], own[0], own[1]) < 0 ? ancestors : own;
 }
 
-const outpointKey = (o: OutPoint): string => `${hashToHex(o.txid)}:${o.vout}`;
+/** The bump fee maps' key: the pool's outpoint key ("txid:vout"). */
+const outpointKey = (o: OutPoint): string => outpointId(hashToHex(o.txid), o.vout);
 
 export class MiniMiner {
   readonly #entries = new Map<string, MockEntry>();

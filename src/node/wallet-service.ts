@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { selectParams } from '../consensus/index.js';
-import { MiniMiner } from '../mempool/index.js';
+import { MiniMiner, outpointId } from '../mempool/index.js';
 import type { BlockIndexEntry } from '../chain/index.js';
 import { hashToHex, hexToHash, type Transaction } from '../primitives/index.js';
 import {
@@ -119,7 +119,7 @@ function walletChainOf(chainstate: ChainstateService, policy: NodeConfig['mempoo
     },
     individualBumpFees: (outpoints, feeRate) => {
       const pool = chainstate.nodeMempool?.pool;
-      if (!pool) return new Map(outpoints.map((o) => [`${hashToHex(o.txid)}:${o.vout}`, 0n]));
+      if (!pool) return new Map(outpoints.map((o) => [outpointId(hashToHex(o.txid), o.vout), 0n]));
       return new MiniMiner(pool, outpoints).calculateBumpFees(feeRate);
     },
     combinedBumpFee: (outpoints, feeRate) => {

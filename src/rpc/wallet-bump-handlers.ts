@@ -15,7 +15,7 @@ import type { RpcCallContext } from './spec.js';
 import { getInt, isJsonObject, rpcTypeCheckObj } from './value-parse.js';
 import { amountJson, parseHash } from './values.js';
 import { feeEstimateMode } from './wallet-send-handlers.js';
-import { ensureUnlocked, fillPsbt, walletForRequest, type WalletHandlers, type WalletRpcDeps } from './wallet-request.js';
+import { ensureUnlocked, signWalletPsbt, walletForRequest, type WalletHandlers, type WalletRpcDeps } from './wallet-request.js';
 
 const ERROR_CODES = { INVALID_ADDRESS_OR_KEY: RPC_INVALID_ADDRESS_OR_KEY, INVALID_PARAMETER: RPC_INVALID_PARAMETER, WALLET_ERROR: RPC_WALLET_ERROR, MISC_ERROR: RPC_MISC_ERROR } as const;
 
@@ -74,15 +74,11 @@ function bumpHandler(deps: WalletRpcDeps, wantPsbt: boolean) {
   };
 }
 
-/**
- * feebumper::SignTransaction for an external signer wallet: filled without signing, then
- * signed by the device once; null when it fails or leaves the transaction incomplete.
- */
+/** feebumper::SignTransaction for an external signer wallet: null when signing fails or leaves the transaction incomplete. */
 async function signWithExternalSigner(deps: WalletRpcDeps, wallet: Wallet, tx: Transaction): Promise<Transaction | null> {
   const psbt = psbtFromTransaction(tx);
-  fillWalletPsbt(wallet, psbt, { sign: false, sighash: null, finalize: true, bip32derivs: true });
   try {
-    await fillPsbt(deps, wallet, psbt, { sign: true, sighash: null, finalize: true, bip32derivs: false });
+    await signWalletPsbt(deps, wallet, psbt);
   } catch (err) {
     if (err instanceof RpcError) return null;
     throw err;

@@ -19,7 +19,7 @@ const FLAG_NAMES: readonly [bigint, string][] = [
   [WALLET_FLAG.DISABLE_PRIVATE_KEYS, 'disable_private_keys'],
   [WALLET_FLAG.BLANK_WALLET, 'blank'],
   [WALLET_FLAG.DESCRIPTORS, 'descriptor_wallet'],
-  [1n << 35n, 'external_signer'],
+  [WALLET_FLAG.EXTERNAL_SIGNER, 'external_signer'],
 ];
 
 /** The wallet named by the endpoint or by the parameter (Core's EnsureUniqueWalletName: unloadwallet, migratewallet). */

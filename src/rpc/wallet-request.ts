@@ -75,6 +75,16 @@ export async function fillPsbt(
   return filled;
 }
 
+/**
+ * Core's FinishTransaction / feebumper::SignTransaction signing: filled first without signing
+ * (derivation paths in), so an external signer is asked once with everything it needs, then
+ * signed with the paths left out, finalized.
+ */
+export async function signWalletPsbt(deps: WalletRpcDeps, wallet: Wallet, psbt: Psbt): Promise<void> {
+  await fillPsbt(deps, wallet, psbt, { sign: false, sighash: null, finalize: true, bip32derivs: true });
+  await fillPsbt(deps, wallet, psbt, { sign: true, sighash: null, finalize: true, bip32derivs: false });
+}
+
 /** Core's ParseOutputType; "unknown" is refused as Core refuses it (-5). */
 export function parseOutputType(text: string): WalletOutputType {
   const found = walletOutputTypeOf(text);

@@ -17,7 +17,7 @@ import { addOutputs, constructTransaction } from './rawtransaction-methods.js';
 import { getBool, getInt, isJsonObject } from './value-parse.js';
 import { fundTransaction } from './wallet-fund-handlers.js';
 import { commitAndBroadcast, feeEstimateMode } from './wallet-send-handlers.js';
-import { ensureUnlocked, fillPsbt, walletForRequest, type WalletHandlers, type WalletRpcDeps } from './wallet-request.js';
+import { ensureUnlocked, signWalletPsbt, walletForRequest, type WalletHandlers, type WalletRpcDeps } from './wallet-request.js';
 
 /** Core's InterpretFeeEstimationInstructions: positional fee arguments go into the options, never both. */
 function feeInstructionsIntoOptions(args: RpcArgs, options: JsonObject): void {
@@ -49,9 +49,7 @@ function preventOutdatedOptions(options: JsonObject): void {
 /** Core's FinishTransaction. */
 async function finishTransaction(deps: WalletRpcDeps, wallet: Wallet, options: JsonObject, tx: Transaction): Promise<JsonObject> {
   const psbt = psbtFromTransaction(tx);
-  // Filled first without signing, so an external signer is asked once, with everything it needs.
-  await fillPsbt(deps, wallet, psbt, { sign: false, sighash: null, finalize: true, bip32derivs: true });
-  await fillPsbt(deps, wallet, psbt, { sign: true, sighash: null, finalize: true, bip32derivs: false });
+  await signWalletPsbt(deps, wallet, psbt);
   const encoded = encodePsbt(psbt);
   const final = finalizeAndExtract(psbt);
   const psbtOptIn = options.psbt === true;

@@ -9,9 +9,6 @@ import { RPC_INVALID_ADDRESS_OR_KEY, RPC_MISC_ERROR, RpcError } from './errors.j
 import { scanDescriptorFor } from './scan-descriptors.js';
 import { walletForRequest, type WalletHandlers, type WalletRpcDeps } from './wallet-request.js';
 
-const member = (value: unknown, key: string): unknown =>
-  value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>)[key] : undefined;
-
 export function walletSignerHandlers(deps: WalletRpcDeps): WalletHandlers {
   return {
     walletdisplayaddress: async (args, ctx) => {
@@ -24,18 +21,13 @@ export function walletSignerHandlers(deps: WalletRpcDeps): WalletHandlers {
       const expansion = owner?.spkm.expansionAt(owner.index);
       // Only an external signer wallet's descriptors can show an address.
       if (!owner || !expansion || !wallet.hasFlag(WALLET_FLAG.EXTERNAL_SIGNER)) throw new RpcError(RPC_MISC_ERROR, 'There is no ScriptPubKeyManager for this address');
-      let shown: unknown;
       try {
         const signer = await connectedSigner(deps.signer, wallet.chainName);
-        shown = await signer.displayAddress(scanDescriptorFor(expansion.descriptor, owner.index, expansion.keys, wallet.chainName, script));
+        const descriptor = scanDescriptorFor(expansion.descriptor, owner.index, expansion.keys, wallet.chainName, script);
+        await signer.displayAddress(descriptor, encodeAddress(script, wallet.chainName) ?? text);
       } catch (err) {
         throw new RpcError(RPC_MISC_ERROR, (err as Error).message);
       }
-      const error = member(shown, 'error');
-      if (typeof error === 'string') throw new RpcError(RPC_MISC_ERROR, `Signer returned error: ${error}`);
-      const echoed = member(shown, 'address');
-      if (typeof echoed !== 'string') throw new RpcError(RPC_MISC_ERROR, 'Signer did not echo address');
-      if (echoed !== encodeAddress(script, wallet.chainName)) throw new RpcError(RPC_MISC_ERROR, `Signer echoed unexpected address ${echoed}`);
       return { address: text };
     },
   };

@@ -249,7 +249,7 @@ function applyBumpFees(wallet: Wallet, coins: readonly SelectableCoin[], feeRate
   if (unconfirmed.length === 0 || !wallet.chain.individualBumpFees) return;
   const fees = wallet.chain.individualBumpFees(unconfirmed.map((c) => c.outpoint), feeRate);
   for (const coin of unconfirmed) {
-    const fee = fees.get(`${hashToHex(coin.outpoint.txid)}:${coin.outpoint.vout}`) ?? 0n;
+    const fee = fees.get(outpointText(coin.outpoint)) ?? 0n;
     if (fee > 0n) coin.applyBumpFee(fee);
   }
 }

@@ -22,18 +22,29 @@ export interface CacheEntry {
   readonly xpub: ExtPubKey;
 }
 
+/** What the cache already holds: those entries are not derived again. */
+export interface CachedXpubs {
+  parent(keyIndex: number): boolean;
+  derived(keyIndex: number, pos: number): boolean;
+}
+
 /**
- * The cache entries expanding `positions` writes, for each BIP32 key (a hardened wildcard
- * gives one per position, other keys the same entries whatever the position). Keys that
- * cannot be derived here (a locked wallet) give nothing.
+ * The cache entries expanding positions [from, to) adds to `cached`, for each BIP32 key (a
+ * hardened wildcard gives one per position, other keys the same entries whatever the
+ * position). Keys that cannot be derived here (a locked wallet) give nothing.
  */
-export function descriptorCacheEntries(d: Descriptor, keys: KeyStore, positions: readonly number[]): CacheEntry[] {
+export function descriptorCacheEntries(d: Descriptor, keys: KeyStore, from: number, to: number, cached: CachedXpubs): CacheEntry[] {
   const entries: CacheEntry[] = [];
   keyExpressionsInOrder(d).forEach((expression, keyIndex) => {
     const key = expression instanceof OriginKey ? expression.inner : expression;
     if (!(key instanceof Bip32Key)) return;
-    const perPosition = key.deriveType === 'hardened';
-    for (const pos of perPosition ? positions : positions.slice(0, 1)) {
+    const missing: number[] = [];
+    if (key.deriveType === 'hardened') {
+      for (let pos = from; pos < to; pos++) if (!cached.derived(keyIndex, pos)) missing.push(pos);
+    } else if (!cached.parent(keyIndex)) {
+      missing.push(from);
+    }
+    for (const pos of missing) {
       const found = key.cacheEntries(pos, keys);
       if (!found) continue;
       if (found.derived) entries.push({ keyIndex, derivationIndex: pos, xpub: found.derived });

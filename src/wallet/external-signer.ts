@@ -77,12 +77,10 @@ function univalueTypeName(value: unknown): string {
 const memberOf = (value: unknown, key: string): unknown =>
   value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>)[key] : undefined;
 
-/** Core's ChainTypeToString, which the signer gets as --chain. */
-const CHAIN_ARGUMENT: Readonly<Record<ChainName, string>> = { main: 'main', test: 'test', testnet4: 'testnet4', signet: 'signet', regtest: 'regtest' };
-
 export class ExternalSigner {
   constructor(
     readonly command: string,
+    /** Passed as --chain: the names are Core's ChainTypeToString. */
     readonly chain: ChainName,
     /** The master key fingerprint, hex. */
     readonly fingerprint: string,
@@ -111,12 +109,20 @@ export class ExternalSigner {
   }
 
   #prefix(): string {
-    return `${this.command} --fingerprint ${this.fingerprint} --chain ${CHAIN_ARGUMENT[this.chain]}`;
+    return `${this.command} --fingerprint ${this.fingerprint} --chain ${this.chain}`;
   }
 
-  /** `displayaddress --desc <descriptor>`: the signer's answer as it gave it. */
-  displayAddress(descriptor: string): Promise<unknown> {
-    return runCommandParseJson(`${this.#prefix()} displayaddress --desc ${descriptor}`);
+  /**
+   * ExternalSignerScriptPubKeyMan::DisplayAddress: `displayaddress --desc <descriptor>`, which
+   * must echo `address`; throws Core's text when the device errs, echoes nothing or another address.
+   */
+  async displayAddress(descriptor: string, address: string): Promise<void> {
+    const shown = await runCommandParseJson(`${this.#prefix()} displayaddress --desc ${descriptor}`);
+    const error = memberOf(shown, 'error');
+    if (typeof error === 'string') throw new Error(`Signer returned error: ${error}`);
+    const echoed = memberOf(shown, 'address');
+    if (typeof echoed !== 'string') throw new Error('Signer did not echo address');
+    if (echoed !== address) throw new Error(`Signer echoed unexpected address ${echoed}`);
   }
 
   /** `getdescriptors --account <n>`: the signer's answer as it gave it. */
@@ -137,7 +143,7 @@ export class ExternalSigner {
         [...input.tapBip32Paths.values()].some((path) => toHex(path.origin.fingerprint) === this.fingerprint),
     );
     if (!matches) return { ok: false, error: `Signer fingerprint ${this.fingerprint} does not match any of the inputs:\n${encoded}` };
-    const result = await runCommandParseJson(`${this.command} --stdin --fingerprint ${this.fingerprint} --chain ${CHAIN_ARGUMENT[this.chain]}`, `signtx ${encoded}`);
+    const result = await runCommandParseJson(`${this.command} --stdin --fingerprint ${this.fingerprint} --chain ${this.chain}`, `signtx ${encoded}`);
     const error = memberOf(result, 'error');
     if (typeof error === 'string') return { ok: false, error };
     const answered = memberOf(result, 'psbt');

@@ -168,21 +168,19 @@ export class Wallet {
     this.#writeDescriptorCache(spkm);
   }
 
-  /** Core's TopUp writing the cache items its expansion adds (MergeAndDiff): what bitcoind needs to expand the descriptor without keys. */
+  /**
+   * Core's TopUp writing the cache items its expansion adds (MergeAndDiff): what bitcoind needs
+   * to expand the descriptor without keys. Only what the cache lacks is derived and written.
+   */
   #writeDescriptorCache(spkm: DescriptorSpkm): void {
     const stored = spkm.stored;
-    const end = spkm.isRange() ? spkm.record.rangeEnd : 1;
-    let from = spkm.isRange() ? spkm.record.rangeStart : 0;
-    for (const derived of stored.derivedXpubs.values()) for (const pos of derived.keys()) from = Math.max(from, pos + 1);
-    const positions: number[] = [];
-    for (let pos = from; pos < end; pos++) positions.push(pos);
-    if (positions.length === 0 && stored.parentXpubs.size > 0) return;
-    for (const entry of descriptorCacheEntries(spkm.descriptor, spkm.keys, positions.length > 0 ? positions : [0])) {
+    const [from, to] = spkm.isRange() ? [spkm.record.rangeStart, spkm.record.rangeEnd] : [0, 1];
+    const cached = { parent: (k: number) => stored.parentXpubs.has(k), derived: (k: number, pos: number) => stored.derivedXpubs.get(k)?.has(pos) ?? false };
+    for (const entry of descriptorCacheEntries(spkm.descriptor, spkm.keys, from, to, cached)) {
       const bytes = encodeXpubBytes(entry.xpub);
       if (entry.derivationIndex !== undefined) {
         let derived = stored.derivedXpubs.get(entry.keyIndex);
         if (!derived) stored.derivedXpubs.set(entry.keyIndex, (derived = new Map()));
-        if (derived.has(entry.derivationIndex)) continue;
         derived.set(entry.derivationIndex, bytes);
         this.db.write(recordKeys.descriptorCache(stored.id, entry.keyIndex, entry.derivationIndex), xpubValue.encode(bytes));
       } else if (entry.lastHardened) {
@@ -190,7 +188,6 @@ export class Wallet {
         stored.lastHardenedXpubs.set(entry.keyIndex, bytes);
         this.db.write(recordKeys.descriptorLastHardenedCache(stored.id, entry.keyIndex), xpubValue.encode(bytes));
       } else {
-        if (stored.parentXpubs.has(entry.keyIndex)) continue;
         stored.parentXpubs.set(entry.keyIndex, bytes);
         this.db.write(recordKeys.descriptorCache(stored.id, entry.keyIndex), xpubValue.encode(bytes));
       }

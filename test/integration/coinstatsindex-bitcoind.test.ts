@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { referenceBitcoind } from '../../native-bench/reference-bitcoind.js';
 import { BitcoindProcess } from './bitcoind-process.js';
-import { Daemon, waitFor, type WalletCaller } from './daemon-harness.js';
+import { Daemon, waitFor, walletCaller, type WalletCaller } from './daemon-harness.js';
 import { answerOf, copyChain } from './wallet-answers.js';
 
 const reference = referenceBitcoind();
@@ -79,11 +79,7 @@ test('gettxoutsetinfo from -coinstatsindex equals bitcoind v31 at every height, 
     assert.deepEqual(await statsOf(node, stale), await statsOf(core, stale), 'after the reorg, the disconnected blocks by hash too');
 
     // Core's refusals for a specific block.
-    const onNode: WalletCaller = async (method, params = []) => {
-      const { error, result } = (await node.rpc(method, params)).json as { result?: unknown; error?: { code: number; message: string } | null };
-      if (error) throw new Error(`${method}: ${error.code} ${error.message}`);
-      return result;
-    };
+    const onNode = walletCaller(node);
     const onCore: WalletCaller = async (method, params = []) => core.call(method, params);
     for (const params of [['hash_serialized_3', 1], ['muhash', 1, false], ['muhash', height + 10], ['muhash', -1], ['none', '00'.repeat(32)]]) {
       assert.deepEqual(await answerOf(onNode, 'gettxoutsetinfo', params), await answerOf(onCore, 'gettxoutsetinfo', params), JSON.stringify(params));

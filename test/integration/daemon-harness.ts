@@ -481,9 +481,10 @@ export function runToExit(args: readonly string[], timeoutMs = 15_000): Promise<
 /** A wallet's RPC endpoint (`/wallet/<name>`) of a node: the result, or an Error "<method>: <code> <message>" carrying the code. */
 export type WalletCaller = (method: string, params?: unknown[]) => Promise<any>;
 
-export function walletCaller(node: Daemon, name: string): WalletCaller {
+/** Calls on `/wallet/<name>`, or on the node's root endpoint without a name. */
+export function walletCaller(node: Daemon, name?: string): WalletCaller {
   return async (method, params = []) => {
-    const r = await node.rpc(method, params, { path: `/wallet/${encodeURIComponent(name)}` });
+    const r = await node.rpc(method, params, name === undefined ? {} : { path: `/wallet/${encodeURIComponent(name)}` });
     const json = r.json as { result?: unknown; error?: { code: number; message: string } | null };
     if (json.error) throw Object.assign(new Error(`${method}: ${json.error.code} ${json.error.message}`), { code: json.error.code });
     return json.result;

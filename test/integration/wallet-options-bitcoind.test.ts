@@ -56,11 +56,7 @@ test('bad and high wallet options: the node starts, and each create and load ans
       const node = await Daemon.start({ args: ['-connect=0', `-walletdir=${ourDir}`, ...args] });
       try {
         const onCore: WalletCaller = (method, params = []) => core.rpc.call(method, params, 30_000, '/');
-        const onNode: WalletCaller = async (method, params = []) => {
-          const { error, result } = (await node.rpc(method, params)).json as { result?: unknown; error?: { code: number; message: string } | null };
-          if (error) throw new Error(`${method}: ${error.code} ${error.message}`);
-          return result;
-        };
+        const onNode = walletCaller(node);
         for (const [method, params] of [
           ['createwallet', ['fresh']],
           ['loadwallet', ['pre']],

@@ -421,10 +421,7 @@ test('the same script of wallet calls on both nodes: equal answers, and every pa
     for (const params of [['nowhere'], ['']]) {
       const theirs = await errorOf(() => core.call('migratewallet', params));
       assert.ok(theirs);
-      assert.deepEqual(await errorOf(async () => {
-        const { error } = (await node.rpc('migratewallet', params)).json as { error?: { code: number; message: string } | null };
-        if (error) throw new Error(`migratewallet: ${error.code} ${error.message}`);
-      }), theirs, `migratewallet ${JSON.stringify(params)}`);
+      assert.deepEqual(await errorOf(() => walletCaller(node)('migratewallet', params)), theirs, `migratewallet ${JSON.stringify(params)}`);
     }
     // simulaterawtransaction: a payment to the wallet's own address, with no inputs, changes its balance by its amount.
     const spendsMissing = await core.call<string>('createrawtransaction', [[{ txid: '11'.repeat(32), vout: 0 }], [{ [mined]: 1 }]]);

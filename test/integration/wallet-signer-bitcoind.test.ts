@@ -65,11 +65,7 @@ test('an external signer wallet on both nodes: same descriptors, addresses and r
     await copyChain(core, node);
 
     const onCore: WalletCaller = (method, params = []) => core.rpc.call(method, params, 30_000, '/');
-    const onNode: WalletCaller = async (method, params = []) => {
-      const { error, result } = (await node.rpc(method, params)).json as { result?: unknown; error?: { code: number; message: string } | null };
-      if (error) throw new Error(`${method}: ${error.code} ${error.message}`);
-      return result;
-    };
+    const onNode = walletCaller(node);
     const same = async (method: string, params: unknown[], label = method): Promise<any> => {
       const theirs = await answerOf(onCore, method, params);
       assert.deepEqual(await answerOf(onNode, method, params), theirs, label);
