@@ -71,7 +71,7 @@ test: build
 	dpkg -s python3-bitcoinlib >/dev/null 2>&1 || (apt-get update && apt-get install -y python3-bitcoinlib)
 	{ [ "$$(ulimit -n)" = unlimited ] || [ "$$(ulimit -n)" -ge 4096 ] || ulimit -n 4096 || true; } && \
 	$(if $(REFERENCE_BITCOIND_DEPS),{ [ -n "$${BITCOIND:-}" ] || BITCOIND=$$($(REFERENCE_BITCOIND_DEPS)); } && export BITCOIND && echo "reference bitcoind: $$BITCOIND" &&) \
-	$(NODE) --test --test-concurrency=2 $(TEST_FILES)
+	$(NODE) --test --test-concurrency=2 --test-reporter=tap --test-reporter-destination=stdout --test-reporter=./test/failures-reporter.mjs --test-reporter-destination=stdout $(TEST_FILES)
 
 vectors: build
 	$(NODE) dist/test/vectors/report.js

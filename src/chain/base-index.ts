@@ -8,9 +8,11 @@
  * it has reached (Core's CustomInit) and its table writes for a block (CustomAppend).
  *
  * Crash safety: a block's entries and the marker naming it commit in one LMDB write, so a
- * crash costs only a re-index of the blocks after the marker. Neither index removes
- * entries on a rewind (Core's TxIndex and BlockFilterIndex keep them: the txindex has no
- * CustomRemove, the filter index keys by block hash), so a rewind only moves the marker.
+ * crash costs only a re-index of the blocks after the marker. Core's indexes keep entries
+ * on a rewind (the txindex has no CustomRemove, the filter and coinstats indexes key by
+ * block hash), so for them a rewind only moves the marker; an index that describes the
+ * active chain alone (the address index) removes the blocks it rewinds past in the same
+ * write (removeBlock).
  */
 import { bytesEqual, type ParsedBlock } from '../primitives/index.js';
 import { openIndexesEnv, type IndexesEnv, type IndexesWriter, type MetaField } from '../storage/index.js';
@@ -163,12 +165,25 @@ export abstract class BaseIndex<TipState> {
     return this.best ? active.next(this.best) : active.at(0);
   }
 
+  /**
+   * Core's CustomRemove: takes one block's entries out as the index rewinds past it (newest
+   * block first, in the write that moves the marker). Indexes that keep entries of
+   * disconnected blocks (all of Core's) leave it undefined.
+   */
+  protected removeBlock?(w: IndexesWriter, block: ParsedBlock, entry: BlockIndexEntry): void;
+
   /** Core's Rewind: the index continues from `fork`, an ancestor of what it has indexed; the marker moves back with it. */
   private rewind(fork: BlockIndexEntry | undefined): void {
     this.options.log(`${this.options.name}: rewinding from ${this.best?.hashHex ?? 'nothing'} to ${fork?.hashHex ?? 'before genesis'}`);
-    this.moveTo(fork);
+    const leaving: BlockIndexEntry[] = [];
+    if (this.removeBlock) for (let walk = this.best; walk && walk !== fork; walk = walk.prev) leaving.push(walk);
     const field = this.options.bestBlockField;
-    this.env.writeBatch((w) => (fork ? w.putMeta(field, fork.hash) : w.deleteMeta(field)));
+    this.env.writeBatch((w) => {
+      for (const entry of leaving) this.removeBlock!(w, this.chain.readBlock(entry), entry);
+      if (fork) w.putMeta(field, fork.hash);
+      else w.deleteMeta(field);
+    });
+    this.moveTo(fork);
   }
 
   /** Indexes consecutive blocks after `best` and moves the marker to the last, in one write. */

@@ -53,6 +53,11 @@ export interface MempoolCommit {
   readonly stats?: MempoolStatsRecord;
   /** Prioritisations set (a delta) or forgotten (null), by txid. */
   readonly deltas: readonly { txid: Uint8Array; delta: bigint | null }[];
+  /** The `mempooladdr` mirror's rows written and removed (-addressindex). */
+  readonly addresses?: {
+    readonly puts: readonly { txid: Uint8Array; scriptHashes: readonly Uint8Array[] }[];
+    readonly deletes: readonly { txid: Uint8Array; scriptHashes: readonly Uint8Array[] }[];
+  };
 }
 
 /** The mempool tables as last committed: entries, the mempool_sequence, and every prioritisation. */

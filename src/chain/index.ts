@@ -32,3 +32,5 @@ export * from './snapshot-source.js';
 export * from './snapshot-tips.js';
 export * from './coinstats-index.js';
 export * from './coinstats-view.js';
+export * from './address-index.js';
+export * from './address-index-view.js';

@@ -4,6 +4,7 @@
  * files) inside the same batch that commits the index entries pointing at them, so an
  * index entry never refers to data a crash could lose.
  */
+import type { AddressIndexView } from './address-index-view.js';
 import type { CoinStatsIndexView } from './coinstats-view.js';
 import type { ChainParams, Coin } from '../consensus/index.js';
 import { parseBlock } from '../primitives/index.js';
@@ -114,8 +115,19 @@ export class LmdbChainStore implements ChainStore {
     txindex: () => TxIndexView | undefined,
     blockfilter?: () => BlockFilterIndexView | undefined,
     coinstats?: () => CoinStatsIndexView | undefined,
+    addressIndex?: () => AddressIndexView | undefined,
   ): ChainSnapshotSource {
-    return new ChainSnapshotSource({ params, env: this.env, blocks: this.blocks, node, txindex, ...(blockfilter ? { blockfilter } : {}), ...(coinstats ? { coinstats } : {}), owned: false });
+    return new ChainSnapshotSource({
+      params,
+      env: this.env,
+      blocks: this.blocks,
+      node,
+      txindex,
+      ...(blockfilter ? { blockfilter } : {}),
+      ...(coinstats ? { coinstats } : {}),
+      ...(addressIndex ? { addressIndex } : {}),
+      owned: false,
+    });
   }
 
   fetchCoin(txid: Uint8Array, vout: number): Coin | undefined {
@@ -172,6 +184,8 @@ export class LmdbChainStore implements ChainStore {
       if (batch.mempool) {
         for (const txid of batch.mempool.deletes) w.deleteMempoolEntry(txid);
         for (const { txid, record } of batch.mempool.puts) w.putMempoolEntry(txid, record);
+        for (const { txid, scriptHashes } of batch.mempool.addresses?.deletes ?? []) for (const hash of scriptHashes) w.deleteMempoolAddress(hash, txid);
+        for (const { txid, scriptHashes } of batch.mempool.addresses?.puts ?? []) for (const hash of scriptHashes) w.putMempoolAddress(hash, txid);
         for (const { txid, delta } of batch.mempool.deltas) {
           if (delta === null) w.deleteMempoolDelta(txid);
           else w.putMempoolDelta(txid, delta);
@@ -214,6 +228,11 @@ export class LmdbChainStore implements ChainStore {
     this.blocks.deleteFiles(files);
     // The deleted files' statistics go with them.
     this.write((w) => w.saveBlockFileInfo(this.blocks));
+  }
+
+  /** Empties the `mempooladdr` mirror: at start-up, before the reloaded pool journals its rows again (or without -addressindex, for good). */
+  clearMempoolAddresses(): void {
+    this.write((w) => w.clear('mempooladdr'));
   }
 
   /** The mirrored mempool as last committed (start-up reload), with its mempool_sequence and prioritisations. */

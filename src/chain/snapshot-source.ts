@@ -9,6 +9,7 @@ import type { ChainParams } from '../consensus/index.js';
 import { BlockFileStore, INDEXES_META, openChainstateEnv, openIndexesEnv, type ChainstateEnv, type ChainstateReader, type IndexesEnv } from '../storage/index.js';
 import { blockFilterIndexView, type BlockFilterIndexView } from './blockfilter-view.js';
 import { coinStatsIndexView, type CoinStatsIndexView } from './coinstats-view.js';
+import { addressIndexView, type AddressIndexView } from './address-index-view.js';
 import { storedIndexInfo, type IndexInfo } from './base-index.js';
 import { SnapshotChainView, type NodeView, type TxIndexView } from './snapshot-view.js';
 
@@ -22,6 +23,8 @@ export interface SnapshotSourceParts {
   blockfilter?: () => BlockFilterIndexView | undefined;
   /** -coinstatsindex lookups, when on. */
   coinstats?: () => CoinStatsIndexView | undefined;
+  /** -addressindex lookups, when on. */
+  addressIndex?: () => AddressIndexView | undefined;
   /** Whether close() must close env and blocks (a read-only source opened for this process). */
   owned: boolean;
   indexes?: IndexesEnv;
@@ -58,7 +61,15 @@ export class ChainSnapshotSource {
    * chainstate. `txindexEnabled` and `blockfilterEnabled` open the indexes environment
    * (lazily: it may appear later).
    */
-  static openReadOnly(netdir: string, params: ChainParams, node: () => NodeView, txindexEnabled: boolean, blockfilterEnabled = false, coinstatsEnabled = false): ChainSnapshotSource | undefined {
+  static openReadOnly(
+    netdir: string,
+    params: ChainParams,
+    node: () => NodeView,
+    txindexEnabled: boolean,
+    blockfilterEnabled = false,
+    coinstatsEnabled = false,
+    addressIndexEnabled = false,
+  ): ChainSnapshotSource | undefined {
     if (!existsSync(join(netdir, 'chainstate', 'data.mdb'))) return undefined;
     const env = openChainstateEnv(netdir, { readOnly: true });
     const blocks = BlockFileStore.open(join(netdir, 'blocks'), params.messageStart, { readOnly: true });
@@ -91,6 +102,11 @@ export class ChainSnapshotSource {
         if (!env) return undefined;
         return coinStatsIndexView(env, () => storedIndexInfo(env, INDEXES_META.coinStatsBest, heightOf, tipHash));
       },
+      addressIndex: () => {
+        const env = addressIndexEnabled ? openIndexes() : undefined;
+        if (!env) return undefined;
+        return addressIndexView(env, (r) => r.meta(INDEXES_META.addressIndexBest), () => storedIndexInfo(env, INDEXES_META.addressIndexBest, heightOf, tipHash));
+      },
     });
     return source;
   }
@@ -102,8 +118,8 @@ export class ChainSnapshotSource {
 
   /** The view of one snapshot's reader, with the node state and indexes as they are now. */
   private viewOf(reader: ChainstateReader): SnapshotChainView {
-    const { params, blocks, node, txindex, blockfilter, coinstats } = this.parts;
-    return new SnapshotChainView(params, reader, blocks, this.coinsDiskSize, node(), txindex(), blockfilter?.(), coinstats?.());
+    const { params, blocks, node, txindex, blockfilter, coinstats, addressIndex } = this.parts;
+    return new SnapshotChainView(params, reader, blocks, this.coinsDiskSize, node(), txindex(), blockfilter?.(), coinstats?.(), addressIndex?.());
   }
 
   /** The snapshot every call of this event-loop turn shares (withTurnSnapshot). */

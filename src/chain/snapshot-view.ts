@@ -5,6 +5,7 @@
  * reorg committed meanwhile can never tear a response: every lookup of a request sees
  * the same committed state.
  */
+import type { AddressIndexView } from './address-index-view.js';
 import type { CoinStatsIndexView } from './coinstats-view.js';
 import type { ChainParams, Coin, IndexedHeader } from '../consensus/index.js';
 import type { MempoolPolicyOptions } from '../mempool/index.js';
@@ -163,6 +164,8 @@ export class SnapshotChainView {
     readonly blockfilter?: BlockFilterIndexView,
     /** Present when -coinstatsindex is on and its environment exists. */
     readonly coinstats?: CoinStatsIndexView,
+    /** Present when -addressindex is on and its environment exists. */
+    readonly addressIndex?: AddressIndexView,
   ) {}
 
   /** The header of the block stored at a data position (txindex entries name positions, not blocks). */

@@ -43,6 +43,8 @@ export interface AppDeps {
   readonly settings: FrontendSettings;
   readonly state: FrontendState;
   readonly rest: RestRouter;
+  /** The Esplora API under /api/ (-esplora): `path` is what follows "/api", without the query. */
+  readonly esplora?: (method: string, path: string, body: Uint8Array) => Reply | Promise<Reply>;
   /** Synchronous for calls answered from this process's snapshot; a promise for the rest. */
   call(method: string, params: RpcParams, wallet: string | undefined, user: string, spelled?: readonly (number | string)[]): CallOutcome | Promise<CallOutcome>;
   log(level: 'debug' | 'info' | 'warning', category: string | null, msg: string): void;
@@ -159,6 +161,12 @@ export function createApp(uws: UwsModule, deps: AppDeps): TemplatedApp {
     if (settings.rest && req.uri.startsWith('/rest/')) {
       const found = deps.rest.match(req.uri);
       if (found) return run(() => found.handler({ method: req.method, rest: found.rest, uri: req.uri, warmup: state.warmup, body: new Uint8Array(body) }));
+    }
+    const esplora = deps.esplora;
+    if (esplora && (req.uri === '/api' || req.uri.startsWith('/api/') || req.uri.startsWith('/api?'))) {
+      if (state.warmup !== null) return { status: 503, body: state.warmup, contentType: 'text/plain' };
+      const path = req.uri.slice('/api'.length).split('?')[0]!;
+      return run(() => esplora(req.method, path, new Uint8Array(body)));
     }
     return emptyReply(404);
   }

@@ -19,9 +19,13 @@ import { registerRestEndpoints, useNativeHexEncoder } from '../rest/index.js';
 import { loadUws, type UwsModule } from './uws.js';
 import { wireHexEncoder } from './wire.js';
 import { chooseSignatureBackend } from '../script/index.js';
+import { handleEsplora, type EsploraContext } from '../esplora/index.js';
+import type { Reply } from './reply.js';
 
 /** How long a shutting-down front-end waits for requests in flight. */
 const SHUTDOWN_GRACE_MS = 5000;
+/** The caller name the node's logs show for the Esplora API's RPC calls (it has no login). */
+const ESPLORA_CALLER = 'esplora';
 
 const state: FrontendState = { warmup: 'RPC server started', shuttingDown: false, inflight: 0 };
 const pending = new Map<number, (outcome: CallOutcome) => void>();
@@ -79,7 +83,7 @@ function setUpLocalCalls(settings: FrontendSettings): void {
       coinsCacheBytes: settings.coinsCacheBytes,
     });
   const open = (openSnapshots = (): ChainSnapshotSource | undefined =>
-    (snapshots ??= ChainSnapshotSource.openReadOnly(settings.netDir, params, node, settings.txindex, settings.blockfilterindex ?? false, settings.coinstatsindex ?? false)));
+    (snapshots ??= ChainSnapshotSource.openReadOnly(settings.netDir, params, node, settings.txindex, settings.blockfilterindex ?? false, settings.coinstatsindex ?? false, settings.addressindex ?? false)));
   localServer.setSnapshotSource({
     withSnapshot: (fn) => {
       const source = open();
@@ -145,7 +149,8 @@ function start(settings: FrontendSettings): void {
       },
     });
   }
-  const app = createApp(uws, { settings, state, rest, call, log, logsDebug: (category) => debugCategories.has(category) });
+  const esplora = settings.esplora ? esploraHandler() : undefined;
+  const app = createApp(uws, { settings, state, rest, ...(esplora ? { esplora } : {}), call, log, logsDebug: (category) => debugCategories.has(category) });
   const bound: BindAddress[] = [];
   const failed: (BindAddress & { error: string })[] = [];
   for (const bind of settings.binds) {
@@ -160,6 +165,19 @@ function start(settings: FrontendSettings): void {
     });
   }
   channel.send({ t: 'listening', bound, failed });
+}
+
+/** The Esplora API over this process's snapshots; broadcasts and fee estimates go to the node as RPC calls. */
+function esploraHandler(): (method: string, path: string, body: Uint8Array) => Reply | Promise<Reply> {
+  const context: EsploraContext = {
+    withSnapshot: (fn) => {
+      const source = openSnapshots();
+      if (!source) throw new Error('Chainstate not available');
+      return source.withTurnSnapshot(fn);
+    },
+    rpc: async (method, params) => call(method, params as RpcParams, undefined, ESPLORA_CALLER),
+  };
+  return (method, path, body) => handleEsplora({ method, path, body }, context);
 }
 
 function shutdown(): void {

@@ -55,6 +55,10 @@ export interface FrontendSettings {
   readonly blockfilterindex?: boolean;
   /** -coinstatsindex: front-ends read its records for gettxoutsetinfo. */
   readonly coinstatsindex?: boolean;
+  /** -addressindex: front-ends read it for the Esplora API's address queries. */
+  readonly addressindex?: boolean;
+  /** -esplora: front-ends serve the Esplora-compatible API under /api/. */
+  readonly esplora?: boolean;
   readonly deprecatedRpc: readonly string[];
   /** -prune: 0 off, 1 manual, else the automatic target in bytes. */
   readonly pruneTarget: number;

@@ -2,7 +2,7 @@
  * One transaction in the pool (Core's CTxMemPoolEntry): the transaction with what
  * acceptance established about it, and its links to in-pool parents and children.
  */
-import { compareBytes, type Transaction } from '../primitives/index.js';
+import { compareBytes, type Transaction, type TxOut } from '../primitives/index.js';
 
 export interface MempoolEntry {
   readonly tx: Transaction;
@@ -27,6 +27,8 @@ export interface MempoolEntry {
   readonly height: number;
   /** Entry order (Core's entry sequence; 0 for transactions re-added from disconnected blocks). */
   readonly sequence: number;
+  /** The outputs its inputs spend, in input order (the address mirror names their scripts). */
+  readonly spentOutputs: readonly TxOut[];
   /** Spends a coinbase output: re-checked for maturity after a reorg. */
   readonly spendsCoinbase: boolean;
   /** Submitted locally (sendrawtransaction) or imported as such, and not yet announced to a peer. */

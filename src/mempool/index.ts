@@ -12,6 +12,7 @@ export * from './standard-tx.js';
 export * from './standard-inputs.js';
 export * from './entry.js';
 export * from './pool.js';
+export * from './pool-addresses.js';
 export * from './pool-coins.js';
 export * from './linearize.js';
 export * from './prechecks.js';

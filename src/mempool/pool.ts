@@ -8,6 +8,7 @@ import { hashToHex, hexToHash, type OutPoint } from '../primitives/index.js';
 import type { MempoolEntryRecord } from '../storage/index.js';
 import { inRemovalOrder, outpointId, type MempoolEntry } from './entry.js';
 import { PoolUsage, type PoolCluster } from './pool-usage.js';
+import { MempoolAddressJournal, type MempoolAddressChanges } from './pool-addresses.js';
 
 /** Changes to mirror into the mempool table. */
 export interface MempoolTableChanges {
@@ -15,6 +16,8 @@ export interface MempoolTableChanges {
   readonly deletes: Uint8Array[];
   /** The pool's mempool_sequence after these changes. */
   readonly sequence: number;
+  /** The `mempooladdr` mirror's changes, when addresses are tracked (-addressindex). */
+  readonly addresses?: MempoolAddressChanges;
   /** Prioritisations set (the summed delta) or forgotten (null). */
   readonly deltas: { txid: Uint8Array; delta: bigint | null }[];
 }
@@ -48,6 +51,8 @@ export class TxMempool {
   /** Core's m_sequence_number: starts at 1, one step per addition and per removal. */
   private sequenceNumber = 1;
   private readonly journal = new Map<string, MempoolEntry | null>();
+  /** Set with -addressindex: additions and removals journaled for the `mempooladdr` mirror. */
+  addressJournal: MempoolAddressJournal | undefined;
   /** Bumped on every change (Core's nTransactionsUpdated, for getblocktemplate long polls). */
   transactionsUpdated = 0;
   /**
@@ -172,6 +177,7 @@ export class TxMempool {
     this.memory.added(entry);
     this.transactionsUpdated++;
     this.journal.set(entry.txid, entry);
+    this.addressJournal?.added(entry);
   }
 
   /**
@@ -199,6 +205,7 @@ export class TxMempool {
     this.sequenceNumber++;
     this.transactionsUpdated++;
     this.journal.set(entry.txid, null);
+    this.addressJournal?.removed(entry);
   }
 
   /**
@@ -261,7 +268,7 @@ export class TxMempool {
 
   /** Whether the journal holds changes not yet committed to the table. */
   get dirty(): boolean {
-    return this.journal.size > 0 || this.deltaJournal.size > 0;
+    return this.journal.size > 0 || this.deltaJournal.size > 0 || this.addressJournal?.dirty === true;
   }
 
   /** The journal as table changes; it is emptied (the caller commits them). */
@@ -275,7 +282,8 @@ export class TxMempool {
     this.journal.clear();
     const deltas = [...this.deltaJournal].map(([txid, delta]) => ({ txid: hexToHash(txid), delta }));
     this.deltaJournal.clear();
-    return { puts, deletes, sequence: this.sequenceNumber, deltas };
+    const addresses = this.addressJournal?.take();
+    return { puts, deletes, sequence: this.sequenceNumber, deltas, ...(addresses ? { addresses } : {}) };
   }
 
   /** Journals table deletions for transactions the pool never held (stale table entries at start-up). */

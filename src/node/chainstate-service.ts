@@ -6,8 +6,8 @@
  * and flushes and closes everything at shutdown.
  */
 import { availableParallelism } from 'node:os';
-import { BASIC_FILTER_INDEX_NAME, BlockFilterIndex, Chainstate, CoinStatsIndex, COINSTATS_INDEX_NAME, type ChainEvents, ChainSystemError, importBlockFile, LmdbChainStore, PoolScriptChecker, ScriptExecutionCache, TxIndex, verifyDb, type PruneMode, type ScriptCaches } from '../chain/index.js';
-import { DEFAULT_MEMPOOL_POLICY, formatFeeRate, maxMempoolSizeError, NodeMempool } from '../mempool/index.js';
+import { ADDRESS_INDEX_NAME, AddressIndex, BASIC_FILTER_INDEX_NAME, BlockFilterIndex, Chainstate, CoinStatsIndex, COINSTATS_INDEX_NAME, type ChainEvents, ChainSystemError, importBlockFile, LmdbChainStore, PoolScriptChecker, ScriptExecutionCache, TxIndex, verifyDb, type PruneMode, type ScriptCaches } from '../chain/index.js';
+import { DEFAULT_MEMPOOL_POLICY, formatFeeRate, maxMempoolSizeError, MempoolAddressJournal, NodeMempool } from '../mempool/index.js';
 import { mempoolFeeArgsError } from './mempool-fee-args.js';
 import { policyOptionsError } from './mempool-options.js';
 import { blockWeightOptionsError } from './block-weight-options.js';
@@ -74,6 +74,7 @@ export class ChainstateService implements NodeService {
   private txindex: TxIndex | undefined;
   private blockfilter: BlockFilterIndex | undefined;
   private coinstats: CoinStatsIndex | undefined;
+  private addressIndex: AddressIndex | undefined;
   private mempool: NodeMempool | undefined;
   /** mempool.dat and the mempool tables at start-up and shutdown, savemempool, importmempool. */
   private mempoolFile: MempoolPersist | undefined;
@@ -176,6 +177,8 @@ export class ChainstateService implements NodeService {
     const config = this.config;
     const params = config.network;
     if (config.prune !== 0 && config.txindex) throw new InitError('Prune mode is incompatible with -txindex.');
+    // The address index answers for every block since genesis and rewinds from undo data.
+    if (config.prune !== 0 && config.addressIndex) throw new InitError('Prune mode is incompatible with -addressindex.');
     // Core checks the block weights first (AppInitParameterInteraction), then the mempool's options.
     const mempoolArgsError =
       blockWeightOptionsError(config.args) ?? mempoolFeeArgsError(config.args) ?? policyOptionsError(config.args, config.chain) ?? maxMempoolSizeError(config.mempoolPolicy);
@@ -215,6 +218,7 @@ export class ChainstateService implements NodeService {
           this.txindex?.blockConnected(block, entry);
           this.blockfilter?.blockConnected(block, entry);
           this.coinstats?.blockConnected(block, entry);
+          this.addressIndex?.blockConnected(block, entry);
           for (const l of this.chainListeners) l.blockConnected?.(block, entry);
         },
         blockDisconnected: (block, entry) => {
@@ -253,6 +257,7 @@ export class ChainstateService implements NodeService {
         () => this.txindex,
         () => this.blockfilter?.view,
         () => this.coinstats?.view,
+        () => this.addressIndex?.view,
       )),
     );
     ctx.initMessage('Verifying blocks…');
@@ -280,7 +285,8 @@ export class ChainstateService implements NodeService {
       this.blockfilter = BlockFilterIndex.open(config.netDir, chain, (m) => ctx.log.info(m), { wipe: config.reindex, logError: (m) => ctx.log.error(m) });
     }
     if (config.coinStatsIndex) this.coinstats = CoinStatsIndex.open(config.netDir, chain, (m) => ctx.log.info(m), { wipe: config.reindex, logError: (m) => ctx.log.error(m) });
-    const indexes = [this.txindex, this.coinstats, this.blockfilter];
+    if (config.addressIndex) this.addressIndex = AddressIndex.open(config.netDir, chain, (m) => ctx.log.info(m), { wipe: config.reindex, logError: (m) => ctx.log.error(m) });
+    const indexes = [this.txindex, this.coinstats, this.blockfilter, this.addressIndex];
     // Core's index Init (step 8): a best block the block index does not know stops start-up.
     for (const index of indexes) {
       const error = index?.initError();
@@ -300,6 +306,10 @@ export class ChainstateService implements NodeService {
       ctx.log.info(`${BASIC_FILTER_INDEX_NAME} thread start`);
       void this.blockfilter.start();
     }
+    if (this.addressIndex) {
+      ctx.log.info(`${ADDRESS_INDEX_NAME} thread start`);
+      void this.addressIndex.start();
+    }
     if (config.loadBlock.length > 0) this.importing = this.importFiles(chain, config.loadBlock, ctx);
     this.flushTimer = setInterval(() => void chain.flushIfDue(), PERIODIC_FLUSH_CHECK_MS);
     this.flushTimer.unref();
@@ -313,6 +323,10 @@ export class ChainstateService implements NodeService {
     const mempool = new NodeMempool(chain, this.config.mempoolPolicy, (m) => ctx.log.info(m), (category, m) => ctx.log.debug(category, m));
     chain.mempoolSync = mempool;
     this.mempool = mempool;
+    // The address mirror is rebuilt from the reloaded pool (stale rows of a crash or of a
+    // run with -addressindex go first).
+    this.store!.clearMempoolAddresses();
+    if (this.config.addressIndex) mempool.pool.addressJournal = new MempoolAddressJournal();
     if (this.fees) {
       mempool.eventListeners.push(this.fees.listener());
       this.fees.startPeriodicFlush();
@@ -365,6 +379,7 @@ export class ChainstateService implements NodeService {
     await this.txindex?.close();
     await this.blockfilter?.close();
     await this.coinstats?.close();
+    await this.addressIndex?.close();
     await this.chain?.shutdown();
     await this.scripts?.close();
     await this.store?.close();

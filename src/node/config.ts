@@ -247,6 +247,14 @@ export class NodeConfig {
   get coinStatsIndex(): boolean {
     return this.args.getBoolArg('coinstatsindex', false);
   }
+  /** -addressindex (tsbtcd's own): script hash → history, unspent outputs and spenders. */
+  get addressIndex(): boolean {
+    return this.args.getBoolArg('addressindex', false);
+  }
+  /** -esplora (tsbtcd's own): the Esplora-compatible HTTP API under /api/, unauthenticated like REST. */
+  get esplora(): boolean {
+    return this.args.getBoolArg('esplora', false);
+  }
   get prune(): number {
     return this.args.getIntArg('prune', 0);
   }

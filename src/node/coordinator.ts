@@ -196,6 +196,8 @@ export class Coordinator {
         txindex: this.config.txindex,
         blockfilterindex: this.config.blockFilterIndex,
         coinstatsindex: this.config.coinStatsIndex,
+        addressindex: this.config.addressIndex,
+        esplora: this.config.esplora,
         deprecatedRpc: this.config.args.getArgs('deprecatedrpc'),
         pruneTarget: this.config.pruneTarget,
         mempoolPolicy: this.config.mempoolPolicy,

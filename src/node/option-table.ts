@@ -56,8 +56,9 @@ const plain = [
   // Named in the process contract (daemon.md) though not a Core option.
   'prevoutfetchthreads',
   // tsbtcd's own: the number of HTTP front-end processes, a test-only warm-up delay (ms),
-  // and the signature backend (native libsecp256k1 or @noble/secp256k1).
-  'rpcfrontends', 'testwarmupms', 'sigbackend',
+  // the signature backend (native libsecp256k1 or @noble/secp256k1), the address index
+  // and the Esplora-compatible HTTP API.
+  'rpcfrontends', 'testwarmupms', 'sigbackend', 'addressindex', 'esplora',
 ];
 
 const flagged: Record<string, number> = {

@@ -758,6 +758,8 @@ export function blockchainBlockMethods(deprecatedRpc: (name: string) => boolean)
       // Core's order: txindex, coinstatsindex, then the filter indexes.
       if (snapshot.coinstats && (name === '' || name === 'coinstatsindex')) out.coinstatsindex = snapshot.coinstats.info();
       if (snapshot.blockfilter && (name === '' || name === BASIC_FILTER_INDEX_NAME)) out[BASIC_FILTER_INDEX_NAME] = snapshot.blockfilter.info();
+      // tsbtcd's own index, after Core's.
+      if (snapshot.addressIndex && (name === '' || name === 'addressindex')) out.addressindex = snapshot.addressIndex.info();
       return out;
     },
   });

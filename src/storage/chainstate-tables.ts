@@ -8,6 +8,7 @@ import type { OutPoint } from '../primitives/index.js';
 import { activeHeadersCurrent, applyActiveChanges, readActiveHeaders, rebuildActiveHeaders } from './active-headers.js';
 import { decodeBlockFileInfo, encodeBlockFileInfo, type BlockFileInfo, type FileInfoSource } from './block-file-info.js';
 import { decodeCoin, encodeCoin } from './coin-codec.js';
+import { mempoolAddressKey, prefixEnd } from './address-index-record.js';
 import { blockIndexRecordHeader, blockIndexRecordTxCount, decodeBlockIndexRecord, encodeBlockIndexRecord, type BlockIndexRecord } from './index-record.js';
 import {
   blockHashKey,
@@ -29,6 +30,9 @@ import { decodeFeeDelta, decodeMempoolEntry, encodeFeeDelta, encodeMempoolEntry,
 import type { MetaField } from './meta-codec.js';
 import { decodeStored, readMeta, readStored } from './stored-value.js';
 import { decodeBlockUndo, encodeBlockUndo, type BlockUndo } from './undo-codec.js';
+
+/** The value of a `mempooladdr` entry: the key is the whole fact. */
+const MEMPOOL_ADDRESS_MARK = new Uint8Array(1);
 
 export interface HeightRange {
   /** Lowest height (default 0). */
@@ -172,6 +176,12 @@ export class ChainstateReader {
     }
   }
 
+  /** Txids of pooled transactions that fund or spend a script (-addressindex), in txid order. */
+  *mempoolAddressTxids(scriptHash: Uint8Array): Generator<Uint8Array> {
+    const start = scriptHash.slice();
+    for (const { key } of this.tables.range('mempooladdr', { start, end: prefixEnd(start) })) yield key.slice(HASH_SIZE);
+  }
+
   fileInfo(file: number): BlockFileInfo | undefined {
     return readStored(this.tables, 'fileinfo', fileKey(file), decodeBlockFileInfo);
   }
@@ -276,6 +286,14 @@ export class ChainstateWriter extends ChainstateReader {
 
   deleteMempoolEntry(txid: Uint8Array): boolean {
     return this.tables.del('mempool', txidKey(txid));
+  }
+
+  putMempoolAddress(scriptHash: Uint8Array, txid: Uint8Array): void {
+    this.tables.put('mempooladdr', mempoolAddressKey(scriptHash, txid), MEMPOOL_ADDRESS_MARK);
+  }
+
+  deleteMempoolAddress(scriptHash: Uint8Array, txid: Uint8Array): boolean {
+    return this.tables.del('mempooladdr', mempoolAddressKey(scriptHash, txid));
   }
 
   putMempoolDelta(txid: Uint8Array, delta: bigint): void {

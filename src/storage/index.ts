@@ -17,6 +17,7 @@ export * from './block-file-info.js';
 export * from './txindex-record.js';
 export * from './blockfilter-record.js';
 export * from './coinstats-record.js';
+export * from './address-index-record.js';
 export * from './mempool-record.js';
 export * from './mempool-stats-meta.js';
 export { LmdbEnv, type Entry, type LmdbEnvOptions, type RangeQuery, type TableReader, type TableWriter } from './lmdb-env.js';

@@ -3,6 +3,21 @@
  * basic block filters with their headers, and the meta entries recording which block each
  * index has reached.
  */
+import {
+  addressHistoryKey,
+  addressUtxoKey,
+  decodeAddressHistory,
+  decodeAddressUtxo,
+  decodeSpender,
+  encodeAddressHistory,
+  encodeAddressUtxo,
+  encodeSpender,
+  prefixEnd,
+  spenderKey,
+  type AddressHistoryRecord,
+  type AddressUtxoRecord,
+  type SpenderRecord,
+} from './address-index-record.js';
 import { decodeCoinStatsRecord, encodeCoinStatsRecord, type CoinStatsRecord } from './coinstats-record.js';
 import { decodeFilterHeaderRecord, encodeFilterHeaderRecord, type FilterHeaderRecord } from './blockfilter-record.js';
 import { blockHashKey, txidKey, type IndexesTable } from './layout.js';
@@ -10,6 +25,24 @@ import type { TableReader, TableWriter } from './lmdb-env.js';
 import type { MetaField } from './meta-codec.js';
 import { readMeta, readStored } from './stored-value.js';
 import { decodeTxIndexEntry, encodeTxIndexEntry, type TxIndexEntry } from './txindex-record.js';
+
+function startsWith(key: Uint8Array, prefix: Uint8Array): boolean {
+  for (let i = 0; i < prefix.length; i++) if (key[i] !== prefix[i]) return false;
+  return true;
+}
+
+/** The greatest 40-byte key below `key` (a reverse scan's inclusive start that excludes `key`). */
+function lowerKey(key: Uint8Array): Uint8Array {
+  const out = key.slice();
+  for (let i = out.length - 1; i >= 0; i--) {
+    if (out[i] !== 0) {
+      out[i]!--;
+      return out;
+    }
+    out[i] = 0xff;
+  }
+  return out;
+}
 
 export class IndexesReader {
   constructor(protected readonly tables: TableReader<IndexesTable>) {}
@@ -30,6 +63,43 @@ export class IndexesReader {
   /** A block's coinstatsindex record, if indexed. */
   coinStats(blockHash: Uint8Array): CoinStatsRecord | undefined {
     return readStored(this.tables, 'coinstats', blockHashKey(blockHash), decodeCoinStatsRecord);
+  }
+
+  /**
+   * A script's confirmed history in chain order (newest first with `newestFirst`),
+   * starting after `after` (a height and position, exclusive) when given.
+   */
+  *addressHistory(scriptHash: Uint8Array, options: { newestFirst?: boolean; after?: { height: number; txPos: number } } = {}): Generator<AddressHistoryRecord> {
+    const first = addressHistoryKey(scriptHash, 0, 0).subarray(0, 32);
+    const end = prefixEnd(first);
+    const after = options.after;
+    const query = options.newestFirst
+      ? { start: after ? lowerKey(addressHistoryKey(scriptHash, after.height, after.txPos)) : end, end: first, reverse: true }
+      : { start: after ? prefixEnd(addressHistoryKey(scriptHash, after.height, after.txPos)) : first, end };
+    for (const { key, value } of this.tables.range('addr.history', query)) {
+      // A reverse scan starts at the first key ≤ start: `end` itself is no entry of this script.
+      if (key.length !== 40 || !startsWith(key, first)) continue;
+      yield decodeAddressHistory(key, value);
+    }
+  }
+
+  /** A script's unspent confirmed outputs, in txid then vout order. */
+  *addressUtxos(scriptHash: Uint8Array): Generator<AddressUtxoRecord> {
+    const start = scriptHash.slice();
+    for (const { key, value } of this.tables.range('addr.utxo', { start, end: prefixEnd(start) })) yield decodeAddressUtxo(key, value);
+  }
+
+  /** A script's unspent confirmed output, if it is one. */
+  addressUtxo(scriptHash: Uint8Array, txid: Uint8Array, vout: number): AddressUtxoRecord | undefined {
+    const key = addressUtxoKey(scriptHash, txid, vout);
+    const value = this.tables.get('addr.utxo', key);
+    return value && decodeAddressUtxo(key, value);
+  }
+
+  /** The confirmed input that spent an output, if the address index saw one. */
+  spender(txid: Uint8Array, vout: number): SpenderRecord | undefined {
+    const value = this.tables.get('addr.spender', spenderKey(txid, vout));
+    return value && decodeSpender(value);
   }
 
   /** The basic filter's hash and header of a block, if indexed. */
@@ -67,6 +137,30 @@ export class IndexesWriter extends IndexesReader {
 
   putCoinStats(blockHash: Uint8Array, record: CoinStatsRecord): void {
     this.tables.put('coinstats', blockHashKey(blockHash), encodeCoinStatsRecord(record));
+  }
+
+  putAddressHistory(scriptHash: Uint8Array, record: AddressHistoryRecord): void {
+    this.tables.put('addr.history', addressHistoryKey(scriptHash, record.height, record.txPos), encodeAddressHistory(record));
+  }
+
+  deleteAddressHistory(scriptHash: Uint8Array, height: number, txPos: number): boolean {
+    return this.tables.del('addr.history', addressHistoryKey(scriptHash, height, txPos));
+  }
+
+  putAddressUtxo(scriptHash: Uint8Array, record: AddressUtxoRecord): void {
+    this.tables.put('addr.utxo', addressUtxoKey(scriptHash, record.txid, record.vout), encodeAddressUtxo(record.height, record.value));
+  }
+
+  deleteAddressUtxo(scriptHash: Uint8Array, txid: Uint8Array, vout: number): boolean {
+    return this.tables.del('addr.utxo', addressUtxoKey(scriptHash, txid, vout));
+  }
+
+  putSpender(txid: Uint8Array, vout: number, record: SpenderRecord): void {
+    this.tables.put('addr.spender', spenderKey(txid, vout), encodeSpender(record));
+  }
+
+  deleteSpender(txid: Uint8Array, vout: number): boolean {
+    return this.tables.del('addr.spender', spenderKey(txid, vout));
   }
 
   clear(table: IndexesTable): void {

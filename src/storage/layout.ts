@@ -34,6 +34,7 @@
  * | `undo`     | block hash (32)                       | Core's CBlockUndo serialization (undo-codec.ts) |
  * | `mempool`  | txid (32)                             | MempoolEntryRecord (mempool-record.ts)          |
  * | `mempooldelta` | txid (32)                         | prioritisetransaction delta, i64 LE (satoshis)  |
+ * | `mempooladdr` | script hash (32) ‖ txid (32)       | 0x00: a pooled transaction funds or spends the script (with -addressindex; address-index-record.ts) |
  * | `fileinfo` | blk file number u32 BE (4)            | BlockFileInfo, 24 bytes (block-file-info.ts)    |
  *
  * `coins` keys put all outputs of a transaction next to each other, so "does txid have
@@ -76,12 +77,18 @@
  * | `filter.basic`       | block hash (32)                 | BIP158 basic filter: CompactSize N ‖ Golomb-Rice bits  |
  * | `filterheader.basic` | block hash (32)                 | FilterHeaderRecord, 64 bytes (blockfilter-record.ts)   |
  * | `coinstats`          | block hash (32)                 | CoinStatsRecord, 868 bytes (coinstats-record.ts)       |
+ * | `addr.history`       | script hash ‖ height BE ‖ tx position BE | txid ‖ funded/spent counts and sums, 56 bytes (address-index-record.ts) |
+ * | `addr.utxo`          | script hash ‖ txid ‖ vout BE    | height ‖ value, 12 bytes                               |
+ * | `addr.spender`       | txid ‖ vout BE (a spent output) | spending txid ‖ input index ‖ height, 40 bytes         |
  *
  * -blockfilterindex writes the two filter tables and `filter.basic.best`, the block it has
  * reached; a FilterHeaderRecord is the filter's double-SHA-256 ‖ the filter header.
  * Entries are keyed by block hash, so those of blocks a reorg disconnected stay readable,
  * as Core's hash-keyed copies are. Hashes and headers are in internal byte order.
  * -coinstatsindex writes `coinstats` and `coinstats.best` the same way, keyed by block hash.
+ * -addressindex (beyond Core) writes the three `addr.` tables and `addr.best`; unlike the
+ * others it describes the active chain only, so a rewind removes the disconnected blocks'
+ * entries and restores the outputs they spent (from their undo data).
  */
 import type { OutPoint } from '../primitives/index.js';
 import { flagMeta, hashMeta, metaField, textMeta, u32Meta, u64Meta } from './meta-codec.js';
@@ -94,10 +101,10 @@ export const INDEXES_DIR = 'indexes';
 /** Bumped when any table's encoding changes; a directory with another version is refused. */
 export const FORMAT_VERSION = 1;
 
-export const CHAINSTATE_TABLES = ['meta', 'index', 'active', 'headers', 'coins', 'undo', 'mempool', 'mempooldelta', 'fileinfo'] as const;
+export const CHAINSTATE_TABLES = ['meta', 'index', 'active', 'headers', 'coins', 'undo', 'mempool', 'mempooldelta', 'mempooladdr', 'fileinfo'] as const;
 export type ChainstateTable = (typeof CHAINSTATE_TABLES)[number];
 
-export const INDEXES_TABLES = ['meta', 'txindex', 'filter.basic', 'filterheader.basic', 'coinstats'] as const;
+export const INDEXES_TABLES = ['meta', 'txindex', 'filter.basic', 'filterheader.basic', 'coinstats', 'addr.history', 'addr.utxo', 'addr.spender'] as const;
 export type IndexesTable = (typeof INDEXES_TABLES)[number];
 
 export const CHAINSTATE_META = {
@@ -122,6 +129,7 @@ export const INDEXES_META = {
   txindexBest: metaField('txindex.best', hashMeta),
   blockFilterBest: metaField('filter.basic.best', hashMeta),
   coinStatsBest: metaField('coinstats.best', hashMeta),
+  addressIndexBest: metaField('addr.best', hashMeta),
 } as const;
 
 export const HASH_SIZE = 32;

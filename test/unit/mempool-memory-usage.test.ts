@@ -39,6 +39,7 @@ function entryOf(pool: TxMempool, tx: Transaction, fee: bigint): MempoolEntry {
     time: 0,
     height: 1,
     sequence: pool.sequence,
+    spentOutputs: [],
     spendsCoinbase: false,
     unbroadcast: false,
     parents: pool.parentsOf(tx.inputs.map((i) => i.prevout)),

@@ -52,6 +52,7 @@ function entryOf(pool: TxMempool, tx: Transaction): MempoolEntry {
     time: 0,
     height: 100,
     sequence: pool.sequence,
+    spentOutputs: [],
     spendsCoinbase: false,
     unbroadcast: false,
     parents: pool.parentsOf(tx.inputs.map((i) => i.prevout)),
