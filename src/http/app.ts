@@ -16,6 +16,7 @@ import { Authenticator, Whitelist } from './auth.js';
 import { handleJsonRpc, type CallOutcome, type JsonRpcContext } from './jsonrpc.js';
 import { emptyReply, libeventErrorPage, sendReply, type Reply } from './reply.js';
 import type { RestRouter } from './rest.js';
+import type { PushHub } from './push-socket.js';
 import { allowsEveryPeer, canonicalAddress, formatAddress, subnetMatches } from '../primitives/index.js';
 import type { UwsModule } from './uws.js';
 import { HTTP10_KEEP_ALIVE } from './wire.js';
@@ -43,6 +44,8 @@ export interface AppDeps {
   readonly settings: FrontendSettings;
   readonly state: FrontendState;
   readonly rest: RestRouter;
+  /** -websocket: the push hub serving /ws. */
+  readonly push?: PushHub;
   /** The Esplora API under /api/ (-esplora): `path` is what follows "/api", without the query. */
   readonly esplora?: (method: string, path: string, body: Uint8Array) => Reply | Promise<Reply>;
   /** Synchronous for calls answered from this process's snapshot; a promise for the rest. */
@@ -179,6 +182,12 @@ export function createApp(uws: UwsModule, deps: AppDeps): TemplatedApp {
   );
 
   const app = uws.App();
+  // WebSocket routes are registered first: an upgrade request on /ws is theirs.
+  deps.push?.attach(
+    app,
+    (authorization) => (authorization === '' ? undefined : auth.authenticate(authorization)),
+    (peer) => everyPeerAllowed || settings.allowSubnets.some((s) => subnetMatches(s, canonicalAddress(new Uint8Array(peer)))),
+  );
   app.any('/*', (res: HttpResponse, request: HttpRequest) => {
     const method = request.getCaseSensitiveMethod();
     let address: ArrayLike<number> | undefined;

@@ -15,6 +15,7 @@ import { pureRpcMethods } from '../rpc/index.js';
 import { createApp, type FrontendState } from './app.js';
 import type { CallOutcome } from './jsonrpc.js';
 import { RestRouter } from './rest.js';
+import { PushHub } from './push-socket.js';
 import { registerRestEndpoints, useNativeHexEncoder } from '../rest/index.js';
 import { loadUws, type UwsModule } from './uws.js';
 import { wireHexEncoder } from './wire.js';
@@ -54,6 +55,8 @@ let snapshots: ChainSnapshotSource | undefined;
 let openSnapshots: () => ChainSnapshotSource | undefined = () => undefined;
 /** Tip events pushed by the coordinator, for the long polls answered here. */
 const tipWaiters = new TipWaiters();
+/** -websocket: the /ws subscribers and the events kept for them. */
+let pushHub: PushHub | undefined;
 /** The coordinator's IBD state and mock time, pushed with its changes. */
 let nodeState: NodeState = { ibd: true, mocktime: 0 };
 /** What snapshot views see of nodeState; remade after each change. */
@@ -150,7 +153,8 @@ function start(settings: FrontendSettings): void {
     });
   }
   const esplora = settings.esplora ? esploraHandler() : undefined;
-  const app = createApp(uws, { settings, state, rest, ...(esplora ? { esplora } : {}), call, log, logsDebug: (category) => debugCategories.has(category) });
+  if (settings.push) pushHub = new PushHub(settings.push.epoch, settings.push.backlog);
+  const app = createApp(uws, { settings, state, rest, ...(esplora ? { esplora } : {}), ...(pushHub ? { push: pushHub } : {}), call, log, logsDebug: (category) => debugCategories.has(category) });
   const bound: BindAddress[] = [];
   const failed: (BindAddress & { error: string })[] = [];
   for (const bind of settings.binds) {
@@ -215,6 +219,9 @@ function onMessage(msg: ToFrontend): void {
       return;
     case 'tip':
       tipWaiters.update(msg.tip);
+      return;
+    case 'push':
+      pushHub?.receive(msg.events);
       return;
     case 'nodestate':
       nodeState = msg.state;

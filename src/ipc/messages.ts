@@ -59,6 +59,8 @@ export interface FrontendSettings {
   readonly addressindex?: boolean;
   /** -esplora: front-ends serve the Esplora-compatible API under /api/. */
   readonly esplora?: boolean;
+  /** -websocket: the push endpoint /ws, with the coordinator's kept events (to resume from) and its run's id. */
+  readonly push?: { readonly epoch: string; readonly backlog: readonly PushEvent[] };
   readonly deprecatedRpc: readonly string[];
   /** -prune: 0 off, 1 manual, else the automatic target in bytes. */
   readonly pruneTarget: number;
@@ -82,11 +84,20 @@ export interface NodeState {
   readonly mocktime: number;
 }
 
+/** A WebSocket push event (-websocket): its number, its topic (an address's own, for address activity) and its JSON text. */
+export interface PushEvent {
+  readonly seq: number;
+  /** "block", "tip", "mempool", "sequence", or "address:<address>". */
+  readonly topic: string;
+  readonly json: string;
+}
+
 export type ToFrontend =
   | { readonly t: 'settings'; readonly settings: FrontendSettings }
   | { readonly t: 'reply'; readonly id: number; readonly result?: unknown; readonly error?: RpcErrorObject }
   | { readonly t: 'warmup'; readonly status: string | null }
   | { readonly t: 'tip'; readonly tip: TipEvent }
+  | { readonly t: 'push'; readonly events: readonly PushEvent[] }
   | { readonly t: 'nodestate'; readonly state: NodeState }
   | { readonly t: 'logconfig'; readonly debugCategories: readonly string[] }
   | { readonly t: 'shutdown' };

@@ -251,6 +251,10 @@ export class NodeConfig {
   get addressIndex(): boolean {
     return this.args.getBoolArg('addressindex', false);
   }
+  /** -websocket (tsbtcd's own): push events to subscribers on /ws of the RPC port. */
+  get websocket(): boolean {
+    return this.args.getBoolArg('websocket', false);
+  }
   /** -esplora (tsbtcd's own): the Esplora-compatible HTTP API under /api/, unauthenticated like REST. */
   get esplora(): boolean {
     return this.args.getBoolArg('esplora', false);

@@ -17,6 +17,7 @@ import type { Logger } from './logging.js';
 import { canBindExclusively } from './port-probe.js';
 import type { NodeContext, NodeService } from './services.js';
 import { nodeFacts } from './node-facts.js';
+import { PushJournal } from './push-journal.js';
 import { nodeRpcMethods } from './node-rpc.js';
 
 export const PRODUCT_NAME = 'tsbtcd';
@@ -34,13 +35,17 @@ export class Coordinator {
   private tip: TipEvent | null = null;
   private nodeState: NodeState = { ibd: true, mocktime: 0 };
   private readonly started: NodeService[] = [];
+  /** -websocket: the numbered push events the front-ends serve on /ws. */
+  private readonly push: PushJournal | undefined;
 
   constructor(
     private readonly config: NodeConfig,
     private readonly log: Logger,
     private readonly clock: NodeClock,
     private readonly services: readonly NodeService[],
-  ) {}
+  ) {
+    this.push = config.websocket ? new PushJournal((events) => this.pool?.broadcast({ t: 'push', events })) : undefined;
+  }
 
   requestShutdown(): void {
     if (this.shutdownRequested) return;
@@ -107,6 +112,7 @@ export class Coordinator {
         this.tip = tip;
         this.pool?.notifyTip(tip);
       },
+      pushJournal: this.push,
     };
   }
 
@@ -198,6 +204,7 @@ export class Coordinator {
         coinstatsindex: this.config.coinStatsIndex,
         addressindex: this.config.addressIndex,
         esplora: this.config.esplora,
+        ...(this.push ? { push: this.push.backlog() } : {}),
         deprecatedRpc: this.config.args.getArgs('deprecatedrpc'),
         pruneTarget: this.config.pruneTarget,
         mempoolPolicy: this.config.mempoolPolicy,

@@ -41,6 +41,11 @@ export interface FrontendPoolOptions {
 
 export class FrontendPool {
   private readonly frontends: Frontend[] = [];
+  /**
+   * Front-ends spawned and not yet in `frontends`: broadcasts reach them too, after their
+   * settings, so one that starts while events flow (push events) misses none.
+   */
+  private readonly starting = new Set<Frontend>();
   private stopping = false;
   /** Per front-end: how many times in a row it died soon after starting. */
   private readonly quickDeaths: number[] = [];
@@ -71,10 +76,12 @@ export class FrontendPool {
       throw failure.reason;
     }
     this.frontends.push(...started);
+    for (const fe of started) this.starting.delete(fe);
   }
 
   broadcast(message: ToFrontend): void {
     for (const fe of this.frontends) fe.channel.send(message);
+    for (const fe of this.starting) fe.channel.send(message);
   }
 
   setWarmup(status: string | null): void {
@@ -145,7 +152,9 @@ export class FrontendPool {
           () => undefined,
         ),
       };
+      this.starting.add(fe);
       child.on('exit', (code, signal) => {
+        this.starting.delete(fe);
         resolveExit();
         fe.channel.close();
         // Its long polls ended with it.
@@ -175,6 +184,7 @@ export class FrontendPool {
           return;
         }
         this.frontends[index] = fe;
+        this.starting.delete(fe);
         this.opts.log.info(`HTTP front-end ${index} restarted (pid ${fe.child.pid})`, `http.${index}`);
       },
       (err: Error) => {

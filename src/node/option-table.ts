@@ -58,7 +58,7 @@ const plain = [
   // tsbtcd's own: the number of HTTP front-end processes, a test-only warm-up delay (ms),
   // the signature backend (native libsecp256k1 or @noble/secp256k1), the address index
   // and the Esplora-compatible HTTP API.
-  'rpcfrontends', 'testwarmupms', 'sigbackend', 'addressindex', 'esplora',
+  'rpcfrontends', 'testwarmupms', 'sigbackend', 'addressindex', 'esplora', 'websocket',
 ];
 
 const flagged: Record<string, number> = {

@@ -12,6 +12,8 @@ import type { Logger } from './logging.js';
 import { ChainstateService } from './chainstate-service.js';
 import { WalletService } from './wallet-service.js';
 import { ZmqService } from './zmq-service.js';
+import { PushService } from './push-service.js';
+import type { PushJournal } from './push-journal.js';
 import { NetService } from './net-service.js';
 
 export interface NodeContext {
@@ -32,6 +34,8 @@ export interface NodeContext {
   notifyNodeState(state: NodeState): void;
   /** Tells every front-end the new tip (for waitfornewblock and friends). */
   notifyTip(tip: TipEvent): void;
+  /** -websocket: where push events are numbered and handed to the front-ends. */
+  readonly pushJournal: PushJournal | undefined;
 }
 
 export interface NodeService {
@@ -84,6 +88,7 @@ export function nodeServices(config: NodeConfig): NodeService[] {
   if (!config.args.getBoolArg('disablewallet', false)) services.push(new WalletService(config, chainstate));
   // Core's ZMQ notification interface is registered before the network starts.
   services.push(new ZmqService(config, chainstate));
+  if (config.websocket) services.push(new PushService(config, chainstate));
   services.push(net);
   return services;
 }

@@ -83,6 +83,9 @@ struct conn {
   int shut;     /* shut down here (idle or refused): uWS reads end-of-stream next */
   /* A write failed (the client is gone): uWS must read, and see the end, even mid-reply. */
   int hangup;
+  /* A 101 reply went out (WebSocket): from here on bytes pass untouched both ways, and the
+   * idle timeout is uWS's (its pings), not -rpcservertimeout. */
+  int upgraded;
   /* The client's address as accept4 gave it (peer_len 0: not known, ask the kernel). */
   struct sockaddr_storage peer;
   socklen_t peer_len;
@@ -406,6 +409,15 @@ static ssize_t hook_recv(int fd, void *buf, size_t len, int flags) {
   struct conn *c = conn_of(fd);
   if (!c) return recv(fd, buf, len, flags);
   if (c->shut) return 0;
+  if (c->upgraded) {
+    if (!c->stash_len) return recv(fd, buf, len, flags);
+    /* Frames that came in with the upgrade request go first, as they are. */
+    size_t k = c->stash_len < len ? c->stash_len : len;
+    memcpy(buf, c->stash + c->stash_off, k);
+    c->stash_off += k, c->stash_len -= k;
+    if (!c->stash_len) c->stash_off = 0;
+    return (ssize_t)k;
+  }
   if (c->pending && c->body.state == BODY_NONE) {
     /* uSockets learns that a client left only by reading: once a write failed, it reads the
      * end (or the reset) here, while a request waiting behind the reply stays unread. */
@@ -475,6 +487,11 @@ static long long header_number(const char *head, size_t len, const char *name) {
 /* Ends one reply head: a 1xx one is interim; a final one's body is its Content-Length (none: empty). */
 static void reply_head_seen(struct conn *c, const char *head, size_t len) {
   int status = len > 12 ? atoi(head + 9) : 0;
+  if (status == 101) {
+    c->upgraded = 1;
+    reply_done(c);
+    return;
+  }
   if (status >= 100 && status < 200) return;
   long long length = header_number(head, len, "content-length:");
   c->out_remaining = length > 0 ? length : 0;
@@ -627,6 +644,7 @@ static ssize_t send_unmarked(int fd, const char *p, size_t n, int flags) {
 
 static ssize_t hook_send(int fd, const void *buf, size_t len, int flags) {
   struct conn *c = conn_of(fd);
+  if (c && c->upgraded) return send(fd, buf, len, flags);
   ssize_t s = -2;
   if (c && c->pending && !c->out_body && !c->out_head_len) {
     if (c->reshape) s = send_reshaped(fd, c, buf, len, flags);
@@ -644,6 +662,7 @@ static ssize_t hook_send(int fd, const void *buf, size_t len, int flags) {
 
 static ssize_t hook_writev(int fd, const struct iovec *iov, int count) {
   struct conn *c = conn_of(fd);
+  if (c && c->upgraded) return writev(fd, iov, count);
   if (c && c->pending && !c->out_body && c->reshape) {
     size_t total = 0;
     for (int i = 0; i < count; i++) total += iov[i].iov_len;
@@ -678,7 +697,7 @@ static void idle_check(uv_timer_t *timer) {
   uint64_t now = uv_now(loop);
   for (int fd = 0; fd < conns_cap; fd++) {
     struct conn *c = conns[fd];
-    if (!c || c->shut) continue;
+    if (!c || c->shut || c->upgraded) continue;
     /* tsbtcd is working on the request: no timeout, as libevent has none then. */
     if (c->pending && c->body.state == BODY_NONE && !c->reply_started) continue;
     if (now - c->last_activity < idle_timeout_ms) continue;
