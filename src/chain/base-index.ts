@@ -60,6 +60,8 @@ export interface BaseIndexOptions {
   bestBlockField: MetaField<Uint8Array>;
   /** Blocks written per write transaction while catching up. */
   syncBatch: number;
+  /** Core's AllowPrune: the index keeps a prune lock at the block it has reached, so pruning leaves it the blocks it still reads. */
+  allowPrune?: boolean;
   /**
    * During initial block download, how long connected blocks gather before the catch-up
    * loop indexes them in one batch; undefined indexes each block as it connects.
@@ -118,6 +120,12 @@ export abstract class BaseIndex<TipState> {
     const state = this.tipStateAt(entry);
     this.best = entry;
     this.bestState = state;
+    this.updatePruneLock();
+  }
+
+  /** Core's SetBestBlockIndex: the prune lock follows the indexed block (before any: from genesis). */
+  private updatePruneLock(): void {
+    if (this.options.allowPrune) this.chain.updatePruneLock(this.options.name, this.best?.height ?? 0);
   }
 
   info(): IndexInfo {
@@ -195,6 +203,7 @@ export abstract class BaseIndex<TipState> {
     });
     this.best = entries[entries.length - 1];
     this.bestState = state;
+    this.updatePruneLock();
   }
 
   private async catchUp(): Promise<void> {

@@ -31,7 +31,7 @@ export class BlockFilterIndex extends BaseIndex<Uint8Array> {
   readonly view: BlockFilterIndexView;
 
   private constructor(env: IndexesEnv, chain: Chainstate, log: (m: string) => void, logError: (m: string) => void) {
-    super(env, chain, { name: BASIC_FILTER_INDEX_NAME, bestBlockField: INDEXES_META.blockFilterBest, syncBatch: 100, initialDownloadDelayMs: 250, log, logError });
+    super(env, chain, { name: BASIC_FILTER_INDEX_NAME, bestBlockField: INDEXES_META.blockFilterBest, syncBatch: 100, allowPrune: true, initialDownloadDelayMs: 250, log, logError });
     this.view = blockFilterIndexView(env, () => this.info());
     this.loadBest();
   }

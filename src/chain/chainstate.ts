@@ -144,6 +144,8 @@ export type PruneMode = 'off' | 'manual' | { targetBytes: number };
 export const MIN_BLOCKS_TO_KEEP = 288;
 /** Room Core leaves under the target for the next file allocation (BLOCKFILE_CHUNK_SIZE + UNDOFILE_CHUNK_SIZE). */
 const PRUNE_BUFFER_BYTES = 0x1000000 + 0x100000;
+/** Core's PRUNE_LOCK_BUFFER: blocks kept below the lowest block an index still needs. */
+export const PRUNE_LOCK_BUFFER = 10;
 
 export interface ProcessBlockResult {
   /** ProcessNewBlock's return: the block was stored (or already known) and did not fail early checks. */
@@ -1027,6 +1029,20 @@ export class Chainstate {
   private havePruned: boolean | undefined;
   /** Files pruneblockchain chose, pruned by the next flush. */
   private manualPruneFiles: number[] = [];
+  /** Core's m_prune_locks: per index that allows pruning, the height of the block it has reached. */
+  private readonly pruneLocks = new Map<string, number>();
+
+  /** Core's UpdatePruneLock: an index's blocks from `heightFirst` up stay (with PRUNE_LOCK_BUFFER below). */
+  updatePruneLock(name: string, heightFirst: number): void {
+    this.pruneLocks.set(name, heightFirst);
+  }
+
+  /** The highest block pruning may take, `lastPrune` limited by the indexes' locks (Core's FlushStateToDisk). */
+  private pruneLockLimit(lastPrune: number): number {
+    let limit = lastPrune;
+    for (const heightFirst of this.pruneLocks.values()) limit = Math.max(1, Math.min(limit, heightFirst - PRUNE_LOCK_BUFFER - 1));
+    return limit;
+  }
 
   get pruneMode(): PruneMode {
     return this.options.prune ?? 'off';
@@ -1038,7 +1054,7 @@ export class Chainstate {
     if (mode === 'off' || mode === 'manual') return [];
     const height = this.chain.height;
     if (height <= this.params.pruneAfterHeight) return [];
-    const lastPrunable = height - MIN_BLOCKS_TO_KEEP;
+    const lastPrunable = Math.min(height - MIN_BLOCKS_TO_KEEP, this.pruneLockLimit(height));
     const files = this.store.blockFiles();
     let usage = files.reduce((sum, f) => sum + f.size, 0);
     if (usage + PRUNE_BUFFER_BYTES < mode.targetBytes) return [];
@@ -1076,7 +1092,7 @@ export class Chainstate {
     return this.exclusive(() => {
       const files = this.store
         .blockFiles()
-        .filter((f) => f.size > 0 && f.file !== this.store.currentBlockFile && f.heightLast <= height)
+        .filter((f) => f.size > 0 && f.file !== this.store.currentBlockFile && f.heightLast <= this.pruneLockLimit(height))
         .map((f) => f.file);
       this.manualPruneFiles = files;
       this.flush('always');

@@ -51,7 +51,7 @@ export class CoinStatsIndex extends BaseIndex<CoinStatsRecord> {
   readonly view: CoinStatsIndexView;
 
   private constructor(env: IndexesEnv, chain: Chainstate, log: (m: string) => void, logError: (m: string) => void) {
-    super(env, chain, { name: COINSTATS_INDEX_NAME, bestBlockField: INDEXES_META.coinStatsBest, syncBatch: 100, log, logError });
+    super(env, chain, { name: COINSTATS_INDEX_NAME, bestBlockField: INDEXES_META.coinStatsBest, syncBatch: 100, allowPrune: true, log, logError });
     this.view = coinStatsIndexView(env, () => this.info());
     this.loadBest();
   }

@@ -9,6 +9,7 @@ import { test } from 'node:test';
 import {
   basicBlockFilter,
   BlockFilterIndex,
+  CoinStatsIndex,
   blockFilterHash,
   blockFilterHeader,
   ChainSnapshotSource,
@@ -133,6 +134,33 @@ test('on a pruned node the index starts while it has the blocks to catch up on, 
       'basic block filter index best block of the index goes beyond pruned data. Please disable the index or reindex (which will download the whole blockchain again)',
     );
     await index.close();
+    await close();
+  } finally {
+    fixture.remove();
+  }
+});
+
+test('prune locks: pruning leaves an index the blocks it has not indexed yet (Core’s PRUNE_LOCK_BUFFER below them)', async () => {
+  const fixture = chainFixture('regtest', 1_700_000_000, { fastprune: true, prune: 'manual' });
+  try {
+    const { chain, close } = await fixture.openWith({});
+    await generateBlocks(chain, OP_TRUE, 900, 1e6);
+    // Opened, not started: both indexes still need every block from genesis.
+    const filters = BlockFilterIndex.open(fixture.dir, chain, () => undefined);
+    const stats = CoinStatsIndex.open(fixture.dir, chain, () => undefined);
+    assert.equal(await chain.pruneBlockchain(600), undefined, 'nothing pruned under a lock at genesis');
+    assert.ok(chain.chain.at(0)!.hasData);
+    await filters.start();
+    await stats.start();
+    assert.deepEqual([filters.info(), stats.info()], [
+      { synced: true, best_block_height: 900 },
+      { synced: true, best_block_height: 900 },
+    ]);
+    // Caught up, they hold nothing back: the request prunes as far as it can.
+    const pruned = await chain.pruneBlockchain(600);
+    assert.ok(pruned !== undefined && pruned > 500 && pruned <= 600, `prune height ${pruned}`);
+    await filters.close();
+    await stats.close();
     await close();
   } finally {
     fixture.remove();

@@ -163,15 +163,20 @@ test('a wallet bitcoind made and used loads in tsbtcd with bitcoind\'s answers, 
     await cw('walletpassphrase', ['correct horse', 60]);
     const paid = await cw('sendtoaddress', ['bcrt1qw508d6qejxtdg4y5r3zarvary0c5xw7kygt080', 3]);
     await core.call('generatetoaddress', [1, 'bcrt1qw508d6qejxtdg4y5r3zarvary0c5xw7kygt080']);
+    // bitcoind's wallet hears of blocks and pool changes on its validation-interface queue,
+    // after the RPC that caused them returned: its answers are read once the queue is drained.
+    await core.call('syncwithvalidationinterfacequeue');
     await copyChain(core, node);
     assert.equal((await tw2('gettransaction', [paid])).confirmations, 1);
     assert.deepEqual(await timeless(tw2), await timeless(cw), 'confirmed');
     const tip = await core.call<string>('getbestblockhash');
     await core.call('invalidateblock', [tip]);
+    await core.call('syncwithvalidationinterfacequeue');
     await node.call('invalidateblock', [tip]);
     assert.deepEqual(await node.call('getrawmempool'), await core.call('getrawmempool'));
     assert.deepEqual(await timeless(tw2), await timeless(cw), 'its block disconnected: back in the pool');
     await core.call('reconsiderblock', [tip]);
+    await core.call('syncwithvalidationinterfacequeue');
     await node.call('reconsiderblock', [tip]);
     assert.deepEqual(await timeless(tw2), await timeless(cw), 'reconnected');
   } finally {
