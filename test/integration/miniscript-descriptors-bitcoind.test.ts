@@ -16,10 +16,12 @@ import { toHex } from '../../src/primitives/index.js';
 import { parseDescriptor, type Descriptor, type KeyStore } from '../../src/script/index.js';
 import { rpcCall as call, withBareNodes, type Answer, type SendToBoth } from '../differential/compare-nodes.js';
 import type { DiffRequest } from '../differential/request-catalogue.js';
+import { mapInOrder } from '../support/in-order.js';
 import { decodescriptScripts, miniscriptDescriptors } from '../support/miniscript-table.js';
 
 const reference = referenceBitcoind();
-
+/** Requests in flight at once: the descriptors are independent, and both nodes answer on several threads. */
+const IN_FLIGHT = 8;
 
 /** The witness scripts and tapscript leaves below a descriptor, at position 0. */
 function innerScripts(d: Descriptor, keys: KeyStore): string[] {
@@ -53,21 +55,18 @@ const result = <T>(answer: Answer): T => JSON.parse(answer.body.toString()).resu
 test('miniscript descriptors: getdescriptorinfo, deriveaddresses and decodescript as bitcoind v31 answers them', { skip: 'path' in reference ? false : reference.missing, timeout: 600_000 }, async () => {
   await withBareNodes((reference as { path: string }).path, async (send) => {
     const { compare, different, summary } = comparer(send);
-    const scripts = new Set<string>();
-    let accepted = 0;
-    for (const descriptor of miniscriptDescriptors()) {
+    const perDescriptor = await mapInOrder(miniscriptDescriptors(), IN_FLIGHT, async (descriptor) => {
       const info = result<{ checksum: string; isrange: boolean } | null>(await compare(call('getdescriptorinfo', [descriptor])));
-      if (!info) continue;
-      accepted++;
+      if (!info) return undefined;
       const text = `${descriptor.split('#')[0]}#${info.checksum}`;
       await compare(call('deriveaddresses', info.isrange ? [text, [0, 2]] : [text]));
       const parsed = parseDescriptor(descriptor, 'regtest');
-      for (const script of innerScripts(parsed.descriptors[0]!, parsed.keys)) {
-        // The longest scripts (near the Tapscript limit) are not decoded: megabytes of asm each.
-        if (script.length <= 20_000) scripts.add(script);
-      }
-    }
-    for (const script of decodescriptScripts([...scripts])) await compare(call('decodescript', [script]));
+      // The longest scripts (near the Tapscript limit) are not decoded: megabytes of asm each.
+      return innerScripts(parsed.descriptors[0]!, parsed.keys).filter((script) => script.length <= 20_000);
+    });
+    const accepted = perDescriptor.filter((scripts) => scripts !== undefined).length;
+    const scripts = new Set(perDescriptor.flatMap((s) => s ?? []));
+    await mapInOrder(decodescriptScripts([...scripts]), IN_FLIGHT, (script) => compare(call('decodescript', [script])));
     console.log(`bitcoind accepted ${accepted} descriptors; ${summary()}`);
     assert.ok(accepted > 300, `bitcoind accepted only ${accepted} descriptors of the table`);
     assert.deepEqual(different, [], different.slice(0, 20).join('\n'));
@@ -78,27 +77,26 @@ test('scantxoutset finds outputs paying to miniscript descriptors and describes 
   await withBareNodes((reference as { path: string }).path, async (send, each) => {
     const { compare, different, summary } = comparer(send);
     // An output for each accepted descriptor (position 1 of ranged ones), mined by bitcoind and replayed into tsbtcd.
-    const scanObjects: unknown[] = [];
-    for (const descriptor of miniscriptDescriptors()) {
-      if (descriptor.includes('<') || descriptor.includes('#')) continue;
+    const payments = await mapInOrder(miniscriptDescriptors(), IN_FLIGHT, async (descriptor) => {
+      if (descriptor.includes('<') || descriptor.includes('#')) return undefined;
       const info = result<{ checksum: string; isrange: boolean } | null>(await each.bitcoind(call('getdescriptorinfo', [descriptor])));
-      if (!info) continue;
+      if (!info) return undefined;
       const text = `${descriptor}#${info.checksum}`;
       // Descriptors whose keys cannot be derived (hardened steps without the private key) pay nowhere.
-      if (info.isrange) {
-        const addresses = result<string[] | null>(await each.bitcoind(call('deriveaddresses', [text, [1, 1]])));
-        if (!addresses) continue;
-        await each.bitcoind(call('generatetoaddress', [1, addresses[0]]));
-        scanObjects.push({ desc: text, range: [0, 2] });
-      } else {
-        if (!result<string[] | null>(await each.bitcoind(call('generatetodescriptor', [1, text])))) continue;
-        scanObjects.push(text);
-      }
+      if (!info.isrange) return { scanObject: text as unknown, generate: call('generatetodescriptor', [1, text]) };
+      const addresses = result<string[] | null>(await each.bitcoind(call('deriveaddresses', [text, [1, 1]])));
+      return addresses ? { scanObject: { desc: text, range: [0, 2] } as unknown, generate: call('generatetoaddress', [1, addresses[0]]) } : undefined;
+    });
+    // The blocks one after another: each pays the next descriptor.
+    const scanObjects: unknown[] = [];
+    for (const payment of payments) {
+      if (payment && result<string[] | null>(await each.bitcoind(payment.generate))) scanObjects.push(payment.scanObject);
     }
     const height = result<number>(await each.bitcoind(call('getblockcount', [])));
-    for (let h = 1; h <= height; h++) {
-      const hash = result<string>(await each.bitcoind(call('getblockhash', [h])));
-      const block = result<string>(await each.bitcoind(call('getblock', [hash, 0])));
+    const heights = Array.from({ length: height }, (_, i) => i + 1);
+    const blocks = await mapInOrder(heights, IN_FLIGHT, async (h) => result<string>(await each.bitcoind(call('getblock', [result<string>(await each.bitcoind(call('getblockhash', [h]))), 0]))));
+    for (const [i, block] of blocks.entries()) {
+      const h = i + 1;
       assert.equal(result<null>(await each.tsbtcd(call('submitblock', [block]))), null, `tsbtcd refused block ${h}`);
     }
     for (const scanObject of scanObjects) await compare(call('scantxoutset', ['start', [scanObject]]));
