@@ -4,7 +4,8 @@
  * tsbtcd, both publishing all five topics on one address each. A zeromq subscriber on each
  * reads [topic, body, sequence] messages: blocks, mempool additions, a fee bump's
  * replacement, an invalidateblock reorg (transactions back in the pool) and a new branch,
- * a competing branch that wins in one step, and an expiry give byte-identical message lists. getzmqnotifications lists the publishers as bitcoind.
+ * a competing branch that wins in one step, an expiry and evictions from full pools (-maxmempool=5)
+ * give byte-identical message lists. getzmqnotifications lists the publishers as bitcoind.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -15,6 +16,8 @@ import { Daemon, freePort, waitFor, type WalletCaller } from './daemon-harness.j
 
 const reference = referenceBitcoind();
 const TOPICS = ['hashblock', 'hashtx', 'rawblock', 'rawtx', 'sequence'];
+/** Payments of 90 kB each: more than a 5 MB pool holds. */
+const FILLERS = 64;
 
 interface Rpc {
   call<T = any>(method: string, params?: unknown[]): Promise<T>;
@@ -50,8 +53,9 @@ test('ZMQ: the same blocks, transactions, replacement and reorg give byte-identi
   const [corePort, nodePort] = [await freePort(), await freePort()];
   const zmqArgs = (port: number) => TOPICS.map((topic) => `-zmqpub${topic}=tcp://127.0.0.1:${port}`);
   const driver = await BitcoindProcess.start(reference.path, ['-connect=0', '-fallbackfee=0.0002']);
-  const core = await BitcoindProcess.start(reference.path, ['-connect=0', '-disablewallet', ...zmqArgs(corePort)]);
-  const node = await Daemon.start({ args: ['-connect=0', '-disablewallet', ...zmqArgs(nodePort)] });
+  // Pools of 5 MB (the least Core takes): the last scenario fills them past the limit.
+  const core = await BitcoindProcess.start(reference.path, ['-connect=0', '-disablewallet', '-maxmempool=5', ...zmqArgs(corePort)]);
+  const node = await Daemon.start({ args: ['-connect=0', '-disablewallet', '-maxmempool=5', ...zmqArgs(nodePort)] });
   const subscribers = [collect(`tcp://127.0.0.1:${corePort}`), collect(`tcp://127.0.0.1:${nodePort}`)];
   try {
     const listed = async (rpc: Rpc, port: number) => JSON.stringify(await rpc.call('getzmqnotifications')).replaceAll(String(port), 'PORT');
@@ -105,6 +109,24 @@ test('ZMQ: the same blocks, transactions, replacement and reorg give byte-identi
     const fresh = await w('send', [{ [await w('getnewaddress')]: 1 }, null, 'unset', null, { inputs: [{ txid: confirmed[1].txid, vout: confirmed[1].vout }], add_inputs: false }]);
     await relay(fresh.txid);
     for (const target of targets) assert.equal((await target.call<string[]>('getrawmempool')).includes(old.txid), false, 'expired');
+    // Evictions: payments carrying 90 kB of data each, at rising fee rates, fill the 5 MB pools;
+    // past the limit each new one pushes out the lowest-paying (their R before its A: Core trims
+    // inside the acceptance and announces the addition after it).
+    const outputs: Record<string, number> = {};
+    for (let i = 0; i < FILLERS; i++) outputs[await w('getnewaddress')] = 1;
+    const fan = await w('sendmany', ['', outputs]);
+    await relay(fan);
+    await mineOne();
+    const coins = (await w('listunspent', [1])).filter((u: any) => u.txid === fan && u.amount === 1);
+    assert.equal(coins.length, FILLERS);
+    for (const [i, coin] of coins.entries()) {
+      const filler = await w('send', [[{ data: 'ab'.repeat(90_000) }], null, 'unset', 2 + i, { inputs: [{ txid: coin.txid, vout: coin.vout }], add_inputs: false }]);
+      await relay(filler.txid);
+    }
+    for (const target of targets) {
+      const info = await target.call('getmempoolinfo');
+      assert.ok(info.mempoolminfee > info.minrelaytxfee && info.size < FILLERS, `the pool was trimmed: ${JSON.stringify(info)}`);
+    }
     assert.equal(await node.call('getbestblockhash'), await core.call('getbestblockhash'));
     await waitFor('messages', () => (subscribers.every((s) => s.messages.length > 0) ? true : undefined));
     await quiet(subscribers[0]!.messages);
