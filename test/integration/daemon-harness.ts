@@ -132,10 +132,12 @@ export interface DaemonOptions {
   readonly chain?: HarnessChain;
   /** How long start-up may take until RPC answers (default 15 s; a reindex of a long chain needs more). */
   readonly readyTimeoutMs?: number;
+  /** Keep tsbtcd's own number of HTTP front-ends (one per core) instead of the harness's one. */
+  readonly defaultFrontends?: boolean;
 }
 
 /** What restart() may change; the data directory and the chain stay. */
-export type RestartOptions = Pick<DaemonOptions, 'args' | 'port' | 'p2pPort' | 'automaticOutbound' | 'waitReady' | 'readyTimeoutMs'>;
+export type RestartOptions = Pick<DaemonOptions, 'args' | 'port' | 'p2pPort' | 'automaticOutbound' | 'waitReady' | 'readyTimeoutMs' | 'defaultFrontends'>;
 
 export interface ExitInfo {
   code: number | null;
@@ -194,6 +196,12 @@ export class Daemon {
     // No automatic outbound connections unless a test asks: addresses peers announce must
     // never make a test node dial out of this machine.
     if (!opts.automaticOutbound && !(opts.args ?? []).some((a) => /^-(no)?connect\b/.test(a)) && !/^\s*(no)?connect\s*=/m.test(configText)) base.push('-connect=0');
+    // One HTTP front-end unless the test chooses (-rpcfrontends, or tsbtcd's default of one per
+    // core): each further one is a process that loads its modules at every start (about a third
+    // of a CPU-second), and the suite starts hundreds of nodes on two cores. Tests of several
+    // front-ends, and of the default, choose theirs.
+    const choosesFrontends = opts.defaultFrontends || (opts.args ?? []).some((a) => /^-(no)?rpcfrontends\b/.test(a)) || /^\s*(no)?rpcfrontends\s*=/m.test(configText);
+    if (!opts.bare && !choosesFrontends) base.push('-rpcfrontends=1');
     // A node that hangs can be asked where it is (SIGUSR2 writes a diagnostic report): see waitExit.
     const env = { ...process.env, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --report-on-signal --report-signal=SIGUSR2 --report-directory=${path.join(datadir, 'reports')}`.trim() };
     fs.mkdirSync(path.join(datadir, 'reports'), { recursive: true });

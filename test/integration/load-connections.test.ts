@@ -31,7 +31,7 @@ before(async () => {
     limit >= CONNECTIONS + FD_MARGIN,
     `this test opens ${CONNECTIONS} sockets: the open-file limit is ${limit}; run it with \`ulimit -n 4096\` (make test raises it)`,
   );
-  d = await Daemon.start();
+  d = await Daemon.start({ defaultFrontends: true });
   const mined: string[] = await d.call('generatetoaddress', [BLOCKS, ADDRESS]);
   hashes = [await d.call<string>('getblockhash', [0]), ...mined];
 });
