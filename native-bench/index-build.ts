@@ -10,7 +10,7 @@
  *     For scale, bitcoind v31.0 builds its -txindex over the same chain the same way (the
  *     nearest index Core has: one row per transaction, where the address index writes
  *     history, unspent-output and spender rows for every input and output).
- *  2. Requests/s with 64 keep-alive connections (wrk): GET /api/address/<a>/utxo over 200
+ *  2. Requests/s with 64 keep-alive connections (wrk): GET /api/address/<a>/utxo over up to 200
  *     addresses that hold coins, round robin, with p50/p99; every reply must be a 200.
  *     The server gets the first half of the cores and wrk the rest, as in bench-http.
  *
