@@ -151,7 +151,7 @@ export function unspentOutputs(reads: ChainReads, scriptHash: Uint8Array): Esplo
   const out: EsploraJson[] = [];
   withIndex(reads, (r) => {
     for (const utxo of r.addressUtxos(scriptHash)) {
-      if (spentInPool.has(`${hashToHex(utxo.txid)}:${utxo.vout}`)) continue;
+      if (spentInPool.size > 0 && spentInPool.has(`${hashToHex(utxo.txid)}:${utxo.vout}`)) continue;
       if (out.length >= UTXOS_LIMIT) throw new EsploraError(400, 'Too many history entries');
       out.push(utxoValue(utxo.txid, utxo.vout, reads.activeBlock(utxo.height), utxo.value));
     }

@@ -29,6 +29,8 @@ export interface Spend {
 
 export class ChainReads {
   private readonly txs = new Map<string, FoundTx | null>();
+  /** Active blocks by height: a script's outputs and history rows often share blocks. */
+  private readonly blocks = new Map<number, ViewEntry | undefined>();
 
   constructor(readonly snapshot: SnapshotChainView) {}
 
@@ -75,7 +77,10 @@ export class ChainReads {
 
   /** The block at an active-chain height. */
   activeBlock(height: number): ViewEntry | undefined {
-    return this.snapshot.activeEntry(height);
+    if (this.blocks.has(height)) return this.blocks.get(height);
+    const entry = this.snapshot.activeEntry(height);
+    this.blocks.set(height, entry);
+    return entry;
   }
 
   /** Txids of pooled transactions funding or spending a script, oldest entry first. */

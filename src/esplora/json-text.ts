@@ -19,8 +19,20 @@ function floatText(value: number): string {
   return String(value).replace('e+', 'e');
 }
 
+/** Keys as JSON text with their colon, kept: a reply repeats the same few keys for every item. */
+const keyTexts = new Map<string, string>();
+
+function keyText(key: string): string {
+  let text = keyTexts.get(key);
+  if (text === undefined) {
+    text = `${JSON.stringify(key)}:`;
+    if (keyTexts.size < 1024) keyTexts.set(key, text);
+  }
+  return text;
+}
+
+/** One pass that appends to a string (no part arrays, no entry lists): a 500-coin utxo reply is most of a request's time otherwise. */
 export function esploraJson(value: EsploraJson): string {
-  if (value === null) return 'null';
   switch (typeof value) {
     case 'boolean':
       return value ? 'true' : 'false';
@@ -31,12 +43,23 @@ export function esploraJson(value: EsploraJson): string {
     case 'string':
       return JSON.stringify(value);
   }
+  if (value === null) return 'null';
   if (value instanceof F64) return floatText(value.value);
-  if (Array.isArray(value)) return `[${(value as readonly EsploraJson[]).map(esploraJson).join(',')}]`;
-  const parts: string[] = [];
-  for (const [key, field] of Object.entries(value as Record<string, EsploraJson | undefined>)) {
-    // An absent field is one electrs skips (skip_serializing_if = "Option::is_none").
-    if (field !== undefined) parts.push(`${JSON.stringify(key)}:${esploraJson(field)}`);
+  if (Array.isArray(value)) {
+    const items = value as readonly EsploraJson[];
+    let text = '[';
+    for (let i = 0; i < items.length; i++) text += (i === 0 ? '' : ',') + esploraJson(items[i]!);
+    return `${text}]`;
   }
-  return `{${parts.join(',')}}`;
+  const object = value as Record<string, EsploraJson | undefined>;
+  let text = '{';
+  let first = true;
+  for (const key in object) {
+    const field = object[key];
+    // An absent field is one electrs skips (skip_serializing_if = "Option::is_none").
+    if (field === undefined) continue;
+    text += (first ? '' : ',') + keyText(key) + esploraJson(field);
+    first = false;
+  }
+  return `${text}}`;
 }
