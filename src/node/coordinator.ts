@@ -18,6 +18,7 @@ import { canBindExclusively } from './port-probe.js';
 import type { NodeContext, NodeService } from './services.js';
 import { nodeFacts } from './node-facts.js';
 import { PushJournal } from './push-journal.js';
+import { NodeScheduler } from './scheduler.js';
 import { nodeRpcMethods } from './node-rpc.js';
 
 export const PRODUCT_NAME = 'tsbtcd';
@@ -37,6 +38,8 @@ export class Coordinator {
   private readonly started: NodeService[] = [];
   /** -websocket: the numbered push events the front-ends serve on /ws. */
   private readonly push: PushJournal | undefined;
+  /** The coordinator's periodic tasks (Core's CScheduler); mockscheduler moves them. */
+  private readonly scheduler = new NodeScheduler((err) => this.log.error(`scheduled task failed: ${(err as Error).stack ?? String(err)}`));
 
   constructor(
     private readonly config: NodeConfig,
@@ -113,6 +116,7 @@ export class Coordinator {
         this.pool?.notifyTip(tip);
       },
       pushJournal: this.push,
+      scheduler: this.scheduler,
     };
   }
 
@@ -237,6 +241,7 @@ export class Coordinator {
 
   private async shutDown(): Promise<void> {
     this.log.info('Shutdown: In progress...');
+    this.scheduler.stop();
     const pool = this.pool;
     if (pool) {
       // Replies to calls being executed (the `stop` call itself among them) go out first.

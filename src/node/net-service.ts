@@ -118,7 +118,7 @@ export class NetService implements NodeService {
       throw new InitError([first, 'Failed to listen on any port. Use -listen=0 if you want this.']);
     }
     this.#manager = manager;
-    this.#network = peerNetworkOf(manager, () => ctx.clock.now(), facts.localServices, config.chain === 'regtest');
+    this.#network = peerNetworkOf(manager, () => ctx.clock.now(), facts.localServices, config.chain === 'regtest', (seconds) => ctx.scheduler.mockForward(seconds));
     this.chainstate.chainListeners.push({
       tipChanged: (tip) => manager.peerManager.tipChanged(tip),
       blockChecked: (hash, verdict) => manager.peerManager.blockChecked(hash, verdict),

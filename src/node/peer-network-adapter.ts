@@ -54,7 +54,8 @@ function peerInfo(manager: ConnectionManager, peer: Peer, nowMs: number): PeerIn
   };
 }
 
-export function peerNetworkOf(manager: ConnectionManager, now: () => number, localServices: bigint, regtest: boolean): PeerNetwork {
+/** `mockForward`: the coordinator's own scheduled tasks, which mockscheduler moves with the network's. */
+export function peerNetworkOf(manager: ConnectionManager, now: () => number, localServices: bigint, regtest: boolean, mockForward: (seconds: number) => void): PeerNetwork {
   const live = (): Peer[] => [...manager.peers()].filter((p) => p.disconnectReason === undefined);
   return {
     peerInfo: () => {
@@ -186,7 +187,10 @@ export function peerNetworkOf(manager: ConnectionManager, now: () => number, loc
       return true;
     },
     regtest,
-    mockScheduler: (seconds) => manager.mockScheduler(seconds),
+    mockScheduler: (seconds) => {
+      manager.mockScheduler(seconds);
+      mockForward(seconds);
+    },
     addConnection: (address, type) => {
       // Core's AddConnection: full-relay and block-relay-only slots are limited; addr-fetch and feelers are not.
       const limit = type === 'outbound-full-relay' ? MAX_OUTBOUND_FULL_RELAY : type === 'block-relay-only' ? MAX_BLOCK_RELAY_ONLY : Infinity;

@@ -14,6 +14,7 @@ import { WalletService } from './wallet-service.js';
 import { ZmqService } from './zmq-service.js';
 import { PushService } from './push-service.js';
 import type { PushJournal } from './push-journal.js';
+import type { NodeScheduler } from './scheduler.js';
 import { NetService } from './net-service.js';
 
 export interface NodeContext {
@@ -36,6 +37,8 @@ export interface NodeContext {
   notifyTip(tip: TipEvent): void;
   /** -websocket: where push events are numbered and handed to the front-ends. */
   readonly pushJournal: PushJournal | undefined;
+  /** Periodic tasks (Core's CScheduler); mockscheduler brings them forward. */
+  readonly scheduler: NodeScheduler;
 }
 
 export interface NodeService {

@@ -39,6 +39,9 @@ import { walletDir } from './node-rpc.js';
 import { readWalletOptions, type WalletOptions } from './wallet-options.js';
 import type { NodeContext, NodeService } from './services.js';
 
+/** How often the loaded wallets look whether their resend time has come (Core's scheduleEvery 1min). */
+const RESEND_CHECK_INTERVAL_MS = 60_000;
+
 /** The chain and mempool as a wallet sees them (Core's interfaces::Chain). */
 function walletChainOf(chainstate: ChainstateService, policy: NodeConfig['mempoolPolicy'], now: () => number): WalletChain {
   const chain = () => chainstate.chainstate!;
@@ -241,6 +244,7 @@ export class WalletService implements NodeService {
       walletDir: () => walletDir(config),
       chain: walletChainOf(chainstate, config.mempoolPolicy, () => ctx.clock.now()),
       keypool: Math.max(config.args.getIntArg('keypool', 1000), 0),
+      broadcastTransactions: config.args.getBoolArg('walletbroadcast', true),
       log: (m) => ctx.log.info(m),
       updateStartupSetting: (name, load) => this.#updateStartupSetting(name, load),
       optionCheck: () => options,
@@ -276,8 +280,12 @@ export class WalletService implements NodeService {
       removedForBlock: () => undefined,
     });
     this.#manager = manager;
-    // Core's postInitProcess: each loaded wallet's unconfirmed transactions go back to the pool.
-    for (const wallet of manager.list()) await wallet.resubmitTransactions(options.settings.maxTxFee);
+    // Core's postInitProcess: each loaded wallet's unconfirmed transactions go back to the pool, not to peers.
+    for (const wallet of manager.list()) await wallet.resubmitWalletTransactions(options.settings.maxTxFee, false, true);
+    // Core's StartWallets: MaybeResendWalletTxs every minute.
+    ctx.scheduler.every(RESEND_CHECK_INTERVAL_MS, async () => {
+      for (const wallet of manager.list()) await wallet.maybeResend(options.settings.maxTxFee);
+    });
   }
 
   /** Core's AddWalletSetting / RemoveWalletSetting: settings.json's `wallet` list, written at once. */

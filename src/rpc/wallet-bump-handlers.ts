@@ -14,7 +14,7 @@ import { addOutputs } from './rawtransaction-methods.js';
 import type { RpcCallContext } from './spec.js';
 import { getInt, isJsonObject, rpcTypeCheckObj } from './value-parse.js';
 import { amountJson, parseHash } from './values.js';
-import { feeEstimateMode } from './wallet-send-handlers.js';
+import { broadcastCommitted, feeEstimateMode } from './wallet-send-handlers.js';
 import { ensureUnlocked, signWalletPsbt, walletForRequest, type WalletHandlers, type WalletRpcDeps } from './wallet-request.js';
 
 const ERROR_CODES = { INVALID_ADDRESS_OR_KEY: RPC_INVALID_ADDRESS_OR_KEY, INVALID_PARAMETER: RPC_INVALID_PARAMETER, WALLET_ERROR: RPC_WALLET_ERROR, MISC_ERROR: RPC_MISC_ERROR } as const;
@@ -59,8 +59,7 @@ function bumpHandler(deps: WalletRpcDeps, wantPsbt: boolean) {
         if (err instanceof FeeBumpError) throw new RpcError(RPC_WALLET_ERROR, err.message);
         throw err;
       }
-      const broadcast = await wallet.chain.broadcast(signed, deps.spendSettings.maxTxFee);
-      if (!broadcast.ok) wallet.log(`CommitTransaction(): Transaction cannot be broadcast immediately, ${broadcast.error}`);
+      await broadcastCommitted(deps, wallet, signed);
       result.txid = signed.txidHex;
     } else {
       const psbt = psbtFromTransaction(bumped.tx);

@@ -129,7 +129,7 @@ export function walletImportHandlers(deps: WalletRpcDeps): WalletHandlers {
       }
       if (rescan) {
         const { aborted } = await wallet.rescanFromTime(lowest);
-        await wallet.resubmitTransactions(deps.spendSettings.maxTxFee);
+        await wallet.resubmitWalletTransactions(deps.spendSettings.maxTxFee, false, true);
         if (aborted) throw new RpcError(RPC_MISC_ERROR, 'Rescan aborted by user.');
       }
       return response;

@@ -97,7 +97,7 @@ export function walletManageHandlers(deps: WalletRpcDeps): WalletHandlers {
       const name = args.string('filename');
       try {
         const { wallet, warnings } = manager().load(name, loadOnStartup(args));
-        await wallet.resubmitTransactions(deps.spendSettings.maxTxFee);
+        await wallet.resubmitWalletTransactions(deps.spendSettings.maxTxFee, false, true);
         return withWarnings({ name: wallet.name }, warnings);
       } catch (err) {
         walletFileRpcError(err);
@@ -109,7 +109,7 @@ export function walletManageHandlers(deps: WalletRpcDeps): WalletHandlers {
       const backup = args.string('backup_file');
       try {
         const { wallet, warnings } = manager().restore(name, backup, loadOnStartup(args));
-        await wallet.resubmitTransactions(deps.spendSettings.maxTxFee);
+        await wallet.resubmitWalletTransactions(deps.spendSettings.maxTxFee, false, true);
         return withWarnings({ name: wallet.name }, warnings);
       } catch (err) {
         walletFileRpcError(err);

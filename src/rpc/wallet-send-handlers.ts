@@ -101,10 +101,20 @@ async function sendMoney(deps: WalletRpcDeps, wallet: Wallet, control: CoinContr
   return verbose ? { txid, fee_reason: created.feeReason } : txid;
 }
 
-/** Core's CommitTransaction: recorded first (a crash keeps it), then offered to the mempool; a refusal is logged, not an error. */
+/**
+ * Core's CommitTransaction: recorded first (a crash keeps it), then offered to the mempool
+ * and peers unless -walletbroadcast=0; a refusal is logged, not an error.
+ */
 export async function commitAndBroadcast(deps: WalletRpcDeps, wallet: Wallet, tx: Transaction, mapValue: Map<string, string>): Promise<void> {
   wallet.commitTransaction(tx, mapValue);
-  const result = await wallet.chain.broadcast(tx, deps.spendSettings.maxTxFee);
+  await broadcastCommitted(deps, wallet, tx);
+}
+
+/** CommitTransaction's second half, for a transaction already written to the wallet. */
+export async function broadcastCommitted(deps: WalletRpcDeps, wallet: Wallet, tx: Transaction): Promise<void> {
+  const wtx = wallet.txs.get(tx.txidHex);
+  if (!wtx || !wallet.broadcastTransactions) return;
+  const result = await wallet.submitToMempool(wtx, deps.spendSettings.maxTxFee, true);
   if (!result.ok) wallet.log(`CommitTransaction(): Transaction cannot be broadcast immediately, ${result.error}`);
 }
 

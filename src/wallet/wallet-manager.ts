@@ -24,6 +24,8 @@ export interface WalletManagerOptions {
   readonly chain: WalletChain;
   readonly keypool?: number;
   readonly log: (message: string) => void;
+  /** -walletbroadcast (default on). */
+  readonly broadcastTransactions?: boolean;
   /** -walletnotify's handler, told of each wallet transaction change (undefined: none). */
   readonly notifyTransaction?: (wallet: Wallet, wtx: WalletTx) => void;
   /** Core's AddWalletSetting / RemoveWalletSetting (settings.json `wallet`); false when it could not be written. */
@@ -86,6 +88,7 @@ export class WalletManager {
         chain: this.options.chainName,
         keypool: this.options.keypool ?? 1000,
         log: this.options.log,
+        broadcastTransactions: this.options.broadcastTransactions ?? true,
         ...(notify ? { onTransactionChanged: (w: Wallet, wtx: WalletTx) => notify(w, wtx) } : {}),
       });
       this.#wallets.set(name, wallet);

@@ -9,6 +9,7 @@
 import { hashToHex, hexToHash, toHex, type Block, type Transaction } from '../primitives/index.js';
 import { encodeAddress, parseDescriptor, type ChainName, type ExtPrivKey, type ExtPubKey } from '../script/index.js';
 import { getPublicKey } from '@noble/secp256k1';
+import { randomInt } from 'node:crypto';
 import { decryptMasterKey, encryptSecret } from './crypter.js';
 import { descriptorId } from './descriptor-id.js';
 import { descriptorCacheEntries } from './descriptor-cache.js';
@@ -37,6 +38,8 @@ export interface WalletLoadOptions {
   readonly chain: ChainName;
   readonly keypool?: number;
   readonly log?: (message: string) => void;
+  /** -walletbroadcast (default on): whether the wallet's transactions are offered to the mempool at all. */
+  readonly broadcastTransactions?: boolean;
   /** Set before the wallet attaches to the chain, so the transactions a rescan finds are told too. */
   readonly onTransactionChanged?: (wallet: Wallet, wtx: WalletTx) => void;
 }
@@ -54,6 +57,18 @@ export interface ImportedDescriptor {
   readonly internal: boolean;
   readonly active: boolean;
   readonly outputType: WalletOutputType | undefined;
+}
+
+/** Core's resend timer: the next periodic resend falls 12 to 36 hours ahead (GetDefaultNextResend). */
+const RESEND_MIN_DELAY = 12 * 60 * 60;
+const RESEND_DELAY_RANGE = 24 * 60 * 60;
+
+/** Only transactions this much older than the last tip update are resent (ResubmitWalletTransactions). */
+const RESEND_MIN_AGE = 5 * 60;
+
+/** Core's GetDefaultNextResend: uniformly 12 to 36 hours after `now`. */
+function defaultNextResend(now: number): number {
+  return now + RESEND_MIN_DELAY + randomInt(RESEND_DELAY_RANGE);
 }
 
 /** How long a rescan runs before it lets the node go on. */
@@ -82,6 +97,12 @@ export class Wallet {
   readonly #log: (message: string) => void;
   /** Told of every transaction AddToWallet takes or sees again (Core's NotifyTransactionChanged and -walletnotify). */
   onTransactionChanged: ((wtx: WalletTx) => void) | undefined;
+  /** -walletbroadcast (Core's fBroadcastTransactions). */
+  readonly broadcastTransactions: boolean;
+  /** Node time when the periodic resend may next run (Core's m_next_resend). */
+  #nextResend: number;
+  /** Node time of the last tip update the wallet heard of (Core's m_best_block_time). */
+  #bestBlockTime = 0;
 
   private constructor(
     readonly name: string,
@@ -92,6 +113,8 @@ export class Wallet {
   ) {
     this.keypool = options.keypool ?? DEFAULT_KEYPOOL_SIZE;
     this.#log = options.log ?? (() => undefined);
+    this.broadcastTransactions = options.broadcastTransactions ?? true;
+    this.#nextResend = defaultNextResend(chain.now());
     this.stored = readStoredWallet(db);
     const notify = options.onTransactionChanged;
     this.onTransactionChanged = notify ? (wtx) => notify(this, wtx) : undefined;
@@ -748,22 +771,55 @@ export class Wallet {
 
 
   /**
-   * Core's ResubmitWalletTransactions at load (postInitProcess): our transactions neither in
-   * a block nor abandoned are offered to the mempool again, oldest first, so a restart (or a
-   * crash between writing one and the pool taking it) loses none of them.
+   * Core's SubmitTxMemoryPoolAndRelay: a transaction of ours that is neither abandoned, a
+   * coinbase nor in a block (or conflicted by one) is offered to the mempool, and to peers
+   * unless `relay` is false. Not offered at all under -walletbroadcast=0.
    */
-  async resubmitTransactions(maxFee: bigint): Promise<void> {
-    for (const wtx of this.txs.ordered()) {
-      if (wtx.tx.isCoinbase() || this.txs.depth(wtx) !== 0 || this.txs.isAbandoned(wtx) || wtx.state.kind === 'mempool') continue;
-      // Core resubmits at load with MEMPOOL_NO_BROADCAST: pooled, announced later if at all.
-      const result = await this.chain.broadcast(wtx.tx, maxFee, false);
-      if (!result.ok) this.log(`ResubmitWalletTransactions: ${wtx.txid} not submitted: ${result.error}`);
+  async submitToMempool(wtx: WalletTx, maxFee: bigint, relay: boolean): Promise<{ readonly ok: true } | { readonly ok: false; readonly error: string }> {
+    if (!this.broadcastTransactions || this.txs.isAbandoned(wtx) || wtx.tx.isCoinbase() || this.txs.depth(wtx) !== 0) return { ok: false, error: '' };
+    this.log(`Submitting wtx ${wtx.txid} ${relay ? 'to mempool and for broadcast to peers' : 'to mempool without broadcast'}`);
+    return this.chain.broadcast(wtx.tx, maxFee, relay);
+  }
+
+  /**
+   * Core's ResubmitWalletTransactions: every unconfirmed transaction (neither abandoned nor
+   * in or conflicted by a block) offered again in the wallet's order, so parents go before
+   * children. Without `force` only those received at least five minutes before the last tip
+   * update. At load it runs forced and without relay (MEMPOOL_NO_BROADCAST), so a restart,
+   * or a crash between writing one and the pool taking it, loses none; the periodic resend
+   * relays. Returns how many the pool took.
+   */
+  async resubmitWalletTransactions(maxFee: bigint, relay: boolean, force: boolean): Promise<number> {
+    if (!this.broadcastTransactions) return 0;
+    const due = this.txs.ordered().filter((wtx) => {
+      const unconfirmed = wtx.state.kind === 'mempool' || (wtx.state.kind === 'inactive' && !wtx.state.abandoned);
+      return unconfirmed && (force || wtx.timeReceived <= this.#bestBlockTime - RESEND_MIN_AGE);
+    });
+    let submitted = 0;
+    for (const wtx of due) {
+      const result = await this.submitToMempool(wtx, maxFee, relay);
+      if (result.ok) submitted++;
     }
+    if (submitted > 0) this.log(`ResubmitWalletTransactions: resubmit ${submitted} unconfirmed transactions`);
+    return submitted;
+  }
+
+  /**
+   * Core's MaybeResendWalletTxs for this wallet (run each minute by the node's scheduler):
+   * once the resend time has come, and not while the chain is still syncing, the old
+   * unconfirmed transactions are resubmitted and relayed; the next time is drawn again.
+   */
+  async maybeResend(maxFee: bigint): Promise<void> {
+    if (!this.broadcastTransactions || this.chain.isInitialBlockDownload() || this.chain.now() < this.#nextResend) return;
+    await this.resubmitWalletTransactions(maxFee, true, false);
+    this.#nextResend = defaultNextResend(this.chain.now());
   }
 
   /** Core's blockConnected. */
   blockConnected(block: Block, height: number, hash: Uint8Array): void {
     this.lastProcessed = { height, hash };
+    // Core's updatedBlockTip: the node's time, not the block's.
+    this.#bestBlockTime = this.chain.now();
     this.txs.tipHeight = height;
     let updated = false;
     this.db.transaction(() => {
@@ -798,6 +854,7 @@ export class Wallet {
       });
       this.lastProcessed = { height: height - 1, hash: prevHash };
       this.txs.tipHeight = height - 1;
+      this.#bestBlockTime = this.chain.now();
       this.#writeBestBlock();
     });
   }
