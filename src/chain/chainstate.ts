@@ -8,6 +8,7 @@
  * the script-check pool, and nothing else may touch the chain meanwhile.
  */
 import {
+  blockProof,
   blockProofEquivalentTime,
   checkBlock,
   checkBlockHeader,
@@ -81,6 +82,13 @@ export type ScriptCheckVerdict =
   | { ok: false; consensus: true; txIndex: number; inputIndex: number; error: keyof typeof SCRIPT_ERROR_MESSAGES }
   | { ok: false; consensus: false; detail: string };
 
+/** The chain's warnings (Core's kernel::Warning). */
+export type ChainWarning = 'unknown-new-rules-activated' | 'large-work-invalid-chain';
+
+/** Core's LARGE_WORK_INVALID_CHAIN text, shown by the RPCs and given to -alertnotify. */
+export const LARGE_WORK_INVALID_CHAIN_WARNING =
+  'Warning: Found invalid chain more than 6 blocks longer than our best chain. This could be due to database corruption or consensus incompatibility with peers.';
+
 export interface ChainEvents {
   blockConnected?(block: ParsedBlock, entry: BlockIndexEntry): void;
   blockDisconnected?(block: ParsedBlock, entry: BlockIndexEntry): void;
@@ -94,6 +102,16 @@ export interface ChainEvents {
    * reorg's transactions); `ibd` is whether the node is still in initial block download.
    */
   updatedBlockTip?(tip: BlockIndexEntry, ibd: boolean): void;
+  /**
+   * Core's KernelNotifications::blockTip (what -blocknotify hears): the tip after an
+   * activation step moved it, and after invalidateblock took blocks off the active chain.
+   */
+  blockTip?(tip: BlockIndexEntry, ibd: boolean): void;
+  /**
+   * Core's warningSet / warningUnset for the chain's own warnings: the text while it holds,
+   * undefined once it no longer does. Told on every check; the listener keeps the state.
+   */
+  warning?(kind: ChainWarning, message: string | undefined): void;
   /** Core's BlockChecked: a block finished full validation (connect) or failed early checks. */
   blockChecked?(hash: string, verdict: Verdict): void;
   /** The tip reached -stopatheight. */
@@ -658,7 +676,11 @@ export class Chainstate {
       const invalidFound = await this.activateBestChainStep(mostWork);
       if (invalidFound) mostWork = undefined;
       const tip = this.chain.tip;
-      if (tip && tip !== tipBefore) this.options.events?.updatedBlockTip?.(tip, this.isInitialBlockDownload());
+      if (tip && tip !== tipBefore) {
+        const ibd = this.isInitialBlockDownload();
+        this.options.events?.updatedBlockTip?.(tip, ibd);
+        this.options.events?.blockTip?.(tip, ibd);
+      }
       if (tip && this.options.stopAtHeight && tip.height >= this.options.stopAtHeight) {
         this.flush('always');
         this.options.events?.stopHeightReached?.(tip.height);
@@ -682,7 +704,22 @@ export class Chainstate {
   private async activateBestChainStep(mostWork: BlockIndexEntry): Promise<boolean> {
     const invalidFound = await this.connectTowards(mostWork);
     await this.mempoolAfterReorg();
+    this.checkForkWarningConditions();
     return invalidFound;
+  }
+
+  /**
+   * Core's CheckForkWarningConditions: past initial block download, an invalid chain with
+   * more than six blocks' work beyond the tip is warned of, and the warning is withdrawn
+   * once that no longer holds.
+   */
+  private checkForkWarningConditions(): void {
+    const tip = this.chain.tip;
+    if (!tip || this.isInitialBlockDownload()) return;
+    const best = this.tree.bestInvalid;
+    const ahead = best !== undefined && best.chainWork > tip.chainWork + blockProof(tip.header.bits) * 6n;
+    if (ahead) this.options.log(`Warning: Found invalid chain more than 6 blocks longer than our best chain. This could be due to database corruption or consensus incompatibility with peers.`);
+    this.options.events?.warning?.('large-work-invalid-chain', ahead ? LARGE_WORK_INVALID_CHAIN_WARNING : undefined);
   }
 
   /** Offers the disconnected blocks' transactions back to the mempool once the new chain is connected. */
@@ -798,6 +835,7 @@ export class Chainstate {
   private invalidChainFound(entry: BlockIndexEntry): void {
     if (!this.tree.bestInvalid || entry.chainWork > this.tree.bestInvalid.chainWork) this.tree.bestInvalid = entry;
     this.options.log(`InvalidChainFound: invalid block=${entry.hashHex} height=${entry.height}`);
+    this.checkForkWarningConditions();
   }
 
   /** Core's InvalidBlockFound: a block failed validation for a consensus reason. */
@@ -915,14 +953,26 @@ export class Chainstate {
     return VALID;
   }
 
-  /** Core's UpdateTip line: every new tip, connected or disconnected to. */
+  /**
+   * Core's UpdateTip line: every new tip, connected or disconnected to. Past initial block
+   * download, version bits no known deployment uses that have locked in are named on it,
+   * and those active become the node's warning (Core never withdraws it).
+   */
   private logUpdateTip(tip: BlockIndexEntry): void {
+    const lockedIn: string[] = [];
+    if (!this.isInitialBlockDownload()) {
+      for (const { bit, active } of this.versionBits.unknownActivations(tip, this.params)) {
+        const warning = `Unknown new rules activated (versionbit ${bit})`;
+        if (active) this.options.events?.warning?.('unknown-new-rules-activated', warning);
+        else lockedIn.push(warning);
+      }
+    }
     const progress = guessVerificationProgress(this.params.chainTxData, tip, this.tree.bestHeader?.height ?? tip.height, this.params.targetSpacing, this.now());
     const date = new Date(tip.time * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
     const log2Work = Math.log2(Number(tip.chainWork));
     const cacheMiB = this.coins.memoryUsage / (1 << 20);
     this.options.log(
-      `UpdateTip: new best=${tip.hashHex} height=${tip.height} version=0x${(tip.version >>> 0).toString(16).padStart(8, '0')} log2_work=${log2Work.toFixed(6)} tx=${tip.chainTxCount} date='${date}' progress=${progress.toFixed(6)} cache=${cacheMiB.toFixed(1)}MiB(${this.coins.size}txo)`,
+      `UpdateTip: new best=${tip.hashHex} height=${tip.height} version=0x${(tip.version >>> 0).toString(16).padStart(8, '0')} log2_work=${log2Work.toFixed(6)} tx=${tip.chainTxCount} date='${date}' progress=${progress.toFixed(6)} cache=${cacheMiB.toFixed(1)}MiB(${this.coins.size}txo)${lockedIn.length > 0 ? ` warning='${lockedIn.join(', ')}'` : ''}`,
     );
   }
 
@@ -1154,6 +1204,8 @@ export class Chainstate {
         }
       }
       this.invalidChainFound(toMarkFailed);
+      // Core tells the new tip to blockTip's listeners when the active chain lost blocks.
+      if (disconnected > 0 && this.chain.tip) this.options.events?.blockTip?.(this.chain.tip, this.isInitialBlockDownload());
       await this.activateBestChainLocked();
       this.flush('always');
     });

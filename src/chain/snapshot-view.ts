@@ -133,6 +133,8 @@ export interface NodeView {
   now(): number;
   /** -deprecatedrpc values. */
   readonly deprecatedRpc: readonly string[];
+  /** The node's warnings (Core's GetWarnings). */
+  readonly warnings: readonly string[];
   /** -prune: 0 off, 1 manual, else the automatic target in bytes. */
   readonly pruneTarget: number;
   readonly mempoolPolicy: MempoolPolicyOptions;

@@ -113,6 +113,8 @@ export interface ChainParams {
   readonly isTestChain: boolean;
   readonly defaultConsistencyChecks: boolean;
   readonly maxTipAge: number;
+  /** Core's MinBIP9WarningHeight: blocks below it never count toward unknown-rule warnings. */
+  readonly minBip9WarningHeight: number;
   readonly bech32Hrp: string;
   readonly chainTxData: ChainTxData;
 }
@@ -184,6 +186,7 @@ const DEFAULTS = {
   subsidyHalvingInterval: 210000,
   scriptFlagExceptions: new Map<string, number>(),
   pruneAfterHeight: 1000,
+  minBip9WarningHeight: 0,
   isMockableChain: false,
   defaultConsistencyChecks: false,
 } satisfies Partial<ChainParams>;
@@ -228,6 +231,8 @@ function mainParams(): ChainParams {
     bip66Height: 363725,
     csvHeight: 419328,
     segwitHeight: 481824,
+    // Taproot's activation height and one signalling window.
+    minBip9WarningHeight: 711648,
     deployments: {
       testdummy: deployment(28, NEVER_ACTIVE, NO_TIMEOUT, 0, 1815, 2016),
       taproot: deployment(2, 1619222400n, 1628640000n, 709632, 1815, 2016),
@@ -258,6 +263,8 @@ function testnet3Params(): ChainParams {
     bip66Height: 330776,
     csvHeight: 770112,
     segwitHeight: 834624,
+    // Segwit's activation height and one signalling window.
+    minBip9WarningHeight: 836640,
     deployments: {
       testdummy: deployment(28, NEVER_ACTIVE, NO_TIMEOUT, 0, 1512, 2016),
       taproot: deployment(2, 1619222400n, 1628640000n, 0, 1512, 2016),

@@ -63,26 +63,75 @@ function specialState(dep: Bip9Deployment): ThresholdState | undefined {
   return undefined;
 }
 
+/**
+ * What a threshold state machine counts (Core's AbstractThresholdConditionChecker): a BIP9
+ * deployment's or an unknown bit's. `condition(periodEnd)` gives the test for the blocks of
+ * the period ending at `periodEnd`.
+ */
+interface ThresholdRule {
+  readonly period: number;
+  readonly threshold: number;
+  readonly startTime: bigint;
+  readonly timeout: bigint;
+  readonly minActivationHeight: number;
+  condition(periodEnd: IndexedHeader): (block: IndexedHeader) => boolean;
+}
+
+function deploymentRule(dep: Bip9Deployment): ThresholdRule {
+  return { ...dep, condition: () => (block) => signalsDeployment(block.version, dep) };
+}
+
 /** The transition applied at the end of each period, given the period's last block. */
-function nextState(state: ThresholdState, periodEnd: IndexedHeader, dep: Bip9Deployment): ThresholdState {
+function nextState(state: ThresholdState, periodEnd: IndexedHeader, rule: ThresholdRule): ThresholdState {
   switch (state) {
     case 'defined':
-      return BigInt(periodEnd.medianTimePast()) >= dep.startTime ? 'started' : state;
+      return BigInt(periodEnd.medianTimePast()) >= rule.startTime ? 'started' : state;
     case 'started': {
+      const condition = rule.condition(periodEnd);
       let count = 0;
       let walk: IndexedHeader | undefined = periodEnd;
-      for (let i = 0; i < dep.period && walk; i++, walk = walk.prev) if (signalsDeployment(walk.version, dep)) count++;
+      for (let i = 0; i < rule.period && walk; i++, walk = walk.prev) if (condition(walk)) count++;
       // Lock-in wins over a timeout reached in the same period (since "speedy trial").
-      if (count >= dep.threshold) return 'locked_in';
-      if (BigInt(periodEnd.medianTimePast()) >= dep.timeout) return 'failed';
+      if (count >= rule.threshold) return 'locked_in';
+      if (BigInt(periodEnd.medianTimePast()) >= rule.timeout) return 'failed';
       return state;
     }
     case 'locked_in':
-      return periodEnd.height + 1 >= dep.minActivationHeight ? 'active' : state;
+      return periodEnd.height + 1 >= rule.minActivationHeight ? 'active' : state;
     default:
       return state;
   }
 }
+
+/** Core's GetStateFor over a rule: the state of the block whose parent is `prev`, cached per period-boundary block. */
+function thresholdState(prev: IndexedHeader | undefined, rule: ThresholdRule, cache: Map<string, ThresholdState>): ThresholdState {
+  let walk = periodParent(prev, rule.period);
+  // Walk back a period at a time to a boundary whose state is known.
+  const toCompute: IndexedHeader[] = [];
+  while (!cache.has(cacheKey(walk))) {
+    if (!walk) {
+      cache.set('', 'defined');
+      break;
+    }
+    if (BigInt(walk.medianTimePast()) < rule.startTime) {
+      // Everything earlier is before the start time too.
+      cache.set(cacheKey(walk), 'defined');
+      break;
+    }
+    toCompute.push(walk);
+    walk = walk.ancestor(walk.height - rule.period);
+  }
+  let state = cache.get(cacheKey(walk))!;
+  while (toCompute.length > 0) {
+    const periodEnd = toCompute.pop()!;
+    state = nextState(state, periodEnd, rule);
+    cache.set(cacheKey(periodEnd), state);
+  }
+  return state;
+}
+
+/** Core's warning checker: 108 of 144 blocks on test chains, 1815 of 2016 on main. */
+const WARNING_PERIOD = { test: { period: 144, threshold: 108 }, main: { period: 2016, threshold: 1815 } } as const;
 
 /** The last block of the period before the one `prev`'s child belongs to (undefined: before genesis). */
 function periodParent(prev: IndexedHeader | undefined, period: number): IndexedHeader | undefined {
@@ -99,6 +148,8 @@ function cacheKey(index: IndexedHeader | undefined): string {
  */
 export class VersionBitsCache {
   private readonly caches = new Map<Bip9DeploymentName, Map<string, ThresholdState>>();
+  /** Per version bit, the unknown-activation states (Core's m_warning_caches). */
+  private readonly warningCaches = new Map<number, Map<string, ThresholdState>>();
 
   private cacheFor(name: Bip9DeploymentName): Map<string, ThresholdState> {
     let cache = this.caches.get(name);
@@ -112,32 +163,41 @@ export class VersionBitsCache {
   /** Core's GetStateFor: the state of the block whose parent is `prev` (undefined for genesis). */
   state(prev: IndexedHeader | undefined, params: ChainParams, name: Bip9DeploymentName): ThresholdState {
     const dep = params.deployments[name];
-    const special = specialState(dep);
-    if (special) return special;
-    const cache = this.cacheFor(name);
-    let walk = periodParent(prev, dep.period);
-    // Walk back a period at a time to a boundary whose state is known.
-    const toCompute: IndexedHeader[] = [];
-    while (!cache.has(cacheKey(walk))) {
-      if (!walk) {
-        cache.set('', 'defined');
-        break;
-      }
-      if (BigInt(walk.medianTimePast()) < dep.startTime) {
-        // Everything earlier is before the start time too.
-        cache.set(cacheKey(walk), 'defined');
-        break;
-      }
-      toCompute.push(walk);
-      walk = walk.ancestor(walk.height - dep.period);
+    return specialState(dep) ?? thresholdState(prev, deploymentRule(dep), this.cacheFor(name));
+  }
+
+  /**
+   * Core's CheckUnknownActivations: the version bits no known deployment uses that enough
+   * blocks signalled (WarningBitsConditionChecker: from MinBIP9WarningHeight on, the bit set
+   * where ComputeBlockVersion would not set it) — locked in (false) or active (true) for
+   * the block after `tip`.
+   */
+  unknownActivations(tip: IndexedHeader, params: ChainParams): { readonly bit: number; readonly active: boolean }[] {
+    const { period, threshold } = params.isTestChain ? WARNING_PERIOD.test : WARNING_PERIOD.main;
+    const found: { bit: number; active: boolean }[] = [];
+    for (let bit = 0; bit < VERSIONBITS_NUM_BITS; bit++) {
+      const rule: ThresholdRule = {
+        period,
+        threshold,
+        startTime: 0n,
+        timeout: BigInt(Number.MAX_SAFE_INTEGER),
+        minActivationHeight: 0,
+        condition: (periodEnd) => {
+          // Every block of a period has the same expected version: that of the period's state.
+          const expected = this.computeBlockVersion(periodEnd.ancestor(periodEnd.height - period), params);
+          return (block) =>
+            block.height >= params.minBip9WarningHeight &&
+            ((block.version & VERSIONBITS_TOP_MASK) >>> 0) === VERSIONBITS_TOP_BITS &&
+            ((block.version >>> bit) & 1) !== 0 &&
+            ((expected >>> bit) & 1) === 0;
+        },
+      };
+      let cache = this.warningCaches.get(bit);
+      if (!cache) this.warningCaches.set(bit, (cache = new Map()));
+      const state = thresholdState(tip, rule, cache);
+      if (state === 'active' || state === 'locked_in') found.push({ bit, active: state === 'active' });
     }
-    let state = cache.get(cacheKey(walk))!;
-    while (toCompute.length > 0) {
-      const periodEnd = toCompute.pop()!;
-      state = nextState(state, periodEnd, dep);
-      cache.set(cacheKey(periodEnd), state);
-    }
-    return state;
+    return found;
   }
 
   /** Core's GetStateSinceHeightFor: the height of the first block that had the state `prev`'s child has. */
@@ -192,6 +252,7 @@ export class VersionBitsCache {
   /** Forgets every cached state (after the parameters or the block index change wholesale). */
   clear(): void {
     this.caches.clear();
+    this.warningCaches.clear();
   }
 }
 

@@ -58,7 +58,7 @@ const tipWaiters = new TipWaiters();
 /** -websocket: the /ws subscribers and the events kept for them. */
 let pushHub: PushHub | undefined;
 /** The coordinator's IBD state and mock time, pushed with its changes. */
-let nodeState: NodeState = { ibd: true, mocktime: 0 };
+let nodeState: NodeState = { ibd: true, mocktime: 0, warnings: [] };
 /** What snapshot views see of nodeState; remade after each change. */
 let nodeView: NodeView | undefined;
 
@@ -81,6 +81,7 @@ function setUpLocalCalls(settings: FrontendSettings): void {
       ibd: nodeState.ibd,
       now: () => nodeState.mocktime || Math.floor(Date.now() / 1000),
       deprecatedRpc: settings.deprecatedRpc,
+      warnings: nodeState.warnings,
       pruneTarget: settings.pruneTarget,
       mempoolPolicy: settings.mempoolPolicy,
       coinsCacheBytes: settings.coinsCacheBytes,

@@ -82,6 +82,8 @@ export interface NodeState {
   readonly ibd: boolean;
   /** setmocktime / -mocktime, 0 when the real clock is used. */
   readonly mocktime: number;
+  /** The node's warnings (getblockchaininfo's), oldest kind first. */
+  readonly warnings: readonly string[];
 }
 
 /** A WebSocket push event (-websocket): its number, its topic (an address's own, for address activity) and its JSON text. */

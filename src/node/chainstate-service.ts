@@ -22,6 +22,7 @@ import { InitError } from './config.js';
 import { FeeEstimation } from './fee-estimation.js';
 import { MempoolPersist } from './mempool-persist.js';
 import { nodeFacts } from './node-facts.js';
+import { runCommand } from './run-command.js';
 import type { NodeContext, NodeService } from './services.js';
 
 /** How often the node checks whether the periodic flush of initial sync is due. */
@@ -137,7 +138,7 @@ export class ChainstateService implements NodeService {
       }),
       log: (m) => this.ctx?.log.info(m),
       mempool: () => this.mempool,
-      node: nodeFacts(config, () => (this.ctx?.shutdownRequested ?? false) || (this.chain?.interrupted ?? false), peerCount),
+      node: nodeFacts(config, () => (this.ctx?.shutdownRequested ?? false) || (this.chain?.interrupted ?? false), peerCount, () => this.ctx?.warnings.messages() ?? []),
     };
     this.rpcMethods = [...blockchainReadMethods(), ...blockchainBlockMethods(access.node!.deprecatedRpc), ...blockFilterMethods(), ...descriptorActivityMethods(), ...mempoolMethods(), ...blockchainMethods(access), ...miningMethods(access), ...waitMethods(() => this.tipWaiters), ...signRawTransactionMethods(config.chain), ...psbtUpdateMethods(config.chain)];
     const mempool = (): NodeMempool => {
@@ -202,6 +203,7 @@ export class ChainstateService implements NodeService {
     const caches = validationCaches(config.sigCacheBytesEach, (m) => ctx.log.info(m));
     this.scripts = new PoolScriptChecker(threads > 1 ? new ScriptCheckPool({ threads, signatureCache: caches.signatures }) : null, caches);
     ctx.log.info(`Script verification uses ${threads} thread${threads === 1 ? '' : 's'}`);
+    const blockNotify = config.args.getArg('blocknotify') || undefined;
     const chain = new Chainstate({
       params,
       store: this.store,
@@ -227,6 +229,10 @@ export class ChainstateService implements NodeService {
         updatedBlockTip: (tip, ibd) => {
           for (const l of this.chainListeners) l.updatedBlockTip?.(tip, ibd);
         },
+        blockTip: (tip, ibd) => {
+          // Core's -blocknotify: each new tip once out of initial block download.
+          if (blockNotify && !ibd) void runCommand(blockNotify.replaceAll('%s', tip.hashHex), (m) => ctx.log.info(m));
+        },
         tipChanged: (tip) => {
           const event = { hash: tip.hashHex, height: tip.height };
           this.tipWaiters.update(event);
@@ -237,6 +243,7 @@ export class ChainstateService implements NodeService {
         blockChecked: (hash, verdict) => {
           for (const l of this.chainListeners) l.blockChecked?.(hash, verdict);
         },
+        warning: (kind, message) => (message === undefined ? ctx.warnings.unset(kind) : ctx.warnings.set(kind, message)),
         stopHeightReached: () => ctx.requestShutdown(),
       },
     });
@@ -250,6 +257,7 @@ export class ChainstateService implements NodeService {
           ibd: chain.isInitialBlockDownload(),
           now: () => ctx.clock.now(),
           deprecatedRpc: config.args.getArgs('deprecatedrpc'),
+          warnings: ctx.warnings.messages(),
           pruneTarget: config.pruneTarget,
           mempoolPolicy: config.mempoolPolicy,
           coinsCacheBytes: config.coinsCacheBytes,

@@ -19,6 +19,8 @@ import type { NodeContext, NodeService } from './services.js';
 import { nodeFacts } from './node-facts.js';
 import { PushJournal } from './push-journal.js';
 import { NodeScheduler } from './scheduler.js';
+import { NodeWarnings } from './warnings.js';
+import { runCommand } from './run-command.js';
 import { nodeRpcMethods } from './node-rpc.js';
 
 export const PRODUCT_NAME = 'tsbtcd';
@@ -34,12 +36,15 @@ export class Coordinator {
   private pool: FrontendPool | undefined;
   private cookie: AuthCookie | undefined;
   private tip: TipEvent | null = null;
-  private nodeState: NodeState = { ibd: true, mocktime: 0 };
+  private nodeState: NodeState = { ibd: true, mocktime: 0, warnings: [] };
   private readonly started: NodeService[] = [];
   /** -websocket: the numbered push events the front-ends serve on /ws. */
   private readonly push: PushJournal | undefined;
   /** The coordinator's periodic tasks (Core's CScheduler); mockscheduler moves them. */
   private readonly scheduler = new NodeScheduler((err) => this.log.error(`scheduled task failed: ${(err as Error).stack ?? String(err)}`));
+
+  /** The node's warnings: a change goes to every front-end with the rest of the node state. */
+  private readonly warnings: NodeWarnings;
 
   constructor(
     private readonly config: NodeConfig,
@@ -47,6 +52,7 @@ export class Coordinator {
     private readonly clock: NodeClock,
     private readonly services: readonly NodeService[],
   ) {
+    this.warnings = new NodeWarnings(config.args.getArg('alertnotify') || undefined, (m) => log.info(m), () => this.pushNodeState({ ...this.nodeState }));
     this.push = config.websocket ? new PushJournal((events) => this.pool?.broadcast({ t: 'push', events })) : undefined;
   }
 
@@ -66,6 +72,9 @@ export class Coordinator {
         this.initMessage('Done loading');
         this.server.setWarmupFinished();
         this.pool?.setWarmup(null);
+        // Core's StartupNotify: the last step of start-up, left to run free.
+        const startupNotify = this.config.args.getArg('startupnotify');
+        if (startupNotify) void runCommand(startupNotify, (m) => this.log.info(m));
       }
       // A pending promise does not keep Node running: without -server (no front-end
       // pipes) nothing else did, and the node exited right after "Done loading".
@@ -88,6 +97,11 @@ export class Coordinator {
     return code;
   }
 
+  private pushNodeState(state: Omit<NodeState, 'warnings'>): void {
+    this.nodeState = { ibd: state.ibd, mocktime: state.mocktime, warnings: this.warnings.messages() };
+    this.pool?.broadcast({ t: 'nodestate', state: this.nodeState });
+  }
+
   private initMessage(message: string): void {
     this.log.info(`init message: ${message}`);
     this.server.setWarmupStatus(message);
@@ -107,10 +121,8 @@ export class Coordinator {
         return self.shutdownRequested;
       },
       setSnapshotSource: (source) => this.server.setSnapshotSource(source),
-      notifyNodeState: (state) => {
-        this.nodeState = state;
-        this.pool?.broadcast({ t: 'nodestate', state });
-      },
+      notifyNodeState: (state) => this.pushNodeState(state),
+      warnings: this.warnings,
       notifyTip: (tip) => {
         this.tip = tip;
         this.pool?.notifyTip(tip);
@@ -138,7 +150,7 @@ export class Coordinator {
         requestShutdown: () => this.requestShutdown(),
       }),
     );
-    this.registry.register(...nodeRpcMethods(this.config, nodeFacts(this.config, () => this.shutdownRequested)));
+    this.registry.register(...nodeRpcMethods(this.config, nodeFacts(this.config, () => this.shutdownRequested, undefined, () => this.warnings.messages())));
     for (const s of this.services) this.registry.register(...(s.rpcMethods ?? []));
 
     try {
@@ -240,6 +252,8 @@ export class Coordinator {
   }
 
   private async shutDown(): Promise<void> {
+    // Core's ShutdownNotify (in Interrupt, before anything stops): every -shutdownnotify, waited for.
+    await Promise.all(this.config.args.getArgs('shutdownnotify').map((command) => runCommand(command, (m) => this.log.info(m))));
     this.log.info('Shutdown: In progress...');
     this.scheduler.stop();
     const pool = this.pool;

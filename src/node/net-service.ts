@@ -15,19 +15,22 @@ import { networkFacts } from './node-rpc.js';
 import { netOptions } from './net-options.js';
 import { peerNetworkOf } from './peer-network-adapter.js';
 import type { NodeContext, NodeService } from './services.js';
+import type { NodeWarnings } from './warnings.js';
 
 export class NetService implements NodeService {
   readonly name = 'net';
   readonly rpcMethods;
   #manager: ConnectionManager | undefined;
   #network: PeerNetwork | undefined;
+  /** The node's warnings (getnetworkinfo's), known once started. */
+  #warnings: NodeWarnings | undefined;
 
   constructor(
     private readonly config: NodeConfig,
     private readonly chainstate: ChainstateService,
   ) {
     const deprecated = new Set(config.args.getArgs('deprecatedrpc'));
-    const facts = nodeFacts(config, () => false, () => this.peerCount());
+    const facts = nodeFacts(config, () => false, () => this.peerCount(), () => this.#warnings?.messages() ?? []);
     this.rpcMethods = [...networkMethods(networkFacts(config), facts, () => this.#network), ...peerMethods(() => this.#network, (name) => deprecated.has(name))];
   }
 
@@ -44,6 +47,7 @@ export class NetService implements NodeService {
   }
 
   async start(ctx: NodeContext): Promise<void> {
+    this.#warnings = ctx.warnings;
     const chain = this.chainstate.chainstate;
     if (!chain) return;
     const config = this.config;

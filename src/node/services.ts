@@ -15,6 +15,7 @@ import { ZmqService } from './zmq-service.js';
 import { PushService } from './push-service.js';
 import type { PushJournal } from './push-journal.js';
 import type { NodeScheduler } from './scheduler.js';
+import type { NodeWarnings } from './warnings.js';
 import { NetService } from './net-service.js';
 
 export interface NodeContext {
@@ -31,8 +32,10 @@ export interface NodeContext {
   readonly shutdownRequested: boolean;
   /** Where the coordinator's own snapshot-reading RPC methods read the chain. */
   setSnapshotSource(source: SnapshotSource): void;
-  /** Tells every front-end the coordinator state behind read-only answers (IBD, mock time). */
-  notifyNodeState(state: NodeState): void;
+  /** Tells every front-end the coordinator state behind read-only answers (IBD, mock time; the coordinator adds the warnings). */
+  notifyNodeState(state: Omit<NodeState, 'warnings'>): void;
+  /** The node's warnings; setting one runs -alertnotify and tells the front-ends. */
+  readonly warnings: NodeWarnings;
   /** Tells every front-end the new tip (for waitfornewblock and friends). */
   notifyTip(tip: TipEvent): void;
   /** -websocket: where push events are numbered and handed to the front-ends. */

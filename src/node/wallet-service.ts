@@ -4,7 +4,6 @@
  * before the network, as Core's init orders them), every loaded wallet kept in step with
  * the chain's blocks and the mempool, and each closed cleanly at shutdown.
  */
-import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { selectParams } from '../consensus/index.js';
@@ -37,6 +36,7 @@ import { settingsFilePath, writeSettingsFile } from './datadir.js';
 import { PRODUCT_NAME } from './coordinator.js';
 import { walletDir } from './node-rpc.js';
 import { readWalletOptions, type WalletOptions } from './wallet-options.js';
+import { runCommand, shellEscape } from './run-command.js';
 import type { NodeContext, NodeService } from './services.js';
 
 /** How often the loaded wallets look whether their resend time has come (Core's scheduleEvery 1min). */
@@ -168,11 +168,6 @@ function walletChainOf(chainstate: ChainstateService, policy: NodeConfig['mempoo
   };
 }
 
-/** Core's ShellEscape: the text single-quoted for /bin/sh. */
-function shellEscape(text: string): string {
-  return `'${text.replace(/'/g, `'"'"'`)}'`;
-}
-
 /**
  * -walletnotify (Core's AddToWallet): the command with %s the txid, %b the block hash or
  * "unconfirmed", %h its height or -1, %w the wallet's name shell-escaped, run by the shell
@@ -185,12 +180,7 @@ function runWalletNotify(command: string, wallet: Wallet, wtx: WalletTx, log: (m
     .replaceAll('%b', confirmed ? hashToHex(confirmed.blockHash) : 'unconfirmed')
     .replaceAll('%h', confirmed ? String(confirmed.blockHeight) : '-1')
     .replaceAll('%w', shellEscape(wallet.name));
-  const child = spawn('/bin/sh', ['-c', text], { stdio: 'ignore', detached: true });
-  child.on('error', (err) => log(`runCommand error: system(${text}) returned ${err.message}`));
-  child.on('exit', (code) => {
-    if (code !== 0) log(`runCommand error: system(${text}) returned ${code}`);
-  });
-  child.unref();
+  void runCommand(text, log);
 }
 
 export class WalletService implements NodeService {

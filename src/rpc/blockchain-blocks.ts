@@ -35,7 +35,7 @@ import { defineRpcMethod } from './registry.js';
 import { helpExampleCli, helpExampleRpc, type RpcMethod } from './spec.js';
 import { amountJson, parseHash } from './values.js';
 import { MempoolView } from './mempool-view.js';
-import { warningsResultDoc } from './node-facts.js';
+import { warningsForRpc, warningsResultDoc } from './node-facts.js';
 import { verboseRawTransactionDocs } from './transaction-help.js';
 import { MEMPOOL_HEIGHT } from '../mempool/index.js';
 
@@ -84,7 +84,7 @@ function scriptFlagNames(flags: number): string[] {
 }
 
 function warnings(snapshot: SnapshotChainView): string | string[] {
-  return snapshot.node.deprecatedRpc.includes('warnings') ? '' : [];
+  return warningsForRpc(snapshot.node.warnings, snapshot.node.deprecatedRpc.includes('warnings'));
 }
 
 /** Core's GuessVerificationProgress from the chain's transaction-count model. */

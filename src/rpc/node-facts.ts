@@ -50,8 +50,11 @@ export function warningsResultDoc(deprecatedWarnings: boolean): RpcResultSpec {
 }
 
 /** Core's GetWarningsForRpc: an array of all warnings, or with -deprecatedrpc=warnings the latest one as a string. */
-export function warningsJson(facts: NodeFacts): string | string[] {
-  const all = facts.warnings();
-  if (facts.deprecatedRpc('warnings')) return all.length === 0 ? '' : all[all.length - 1]!;
+export function warningsForRpc(all: readonly string[], deprecated: boolean): string | string[] {
+  if (deprecated) return all.length === 0 ? '' : all[all.length - 1]!;
   return [...all];
+}
+
+export function warningsJson(facts: NodeFacts): string | string[] {
+  return warningsForRpc(facts.warnings(), facts.deprecatedRpc('warnings'));
 }

@@ -25,7 +25,7 @@ import { chainFixture } from '../support/chainstate.js';
 
 const OP_TRUE = Uint8Array.of(0x51);
 const OTHER = Uint8Array.of(0x51, 0x01, 0x99, 0x75);
-const NODE: NodeView = { ibd: false, now: () => 1_700_000_000, deprecatedRpc: [], pruneTarget: 0, mempoolPolicy: DEFAULT_MEMPOOL_POLICY, coinsCacheBytes: { db: 8 << 20, tip: 440 << 20 } };
+const NODE: NodeView = { ibd: false, now: () => 1_700_000_000, deprecatedRpc: [], warnings: [], pruneTarget: 0, mempoolPolicy: DEFAULT_MEMPOOL_POLICY, coinsCacheBytes: { db: 8 << 20, tip: 440 << 20 } };
 
 /** Every active block's stored filter is the one built from its block and undo data, and the headers chain from zero. */
 function checkActiveChain(chain: Chainstate, index: BlockFilterIndex): void {

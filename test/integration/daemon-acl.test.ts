@@ -39,7 +39,7 @@ async function serve(overrides: Partial<FrontendSettings>, deps: Partial<Pick<Ap
     netDir: '',
     chain: 'regtest',
     chainArgs: {},
-    nodeState: { ibd: false, mocktime: 0 },
+    nodeState: { ibd: false, mocktime: 0, warnings: [] },
     txindex: false,
     deprecatedRpc: [],
     pruneTarget: 0,

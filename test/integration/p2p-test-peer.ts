@@ -123,11 +123,11 @@ export class TestPeer {
 }
 
 /** A solved regtest block on `prev` with these transactions (after the coinbase). */
-export function buildBlock(prev: { hash: Uint8Array; height: number; time: number }, txs: readonly Transaction[] = [], options: { coinbaseValue?: bigint; fees?: bigint } = {}): Block {
+export function buildBlock(prev: { hash: Uint8Array; height: number; time: number }, txs: readonly Transaction[] = [], options: { coinbaseValue?: bigint; fees?: bigint; version?: number } = {}): Block {
   const height = prev.height + 1;
   const value = options.coinbaseValue ?? blockSubsidy(height, REGTEST) + (options.fees ?? 0n);
   const coinbase = createCoinbase(height, OP_TRUE_SCRIPT, value);
-  const fields = { version: 0x20000000, prevHash: prev.hash, time: prev.time + 1, bits: REGTEST.powLimitBits, nonce: 0 };
+  const fields = { version: options.version ?? 0x20000000, prevHash: prev.hash, time: prev.time + 1, bits: REGTEST.powLimitBits, nonce: 0 };
   const draft = new BlockHeader({ ...fields, merkleRoot: new Uint8Array(32) });
   const transactions = addWitnessCommitment({ header: draft, transactions: [coinbase, ...txs] });
   const header = new BlockHeader({ ...fields, merkleRoot: blockMerkleRoot({ header: draft, transactions }).root });

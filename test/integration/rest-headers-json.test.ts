@@ -13,7 +13,7 @@ import { activeHeadersJson } from '../../src/rest/headers-json.js';
 import { headerFields, headerToJson, writeJson } from '../../src/rpc/index.js';
 import { chainFixture } from '../support/chainstate.js';
 
-const NODE: NodeView = { ibd: false, now: () => 1_700_000_000, deprecatedRpc: [], pruneTarget: 0, mempoolPolicy: DEFAULT_MEMPOOL_POLICY, coinsCacheBytes: { db: 8 << 20, tip: 440 << 20 } };
+const NODE: NodeView = { ibd: false, now: () => 1_700_000_000, deprecatedRpc: [], warnings: [], pruneTarget: 0, mempoolPolicy: DEFAULT_MEMPOOL_POLICY, coinsCacheBytes: { db: 8 << 20, tip: 440 << 20 } };
 
 test('REST headers JSON from the headers table equals headerToJson per header, byte for byte', async () => {
   const fixture = chainFixture();

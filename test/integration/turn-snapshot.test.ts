@@ -13,7 +13,7 @@ import { generateBlocks } from '../../src/mining/index.js';
 import { chainFixture } from '../support/chainstate.js';
 
 const OP_TRUE = Uint8Array.of(0x51);
-const NODE: NodeView = { ibd: false, now: () => 1_700_000_000, deprecatedRpc: [], pruneTarget: 0, mempoolPolicy: DEFAULT_MEMPOOL_POLICY, coinsCacheBytes: { db: 8 << 20, tip: 440 << 20 } };
+const NODE: NodeView = { ibd: false, now: () => 1_700_000_000, deprecatedRpc: [], warnings: [], pruneTarget: 0, mempoolPolicy: DEFAULT_MEMPOOL_POLICY, coinsCacheBytes: { db: 8 << 20, tip: 440 << 20 } };
 
 test('turn snapshots: shared within a turn, fresh in the next, kept by an async call until it settles', async () => {
   const fixture = chainFixture();
