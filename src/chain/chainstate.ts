@@ -152,6 +152,8 @@ export interface ChainstateOptions {
   bench?: { enabled(): boolean; log(message: string): void };
   events?: ChainEvents;
   stopAtHeight?: number;
+  /** -maxtipage: a tip older than this (seconds) keeps the node in initial block download (default the network's, 24 hours). */
+  maxTipAge?: number;
   /** -prune: off, 'manual' (prune=1: only pruneblockchain), or an automatic target in bytes. */
   prune?: PruneMode;
 }
@@ -1019,7 +1021,7 @@ export class Chainstate {
     const tip = this.chain.tip;
     if (!tip) return true;
     if (tip.chainWork < this.params.minimumChainWork) return true;
-    if (tip.time < this.options.now() - this.params.maxTipAge) return true;
+    if (tip.time < this.options.now() - (this.options.maxTipAge ?? this.params.maxTipAge)) return true;
     this.ibdLatchedOff = true;
     return false;
   }

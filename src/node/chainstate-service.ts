@@ -214,6 +214,7 @@ export class ChainstateService implements NodeService {
       log: (m) => ctx.log.info(m),
       bench: { enabled: () => ctx.log.willLog('bench', 'debug'), log: (m) => ctx.log.debug('bench', m) },
       stopAtHeight: config.stopAtHeight > 0 ? config.stopAtHeight : undefined,
+      maxTipAge: config.args.getIntArg('maxtipage', params.maxTipAge),
       prune,
       events: {
         blockConnected: (block, entry) => {
@@ -318,7 +319,15 @@ export class ChainstateService implements NodeService {
       ctx.log.info(`${ADDRESS_INDEX_NAME} thread start`);
       void this.addressIndex.start();
     }
-    if (config.loadBlock.length > 0) this.importing = this.importFiles(chain, config.loadBlock, ctx);
+    // Core's -stopafterblockimport: shut down once -reindex and -loadblock's imports are done.
+    const stopAfterImport = config.args.getBoolArg('stopafterblockimport', false);
+    if (config.loadBlock.length > 0 || stopAfterImport) {
+      this.importing = this.importFiles(chain, config.loadBlock, ctx).then(() => {
+        if (!stopAfterImport || ctx.shutdownRequested) return;
+        ctx.log.info('Stopping after block import');
+        ctx.requestShutdown();
+      });
+    }
     this.flushTimer = setInterval(() => void chain.flushIfDue(), PERIODIC_FLUSH_CHECK_MS);
     this.flushTimer.unref();
   }
