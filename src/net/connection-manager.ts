@@ -35,6 +35,7 @@ import { UploadTarget } from './upload-target.js';
 import { NODE_NETWORK, NODE_NETWORK_LIMITED, NODE_WITNESS } from './protocol.js';
 import { isBadPort } from './bad-ports.js';
 import { EXTRA_PEER_CHECK_INTERVAL_MS } from './stale-tip.js';
+import type { MessageCapture } from './message-capture.js';
 
 /** Core's MAX_ADDNODE_CONNECTIONS. */
 export const MAX_ADDNODE_CONNECTIONS = 8;
@@ -65,6 +66,8 @@ export interface WhitelistEntry {
 
 export interface ConnectionManagerOptions {
   readonly params: ChainParams;
+  /** -capturemessages: where each peer's messages are written. */
+  readonly capture?: MessageCapture;
   readonly chain: Chainstate;
   readonly mempool: NodeMempool | undefined;
   readonly log: NetLog;
@@ -487,6 +490,7 @@ export class ConnectionManager {
       {
         message: (frame) => this.peerManager.receive(peer, frame),
         closed: (reason) => this.#removed(peer, reason),
+        ...(this.options.capture ? { capture: (type: string, payload: Uint8Array, incoming: boolean) => this.options.capture!.record(address, type, payload, incoming) } : {}),
         corrupt: (error) => this.options.log.debug('net', `Header error: Wrong checksum (${error.command}, ${(error.messageBytes ?? 24) - 24} bytes), peer=${peer.id}`),
         bytes: (direction, count) => {
           if (direction === 'sent') {

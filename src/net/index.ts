@@ -34,3 +34,4 @@ export * from './extra-outbound-eviction.js';
 export * from './stale-tip.js';
 export * from './tx-request-tracker.js';
 export * from './bad-ports.js';
+export * from './message-capture.js';

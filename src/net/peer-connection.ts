@@ -27,6 +27,8 @@ export interface ConnectionTraffic {
   corrupt(error: FrameError): void;
   /** Bytes moved, for the node's totals. */
   bytes(direction: 'sent' | 'received', count: number): void;
+  /** -capturemessages: each message as it is sent or handed on to be processed. */
+  capture?(messageType: string, payload: Uint8Array, incoming: boolean): void;
 }
 
 export class PeerConnection {
@@ -74,12 +76,14 @@ export class PeerConnection {
 
   send(command: string, payload: Uint8Array): void {
     if (this.#closed) return;
+    this.traffic.capture?.(command, payload, false);
     this.#write(encodeFrame(this.magic, command, payload), KNOWN_MESSAGE_TYPES.has(command) ? command : OTHER_MESSAGE_TYPE);
   }
 
   /** sendmsgtopeer: any type (its UTF-8 bytes, at most 12) and any size, counted under the type as given, as Core counts it. */
   sendUnchecked(messageType: string, payload: Uint8Array): void {
     if (this.#closed) return;
+    this.traffic.capture?.(messageType, payload, false);
     this.#write(encodeUncheckedFrame(this.magic, new TextEncoder().encode(messageType), payload), messageType);
   }
 
@@ -124,6 +128,7 @@ export class PeerConnection {
       }
       const type = KNOWN_MESSAGE_TYPES.has(frame.command) ? frame.command : OTHER_MESSAGE_TYPE;
       this.receivedPerMessage.set(type, (this.receivedPerMessage.get(type) ?? 0) + MESSAGE_HEADER_SIZE + frame.payload.length);
+      this.traffic.capture?.(frame.command, frame.payload, true);
       this.traffic.message(frame);
     }
   }

@@ -5,7 +5,7 @@
  * punishment of invalid blocks) and starts connecting to -connect / -addnode peers. It
  * registers the Network RPC methods, answered from the running connection manager.
  */
-import { ConnectionManager, DEFAULT_PEER_CONNECT_TIMEOUT_S, filterLookupFromView, NET_INTERNAL, NET_IPV4, NET_IPV6, NET_UNROUTABLE, parseNetworkName, type NetLogCategory } from '../net/index.js';
+import { ConnectionManager, DEFAULT_PEER_CONNECT_TIMEOUT_S, MessageCapture, filterLookupFromView, NET_INTERNAL, NET_IPV4, NET_IPV6, NET_UNROUTABLE, parseNetworkName, type NetLogCategory } from '../net/index.js';
 import { networkMethods, peerMethods, type PeerNetwork } from '../rpc/index.js';
 import type { ChainstateService } from './chainstate-service.js';
 import { InitError, type NodeConfig } from './config.js';
@@ -74,6 +74,8 @@ export class NetService implements NodeService {
       },
       now: () => ctx.clock.now(),
       nowMs: () => ctx.clock.nowMs(),
+      // Core's GetTime<microseconds>: the mock second itself while mocked.
+      ...(config.args.getBoolArg('capturemessages', false) ? { capture: new MessageCapture(config.netDir, () => (ctx.clock.mocktime ? BigInt(ctx.clock.mocktime) * 1_000_000n : BigInt(Date.now()) * 1000n)) } : {}),
       localServices: facts.localServices,
       blocksOnly: options.blocksOnly,
       userAgent: facts.subversion,
