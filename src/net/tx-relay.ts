@@ -68,6 +68,8 @@ export class TxRelay {
   readonly requests = new TxRequestTracker();
   /** Peers that asked for the whole mempool (BIP35, with permission). */
   readonly #sendMempool = new Set<number>();
+  /** Per network, when inbound peers next hear of transactions (Core's m_next_inv_to_inbounds_per_network_key). */
+  readonly #inboundInvTimers = new Map<string, number>();
 
   constructor(private readonly options: TxRelayOptions) {
     options.mempool?.relayListeners.push((entry) => this.relay(entry));
@@ -326,11 +328,30 @@ export class TxRelay {
     this.#sendMempool.add(peer.id);
   }
 
-  /** The transaction part of Core's SendMessages: an inv round when one is due. */
+  /**
+   * Core's NextInvToInbounds: inbound peers of one network share one inv schedule, so the
+   * timing of announcements does not tell them apart (m_next_inv_to_inbounds_per_network_key).
+   */
+  #nextInvToInbounds(nowMs: number, network: string): number {
+    const timer = this.#inboundInvTimers.get(network) ?? 0;
+    if (timer >= nowMs) return timer;
+    const next = nowMs + poissonDelayMs(INBOUND_INVENTORY_INTERVAL_MS);
+    this.#inboundInvTimers.set(network, next);
+    return next;
+  }
+
+  /**
+   * The transaction part of Core's SendMessages: an inv round when one is due, and at every
+   * round for a noban peer (fSendTrickle), which Core's tests rely on under mock time.
+   */
   announce(peer: Peer, nowMs: number): void {
     if (!peer.relayTransactions) return;
-    if (nowMs < peer.nextInvAt) return;
-    peer.nextInvAt = nowMs + poissonDelayMs(peer.inbound ? INBOUND_INVENTORY_INTERVAL_MS : OUTBOUND_INVENTORY_INTERVAL_MS);
+    let due = peer.hasPermission('noban');
+    if (peer.nextInvAt < nowMs) {
+      due = true;
+      peer.nextInvAt = peer.inbound ? this.#nextInvToInbounds(nowMs, peer.network) : nowMs + poissonDelayMs(OUTBOUND_INVENTORY_INTERVAL_MS);
+    }
+    if (!due) return;
     const pool = this.options.mempool?.pool;
     if (!pool) return;
     const wtxid = peer.handshake.wtxidRelay;

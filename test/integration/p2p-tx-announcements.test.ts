@@ -12,6 +12,9 @@
  *   requests unanswered, but are not capped at 100;
  * - a transaction is asked of one announcer at a time; the next is asked once the first
  *   answers notfound, or GETDATA_TX_INTERVAL (60 s) after the request;
+ * - announcing our own pool's transactions: a noban peer hears of them at every send round
+ *   (Core's fSendTrickle), others only on their Poisson schedule, so under a frozen mock
+ *   time only the noban peer is told;
  * - (tsbtcd) a flood of a million announcements leaves the node's memory as it was.
  *
  * Times are moved with setmocktime (the request clock is the node's, as Core's).
@@ -21,7 +24,8 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { decodeInventory, encodeInventory, MSG_WTX } from '../../src/net/index.js';
-import { hashToHex } from '../../src/primitives/index.js';
+import { fromHex, hashToHex, parseBlock, toHex } from '../../src/primitives/index.js';
+import { TestWallet } from '../support/wallet.js';
 import { sleep, waitFor } from './daemon-harness.js';
 import { cleanupsAfterTests, NODE_STARTERS, skipUnless, startTsbtcd, type NodeUnderTest, type Starter } from './node-under-test.js';
 import { TestPeer } from './p2p-test-peer.js';
@@ -162,6 +166,35 @@ for (const [name, start] of starters) {
 function residentKb(pid: number): number {
   const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   return Number(m![1]);
+}
+
+/** Whether a peer is told of a new pool transaction within 1.5 s, the node's clock frozen (mock time). */
+async function toldUnderFrozenTime(start: Starter, args: string[]): Promise<boolean> {
+  const node = await start({ args });
+  cleanups.push(() => node.stop());
+  const wallet = new TestWallet(11);
+  const hashes = await node.call<string[]>('generatetoaddress', [101, wallet.address('p2wpkh')]);
+  for (const [i, hash] of hashes.entries()) wallet.processBlock(parseBlock(fromHex(await node.call<string>('getblock', [hash, 0]))), i + 1);
+  await node.call('setmocktime', [Math.floor(Date.now() / 1000)]);
+  const peer = await TestPeer.connect(node.p2pPort, 101);
+  cleanups.push(() => peer.close());
+  // Let the first round (due at connection) go by, then add a transaction while time stands still.
+  await peer.sync();
+  await sleep(300);
+  const coin = wallet.spendable(102)[0]!;
+  const tx = wallet.spend([coin], [{ value: coin.value - 10_000n, to: 'p2wpkh' }]);
+  await node.call('sendrawtransaction', [toHex(tx.toBytes())]);
+  await sleep(1500);
+  await peer.sync();
+  const told = peer.received.filter((f) => f.command === 'inv').some((f) => decodeInventory(f.payload).some((i) => hashToHex(i.hash) === tx.wtxidHex));
+  peer.close();
+  return told;
+}
+
+for (const [name, start] of starters) {
+  test(`${name}: a noban peer hears of transactions at every send round, others only when their time comes (mock time frozen)`, { skip: skip(start) }, async () => {
+    assert.deepEqual([await toldUnderFrozenTime(start!, []), await toldUnderFrozenTime(start!, ['-whitelist=noban@127.0.0.1'])], [false, true]);
+  });
 }
 
 test('tsbtcd: a million announcements from one peer leave memory bounded', async () => {
