@@ -140,6 +140,7 @@ export class Coordinator {
         server: this.server,
         productName: PRODUCT_NAME,
         startTime: Math.floor(Date.now() / 1000),
+        now: () => this.clock.now(),
         logPath: log.filePath ?? '',
         logging: {
           categoriesString: logCategoriesString(),
@@ -219,6 +220,7 @@ export class Coordinator {
         blockfilterindex: this.config.blockFilterIndex,
         coinstatsindex: this.config.coinStatsIndex,
         addressindex: this.config.addressIndex,
+        txospenderindex: this.config.txoSpenderIndex,
         esplora: this.config.esplora,
         ...(this.push ? { push: this.push.backlog() } : {}),
         deprecatedRpc: this.config.args.getArgs('deprecatedrpc'),

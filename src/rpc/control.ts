@@ -26,6 +26,8 @@ export interface ControlDeps {
   readonly productName: string;
   /** Process start, seconds since the epoch. */
   readonly startTime: number;
+  /** The node's clock in seconds (mock time honoured, as Core's GetTime in uptime). */
+  now(): number;
   /** The complete path of debug.log. */
   readonly logPath: string;
   readonly logging: LogCategoryControl;
@@ -78,7 +80,7 @@ export function controlMethods(deps: ControlDeps): RpcMethod[] {
     args: [],
     results: [{ type: 'num', description: 'The number of seconds that the server has been running' }],
     examples: helpExampleCli('uptime', '') + helpExampleRpc('uptime', ''),
-    handler: () => Math.floor(Date.now() / 1000) - deps.startTime,
+    handler: () => deps.now() - deps.startTime,
   });
 
   const getrpcinfo = defineRpcMethod({

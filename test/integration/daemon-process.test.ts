@@ -156,6 +156,15 @@ test('a killed front-end is restarted by the coordinator and requests succeed ag
   });
 });
 
+test('uptime counts on the node’s clock: setmocktime moves it (Core’s rpc_uptime)', async () => {
+  await withDaemon({}, async (d) => {
+    const before = (await d.rpc('uptime')).json.result as number;
+    assert.ok(before >= 0 && before < 60, String(before));
+    await d.call('setmocktime', [Math.floor(Date.now() / 1000) + 10]);
+    assert.ok(((await d.rpc('uptime')).json.result as number) >= 10);
+  });
+});
+
 test('-rpcfrontends=2: two processes share the port (SO_REUSEPORT) and one keeps serving while the other restarts', async () => {
   await withDaemon({ args: ['-rpcfrontends=2'] }, async (d) => {
     const pids = d.frontendPids();
