@@ -42,15 +42,22 @@ export interface IndexInfo {
 }
 
 /**
- * How a reader without the coordinator's memory (an HTTP front-end) judges an index:
- * synced when the block stored in `bestField` is the active tip, compared by hash (a block
- * at the tip's height on a stale branch is not synced). `heightOf` and `tipHash` read the
- * caller's chain snapshot.
+ * How a reader without the coordinator's memory (an HTTP front-end) judges an index, as
+ * Core's m_synced flag reads: synced when the block stored in `bestField` is the active
+ * tip, and also when that block has left the active chain (invalidateblock): Core's flag,
+ * once set by the catch-up, stays set, and a catch-up only walks the active chain below
+ * the tip. `locate` and `tipHash` read the caller's chain snapshot.
  */
-export function storedIndexInfo(env: IndexesEnv, bestField: MetaField<Uint8Array>, heightOf: (hash: Uint8Array) => number | undefined, tipHash: () => Uint8Array): IndexInfo {
+export function storedIndexInfo(
+  env: IndexesEnv,
+  bestField: MetaField<Uint8Array>,
+  locate: (hash: Uint8Array) => { readonly height: number; readonly active: boolean } | undefined,
+  tipHash: () => Uint8Array,
+): IndexInfo {
   const best = env.withSnapshot((r) => r.meta(bestField));
   if (!best) return { synced: false, best_block_height: 0 };
-  return { synced: bytesEqual(best, tipHash()), best_block_height: heightOf(best) ?? 0 };
+  const where = locate(best);
+  return { synced: bytesEqual(best, tipHash()) || (where !== undefined && !where.active), best_block_height: where?.height ?? 0 };
 }
 
 export interface BaseIndexOptions {

@@ -34,3 +34,4 @@ export * from './coinstats-index.js';
 export * from './coinstats-view.js';
 export * from './address-index.js';
 export * from './address-index-view.js';
+export * from './txospender-index.js';

@@ -25,7 +25,7 @@ import type { BlockUndo } from './block-undo.js';
 import type { BlockFilterIndexView } from './blockfilter-view.js';
 import type { ChainCommit, ChainSnapshot, ChainStore, SavedMempool, StoredIndexEntry } from './chain-store.js';
 import { ChainSnapshotSource } from './snapshot-source.js';
-import type { NodeView, TxIndexView } from './snapshot-view.js';
+import type { NodeView, TxIndexView, TxoSpenderView } from './snapshot-view.js';
 
 export interface LmdbChainStoreOptions {
   /** Obfuscate new block files with a random xor.dat key (Core's -blocksxor, default on). */
@@ -116,6 +116,7 @@ export class LmdbChainStore implements ChainStore {
     blockfilter?: () => BlockFilterIndexView | undefined,
     coinstats?: () => CoinStatsIndexView | undefined,
     addressIndex?: () => AddressIndexView | undefined,
+    txoSpender?: () => TxoSpenderView | undefined,
   ): ChainSnapshotSource {
     return new ChainSnapshotSource({
       params,
@@ -126,6 +127,7 @@ export class LmdbChainStore implements ChainStore {
       ...(blockfilter ? { blockfilter } : {}),
       ...(coinstats ? { coinstats } : {}),
       ...(addressIndex ? { addressIndex } : {}),
+      ...(txoSpender ? { txoSpender } : {}),
       owned: false,
     });
   }

@@ -11,7 +11,7 @@ import { blockFilterIndexView, type BlockFilterIndexView } from './blockfilter-v
 import { coinStatsIndexView, type CoinStatsIndexView } from './coinstats-view.js';
 import { addressIndexView, type AddressIndexView } from './address-index-view.js';
 import { storedIndexInfo, type IndexInfo } from './base-index.js';
-import { SnapshotChainView, type NodeView, type TxIndexView } from './snapshot-view.js';
+import { SnapshotChainView, type NodeView, type TxIndexView, type TxoSpenderView } from './snapshot-view.js';
 
 export interface SnapshotSourceParts {
   params: ChainParams;
@@ -25,6 +25,8 @@ export interface SnapshotSourceParts {
   coinstats?: () => CoinStatsIndexView | undefined;
   /** -addressindex lookups, when on. */
   addressIndex?: () => AddressIndexView | undefined;
+  /** -txospenderindex lookups, when on. */
+  txoSpender?: () => TxoSpenderView | undefined;
   /** Whether close() must close env and blocks (a read-only source opened for this process). */
   owned: boolean;
   indexes?: IndexesEnv;
@@ -33,6 +35,11 @@ export interface SnapshotSourceParts {
 /** A txindex read from a read-only indexes environment (front-ends). */
 function indexesTxView(env: IndexesEnv, info: () => IndexInfo): TxIndexView {
   return { lookup: (txid) => env.withSnapshot((r) => r.txIndexEntry(txid)), info };
+}
+
+/** The output spenders over an indexes environment; `info` says how far the index is (coordinator and front-ends differ). */
+export function txoSpenderView(env: IndexesEnv, info: () => IndexInfo): TxoSpenderView {
+  return { spender: (txid, vout) => env.withSnapshot((r) => r.txoSpender(txid, vout)), info };
 }
 
 interface TurnSnapshot {
@@ -69,6 +76,7 @@ export class ChainSnapshotSource {
     blockfilterEnabled = false,
     coinstatsEnabled = false,
     addressIndexEnabled = false,
+    txoSpenderEnabled = false,
   ): ChainSnapshotSource | undefined {
     if (!existsSync(join(netdir, 'chainstate', 'data.mdb'))) return undefined;
     const env = openChainstateEnv(netdir, { readOnly: true });
@@ -79,7 +87,11 @@ export class ChainSnapshotSource {
       if (indexes) source.parts.indexes = indexes;
       return indexes;
     };
-    const heightOf = (hash: Uint8Array): number | undefined => source.withSnapshot((v) => v.entry(hash)?.height);
+    const locate = (hash: Uint8Array) =>
+      source.withSnapshot((v) => {
+        const entry = v.entry(hash);
+        return entry && { height: entry.height, active: v.isActive(entry) };
+      });
     const tipHash = (): Uint8Array => source.withSnapshot((v) => v.tip().hash);
     const source: ChainSnapshotSource = new ChainSnapshotSource({
       params,
@@ -90,22 +102,27 @@ export class ChainSnapshotSource {
       txindex: () => {
         const opened = txindexEnabled ? openIndexes() : undefined;
         if (!opened) return undefined;
-        return indexesTxView(opened, () => storedIndexInfo(opened, INDEXES_META.txindexBest, heightOf, tipHash));
+        return indexesTxView(opened, () => storedIndexInfo(opened, INDEXES_META.txindexBest, locate, tipHash));
       },
       blockfilter: () => {
         const env = blockfilterEnabled ? openIndexes() : undefined;
         if (!env) return undefined;
-        return blockFilterIndexView(env, () => storedIndexInfo(env, INDEXES_META.blockFilterBest, heightOf, tipHash));
+        return blockFilterIndexView(env, () => storedIndexInfo(env, INDEXES_META.blockFilterBest, locate, tipHash));
       },
       coinstats: () => {
         const env = coinstatsEnabled ? openIndexes() : undefined;
         if (!env) return undefined;
-        return coinStatsIndexView(env, () => storedIndexInfo(env, INDEXES_META.coinStatsBest, heightOf, tipHash));
+        return coinStatsIndexView(env, () => storedIndexInfo(env, INDEXES_META.coinStatsBest, locate, tipHash));
       },
       addressIndex: () => {
         const env = addressIndexEnabled ? openIndexes() : undefined;
         if (!env) return undefined;
-        return addressIndexView(env, (r) => r.meta(INDEXES_META.addressIndexBest), () => storedIndexInfo(env, INDEXES_META.addressIndexBest, heightOf, tipHash));
+        return addressIndexView(env, (r) => r.meta(INDEXES_META.addressIndexBest), () => storedIndexInfo(env, INDEXES_META.addressIndexBest, locate, tipHash));
+      },
+      txoSpender: () => {
+        const env = txoSpenderEnabled ? openIndexes() : undefined;
+        if (!env) return undefined;
+        return txoSpenderView(env, () => storedIndexInfo(env, INDEXES_META.txoSpenderBest, locate, tipHash));
       },
     });
     return source;
@@ -118,8 +135,8 @@ export class ChainSnapshotSource {
 
   /** The view of one snapshot's reader, with the node state and indexes as they are now. */
   private viewOf(reader: ChainstateReader): SnapshotChainView {
-    const { params, blocks, node, txindex, blockfilter, coinstats, addressIndex } = this.parts;
-    return new SnapshotChainView(params, reader, blocks, this.coinsDiskSize, node(), txindex(), blockfilter?.(), coinstats?.(), addressIndex?.());
+    const { params, blocks, node, txindex, blockfilter, coinstats, addressIndex, txoSpender } = this.parts;
+    return new SnapshotChainView(params, reader, blocks, this.coinsDiskSize, node(), txindex(), blockfilter?.(), coinstats?.(), addressIndex?.(), txoSpender?.());
   }
 
   /** The snapshot every call of this event-loop turn shares (withTurnSnapshot). */

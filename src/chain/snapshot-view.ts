@@ -148,6 +148,13 @@ export interface TxIndexView {
   info(): { synced: boolean; best_block_height: number };
 }
 
+/** -txospenderindex as readers see it. */
+export interface TxoSpenderView {
+  /** Where the active chain's transaction spending the output is, if one does. */
+  spender(txid: Uint8Array, vout: number): TxIndexEntry | undefined;
+  info(): { synced: boolean; best_block_height: number };
+}
+
 export class SnapshotChainView {
   /** Entries read so far, by hex hash (made on first use: most calls read none). */
   private entriesRead: Map<string, ViewEntry | null> | undefined;
@@ -168,6 +175,8 @@ export class SnapshotChainView {
     readonly coinstats?: CoinStatsIndexView,
     /** Present when -addressindex is on and its environment exists. */
     readonly addressIndex?: AddressIndexView,
+    /** Present when -txospenderindex is on and its environment exists. */
+    readonly txoSpender?: TxoSpenderView,
   ) {}
 
   /** The header of the block stored at a data position (txindex entries name positions, not blocks). */

@@ -46,13 +46,16 @@ export class TxIndex extends BaseIndex<undefined> {
   protected override appendBlock(w: IndexesWriter, block: ParsedBlock, entry: BlockIndexEntry): undefined {
     // Core leaves the genesis block out: its coinbase's outputs are not spendable (REST tx answers 404 for it).
     if (entry.height === 0) return undefined;
-    const data = entry.data;
-    if (!data) throw new Error(`block ${entry.hashHex} has no data`);
-    block.transactions.forEach((tx, i) => {
-      const offset = block.txOffsets[i]!;
-      const end = i + 1 < block.txOffsets.length ? block.txOffsets[i + 1]! : block.size;
-      w.putTxIndexEntry(tx.txid, { file: data.file, pos: data.pos, offset, length: end - offset });
-    });
+    block.transactions.forEach((tx, i) => w.putTxIndexEntry(tx.txid, transactionPosition(block, entry, i)));
     return undefined;
   }
+}
+
+/** Where the block's i-th transaction's bytes are in the block files (Core's CDiskTxPos). */
+export function transactionPosition(block: ParsedBlock, entry: BlockIndexEntry, i: number): TxIndexEntry {
+  const data = entry.data;
+  if (!data) throw new Error(`block ${entry.hashHex} has no data`);
+  const offset = block.txOffsets[i]!;
+  const end = i + 1 < block.txOffsets.length ? block.txOffsets[i + 1]! : block.size;
+  return { file: data.file, pos: data.pos, offset, length: end - offset };
 }

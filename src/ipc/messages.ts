@@ -55,6 +55,8 @@ export interface FrontendSettings {
   readonly blockfilterindex?: boolean;
   /** -coinstatsindex: front-ends read its records for gettxoutsetinfo. */
   readonly coinstatsindex?: boolean;
+  /** -txospenderindex: front-ends read it for gettxspendingprevout. */
+  readonly txospenderindex?: boolean;
   /** -addressindex: front-ends read it for the Esplora API's address queries. */
   readonly addressindex?: boolean;
   /** -esplora: front-ends serve the Esplora-compatible API under /api/. */

@@ -6,7 +6,7 @@
  * and flushes and closes everything at shutdown.
  */
 import { availableParallelism } from 'node:os';
-import { ADDRESS_INDEX_NAME, AddressIndex, BASIC_FILTER_INDEX_NAME, BlockFilterIndex, Chainstate, CoinStatsIndex, COINSTATS_INDEX_NAME, type ChainEvents, ChainSystemError, importBlockFile, LmdbChainStore, PoolScriptChecker, ScriptExecutionCache, TxIndex, verifyDb, type PruneMode, type ScriptCaches } from '../chain/index.js';
+import { ADDRESS_INDEX_NAME, AddressIndex, TXOSPENDER_INDEX_NAME, TxoSpenderIndex, BASIC_FILTER_INDEX_NAME, BlockFilterIndex, Chainstate, CoinStatsIndex, COINSTATS_INDEX_NAME, type ChainEvents, ChainSystemError, importBlockFile, LmdbChainStore, PoolScriptChecker, ScriptExecutionCache, TxIndex, verifyDb, type PruneMode, type ScriptCaches } from '../chain/index.js';
 import { DEFAULT_MEMPOOL_POLICY, formatFeeRate, maxMempoolSizeError, MempoolAddressJournal, NodeMempool } from '../mempool/index.js';
 import { mempoolFeeArgsError } from './mempool-fee-args.js';
 import { policyOptionsError } from './mempool-options.js';
@@ -76,6 +76,7 @@ export class ChainstateService implements NodeService {
   private blockfilter: BlockFilterIndex | undefined;
   private coinstats: CoinStatsIndex | undefined;
   private addressIndex: AddressIndex | undefined;
+  private txoSpender: TxoSpenderIndex | undefined;
   private mempool: NodeMempool | undefined;
   /** mempool.dat and the mempool tables at start-up and shutdown, savemempool, importmempool. */
   private mempoolFile: MempoolPersist | undefined;
@@ -178,6 +179,7 @@ export class ChainstateService implements NodeService {
     const config = this.config;
     const params = config.network;
     if (config.prune !== 0 && config.txindex) throw new InitError('Prune mode is incompatible with -txindex.');
+    if (config.prune !== 0 && config.txoSpenderIndex) throw new InitError('Prune mode is incompatible with -txospenderindex.');
     // The address index answers for every block since genesis and rewinds from undo data.
     if (config.prune !== 0 && config.addressIndex) throw new InitError('Prune mode is incompatible with -addressindex.');
     // Core checks the block weights first (AppInitParameterInteraction), then the mempool's options.
@@ -222,6 +224,7 @@ export class ChainstateService implements NodeService {
           this.blockfilter?.blockConnected(block, entry);
           this.coinstats?.blockConnected(block, entry);
           this.addressIndex?.blockConnected(block, entry);
+          this.txoSpender?.blockConnected(block, entry);
           for (const l of this.chainListeners) l.blockConnected?.(block, entry);
         },
         blockDisconnected: (block, entry) => {
@@ -267,6 +270,7 @@ export class ChainstateService implements NodeService {
         () => this.blockfilter?.view,
         () => this.coinstats?.view,
         () => this.addressIndex?.view,
+        () => this.txoSpender,
       )),
     );
     ctx.initMessage('Verifying blocks…');
@@ -295,7 +299,8 @@ export class ChainstateService implements NodeService {
     }
     if (config.coinStatsIndex) this.coinstats = CoinStatsIndex.open(config.netDir, chain, (m) => ctx.log.info(m), { wipe: config.reindex, logError: (m) => ctx.log.error(m) });
     if (config.addressIndex) this.addressIndex = AddressIndex.open(config.netDir, chain, (m) => ctx.log.info(m), { wipe: config.reindex, logError: (m) => ctx.log.error(m) });
-    const indexes = [this.txindex, this.coinstats, this.blockfilter, this.addressIndex];
+    if (config.txoSpenderIndex) this.txoSpender = TxoSpenderIndex.open(config.netDir, chain, (m) => ctx.log.info(m), { wipe: config.reindex, logError: (m) => ctx.log.error(m) });
+    const indexes = [this.txindex, this.coinstats, this.txoSpender, this.blockfilter, this.addressIndex];
     // Core's index Init (step 8): a best block the block index does not know stops start-up.
     for (const index of indexes) {
       const error = index?.initError();
@@ -310,6 +315,10 @@ export class ChainstateService implements NodeService {
     if (this.coinstats) {
       ctx.log.info(`${COINSTATS_INDEX_NAME} thread start`);
       void this.coinstats.start();
+    }
+    if (this.txoSpender) {
+      ctx.log.info(`${TXOSPENDER_INDEX_NAME} thread start`);
+      void this.txoSpender.start();
     }
     if (this.blockfilter) {
       ctx.log.info(`${BASIC_FILTER_INDEX_NAME} thread start`);
@@ -397,6 +406,7 @@ export class ChainstateService implements NodeService {
     await this.blockfilter?.close();
     await this.coinstats?.close();
     await this.addressIndex?.close();
+    await this.txoSpender?.close();
     await this.chain?.shutdown();
     await this.scripts?.close();
     await this.store?.close();

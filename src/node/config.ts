@@ -247,6 +247,10 @@ export class NodeConfig {
   get coinStatsIndex(): boolean {
     return this.args.getBoolArg('coinstatsindex', false);
   }
+  /** -txospenderindex (Core v31): spent output → the transaction spending it, for gettxspendingprevout. */
+  get txoSpenderIndex(): boolean {
+    return this.args.getBoolArg('txospenderindex', false);
+  }
   /** -addressindex (tsbtcd's own): script hash → history, unspent outputs and spenders. */
   get addressIndex(): boolean {
     return this.args.getBoolArg('addressindex', false);

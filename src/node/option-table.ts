@@ -20,7 +20,7 @@ const plain = [
   'blocknotify', 'blockreconstructionextratxn', 'blocksonly', 'coinstatsindex', 'conf', 'dbbatchsize', 'dbcache',
   'includeconf', 'allowignoredconf', 'loadblock', 'maxmempool', 'maxorphantx', 'mempoolexpiry', 'minimumchainwork',
   'par', 'persistmempool', 'persistmempoolv1', 'pid', 'prune', 'reindex', 'reindex-chainstate', 'settings',
-  'startupnotify', 'shutdownnotify', 'txindex', 'blockfilterindex', 'daemon', 'daemonwait',
+  'startupnotify', 'shutdownnotify', 'txindex', 'txospenderindex', 'blockfilterindex', 'daemon', 'daemonwait',
   // Connection
   'asmap', 'bantime', 'cjdnsreachable', 'discover', 'dns', 'dnsseed', 'externalip', 'fixedseeds', 'forcednsseed',
   'listen', 'listenonion', 'maxconnections', 'maxreceivebuffer', 'maxsendbuffer', 'maxuploadtarget', 'onion',

@@ -755,8 +755,9 @@ export function blockchainBlockMethods(deprecatedRpc: (name: string) => boolean)
       const name = args.optString('index_name') ?? '';
       const out: Record<string, unknown> = {};
       if (snapshot.txindex && (name === '' || name === 'txindex')) out.txindex = snapshot.txindex.info();
-      // Core's order: txindex, coinstatsindex, then the filter indexes.
+      // Core's order: txindex, coinstatsindex, txospenderindex, then the filter indexes.
       if (snapshot.coinstats && (name === '' || name === 'coinstatsindex')) out.coinstatsindex = snapshot.coinstats.info();
+      if (snapshot.txoSpender && (name === '' || name === 'txospenderindex')) out.txospenderindex = snapshot.txoSpender.info();
       if (snapshot.blockfilter && (name === '' || name === BASIC_FILTER_INDEX_NAME)) out[BASIC_FILTER_INDEX_NAME] = snapshot.blockfilter.info();
       // tsbtcd's own index, after Core's.
       if (snapshot.addressIndex && (name === '' || name === 'addressindex')) out.addressindex = snapshot.addressIndex.info();

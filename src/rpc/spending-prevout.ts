@@ -1,10 +1,10 @@
 /**
- * gettxspendingprevout (Core's rpc/mempool.cpp), answered from the mempool of the call's
- * snapshot. tsbtcd keeps no txospenderindex, so mempool_only defaults to true and an
- * outpoint the pool does not spend under mempool_only=false is Core's -1 for a node
- * without the index.
+ * gettxspendingprevout (Core v31's rpc/mempool.cpp), answered from the call's snapshot:
+ * the mempool first, then -txospenderindex for the outputs the pool does not spend, each
+ * answer in the place it was asked. mempool_only defaults to true without the index; asking
+ * the index when it is off is Core's -1 naming the first output the pool left unanswered.
  */
-import { hashToHex, toHex, type OutPoint } from '../primitives/index.js';
+import { hashToHex, parseTransaction, toHex, type OutPoint } from '../primitives/index.js';
 import { view } from './blockchain-read.js';
 import { RPC_INVALID_PARAMETER, RPC_MISC_ERROR, RpcError } from './errors.js';
 import { RawJsonNumber, type JsonObject } from './json.js';
@@ -102,23 +102,48 @@ export function txSpendingPrevoutMethods(): RpcMethod[] {
       if (outputs.length === 0) throw new RpcError(RPC_INVALID_PARAMETER, 'Invalid parameter, outputs are missing');
       const options = (args.raw[1] ?? {}) as JsonObject;
       rpcTypeCheckObj(options, { mempool_only: 'bool', return_spending_tx: 'bool' }, true, true);
+      const snapshot = view(ctx);
+      const index = snapshot.txoSpender;
       const option = (key: string, fallback: boolean) => (Object.hasOwn(options, key) ? getBool(options[key]) : fallback);
-      const mempoolOnly = option('mempool_only', true);
+      const mempoolOnly = option('mempool_only', index === undefined);
       const returnSpendingTx = option('return_spending_tx', false);
       const outpoints = parseOutpoints(outputs);
-      const pool = MempoolView.of(view(ctx));
-      return outpoints.map(({ outpoint, request }) => {
+      const pool = MempoolView.of(snapshot);
+      const answerOf = ({ outpoint, request }: RequestedOutpoint): Record<string, unknown> => {
         const answer: Record<string, unknown> = { ...request };
         if (Object.is(outpoint.vout, -0)) answer['vout'] = new RawJsonNumber('-0');
-        const spender = pool.spender(outpoint);
+        return answer;
+      };
+      // The pool answers first; what it does not spend is looked up in the index, in its place.
+      const result: Record<string, unknown>[] = [];
+      const unresolved: number[] = [];
+      for (const requested of outpoints) {
+        const spender = pool.spender(requested.outpoint);
+        if (!spender && !mempoolOnly) {
+          if (!index) {
+            const { txid, vout } = requested.outpoint;
+            throw new RpcError(RPC_MISC_ERROR, `No spending tx for the outpoint ${hashToHex(txid)}:${vout} in mempool, and txospenderindex is unavailable.`);
+          }
+          unresolved.push(result.length);
+        }
+        const answer = answerOf(requested);
         if (spender) {
           answer['spendingtxid'] = spender.txid;
           if (returnSpendingTx) answer['spendingtx'] = toHex(spender.tx.toBytes());
-        } else if (!mempoolOnly) {
-          throw new RpcError(RPC_MISC_ERROR, `No spending tx for the outpoint ${hashToHex(outpoint.txid)}:${outpoint.vout} in mempool, and txospenderindex is unavailable.`);
         }
-        return answer;
-      });
+        result.push(answer);
+      }
+      for (const at of unresolved) {
+        const { outpoint } = outpoints[at]!;
+        const position = index!.spender(outpoint.txid, outpoint.vout);
+        if (!position) continue;
+        const bytes = snapshot.readTxBytes(position);
+        const answer = result[at]!;
+        answer['spendingtxid'] = parseTransaction(bytes).txidHex;
+        answer['blockhash'] = snapshot.readBlockHeaderAt(position).hashHex;
+        if (returnSpendingTx) answer['spendingtx'] = toHex(bytes);
+      }
+      return result;
     },
   });
   return [gettxspendingprevout];

@@ -1,7 +1,7 @@
 /**
  * Typed access to the tables of the indexes environment (layout.ts): the txindex, the
- * basic block filters with their headers, and the meta entries recording which block each
- * index has reached.
+ * basic block filters with their headers, the coin statistics, the address index, the
+ * output spenders, and the meta entries recording which block each index has reached.
  */
 import {
   addressHistoryKey,
@@ -102,6 +102,11 @@ export class IndexesReader {
     return value && decodeSpender(value);
   }
 
+  /** -txospenderindex: where the active chain's transaction spending an output is, if one does. */
+  txoSpender(txid: Uint8Array, vout: number): TxIndexEntry | undefined {
+    return readStored(this.tables, 'txospender', spenderKey(txid, vout), decodeTxIndexEntry);
+  }
+
   /** The basic filter's hash and header of a block, if indexed. */
   filterHeader(blockHash: Uint8Array): FilterHeaderRecord | undefined {
     return readStored(this.tables, 'filterheader.basic', blockHashKey(blockHash), decodeFilterHeaderRecord);
@@ -161,6 +166,14 @@ export class IndexesWriter extends IndexesReader {
 
   deleteSpender(txid: Uint8Array, vout: number): boolean {
     return this.tables.del('addr.spender', spenderKey(txid, vout));
+  }
+
+  putTxoSpender(txid: Uint8Array, vout: number, spending: TxIndexEntry): void {
+    this.tables.put('txospender', spenderKey(txid, vout), encodeTxIndexEntry(spending));
+  }
+
+  deleteTxoSpender(txid: Uint8Array, vout: number): boolean {
+    return this.tables.del('txospender', spenderKey(txid, vout));
   }
 
   clear(table: IndexesTable): void {

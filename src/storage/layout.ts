@@ -80,6 +80,7 @@
  * | `addr.history`       | script hash ‖ height BE ‖ tx position BE | txid ‖ funded/spent counts and sums, 56 bytes (address-index-record.ts) |
  * | `addr.utxo`          | script hash ‖ txid ‖ vout BE    | height ‖ value, 12 bytes                               |
  * | `addr.spender`       | txid ‖ vout BE (a spent output) | spending txid ‖ input index ‖ height, 40 bytes         |
+ * | `txospender`         | txid ‖ vout BE (a spent output) | the spending transaction's TxIndexEntry, 16 bytes      |
  *
  * -blockfilterindex writes the two filter tables and `filter.basic.best`, the block it has
  * reached; a FilterHeaderRecord is the filter's double-SHA-256 ‖ the filter header.
@@ -89,6 +90,9 @@
  * -addressindex (beyond Core) writes the three `addr.` tables and `addr.best`; unlike the
  * others it describes the active chain only, so a rewind removes the disconnected blocks'
  * entries and restores the outputs they spent (from their undo data).
+ * -txospenderindex (Core v31) writes `txospender` and `txospender.best`: where the active
+ * chain's transaction spending each output is; a rewind removes the disconnected blocks'
+ * spends, as Core's CustomRemove does.
  */
 import type { OutPoint } from '../primitives/index.js';
 import { flagMeta, hashMeta, metaField, textMeta, u32Meta, u64Meta } from './meta-codec.js';
@@ -104,7 +108,7 @@ export const FORMAT_VERSION = 1;
 export const CHAINSTATE_TABLES = ['meta', 'index', 'active', 'headers', 'coins', 'undo', 'mempool', 'mempooldelta', 'mempooladdr', 'fileinfo'] as const;
 export type ChainstateTable = (typeof CHAINSTATE_TABLES)[number];
 
-export const INDEXES_TABLES = ['meta', 'txindex', 'filter.basic', 'filterheader.basic', 'coinstats', 'addr.history', 'addr.utxo', 'addr.spender'] as const;
+export const INDEXES_TABLES = ['meta', 'txindex', 'filter.basic', 'filterheader.basic', 'coinstats', 'addr.history', 'addr.utxo', 'addr.spender', 'txospender'] as const;
 export type IndexesTable = (typeof INDEXES_TABLES)[number];
 
 export const CHAINSTATE_META = {
@@ -130,6 +134,7 @@ export const INDEXES_META = {
   blockFilterBest: metaField('filter.basic.best', hashMeta),
   coinStatsBest: metaField('coinstats.best', hashMeta),
   addressIndexBest: metaField('addr.best', hashMeta),
+  txoSpenderBest: metaField('txospender.best', hashMeta),
 } as const;
 
 export const HASH_SIZE = 32;

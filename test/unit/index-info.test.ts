@@ -1,7 +1,9 @@
 /**
  * getindexinfo as an HTTP front-end judges an index from the indexes environment alone
- * (storedIndexInfo, real LMDB): synced only when the stored best block is the active tip
- * by hash, so a block at the tip's height on a stale branch is not synced.
+ * (storedIndexInfo, real LMDB), as Core's m_synced flag reads: not before anything is
+ * indexed, not while the stored block is on the active chain below the tip (catching up),
+ * synced at the tip, and still synced once its block has left the active chain (as after
+ * invalidateblock, where bitcoind v31.0 answers synced with the old height).
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -9,20 +11,24 @@ import { storedIndexInfo } from '../../src/chain/index.js';
 import { INDEXES_META, openIndexesEnv } from '../../src/storage/index.js';
 import { filledHash, withTempDir } from './storage-fixtures.js';
 
-test('a stored index best block is synced only when it is the tip itself, for both indexes', async () => {
+test('a stored index best block is synced at the tip or off the active chain, not below the tip on it', async () => {
   await withTempDir(async (dir) => {
     const env = openIndexesEnv(dir);
-    const active = filledHash(1);
+    const tip = filledHash(1);
     const stale = filledHash(2);
-    // Both blocks stand at height 7: one on the active chain, one on a stale branch.
-    const heightOf = (hash: Uint8Array): number | undefined => (hash[0] === 1 || hash[0] === 2 ? 7 : undefined);
-    const tipHash = (): Uint8Array => active;
-    for (const field of [INDEXES_META.txindexBest, INDEXES_META.blockFilterBest]) {
-      assert.deepEqual(storedIndexInfo(env, field, heightOf, tipHash), { synced: false, best_block_height: 0 }, 'nothing indexed yet');
+    const below = filledHash(3);
+    // The tip and a stale block at height 7, an active block at height 5.
+    const places = new Map([[1, { height: 7, active: true }], [2, { height: 7, active: false }], [3, { height: 5, active: true }]]);
+    const locate = (hash: Uint8Array) => places.get(hash[0]!);
+    const tipHash = (): Uint8Array => tip;
+    for (const field of [INDEXES_META.txindexBest, INDEXES_META.blockFilterBest, INDEXES_META.txoSpenderBest]) {
+      assert.deepEqual(storedIndexInfo(env, field, locate, tipHash), { synced: false, best_block_height: 0 }, 'nothing indexed yet');
+      env.writeBatch((w) => w.putMeta(field, below));
+      assert.deepEqual(storedIndexInfo(env, field, locate, tipHash), { synced: false, best_block_height: 5 }, 'catching up');
+      env.writeBatch((w) => w.putMeta(field, tip));
+      assert.deepEqual(storedIndexInfo(env, field, locate, tipHash), { synced: true, best_block_height: 7 }, 'at the tip');
       env.writeBatch((w) => w.putMeta(field, stale));
-      assert.deepEqual(storedIndexInfo(env, field, heightOf, tipHash), { synced: false, best_block_height: 7 }, 'same height, stale branch');
-      env.writeBatch((w) => w.putMeta(field, active));
-      assert.deepEqual(storedIndexInfo(env, field, heightOf, tipHash), { synced: true, best_block_height: 7 });
+      assert.deepEqual(storedIndexInfo(env, field, locate, tipHash), { synced: true, best_block_height: 7 }, 'its block invalidated');
     }
     await env.close();
   });
