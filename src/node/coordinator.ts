@@ -21,6 +21,7 @@ import { PushJournal } from './push-journal.js';
 import { NodeScheduler } from './scheduler.js';
 import { NodeWarnings } from './warnings.js';
 import { runCommand } from './run-command.js';
+import { removePidFile } from './datadir-lock.js';
 import { nodeRpcMethods } from './node-rpc.js';
 
 export const PRODUCT_NAME = 'tsbtcd';
@@ -273,6 +274,7 @@ export class Coordinator {
       }
     }
     if (this.cookie) deleteAuthCookie(this.cookie);
+    removePidFile((m) => this.log.info(m));
     this.log.info('Shutdown: done');
   }
 }

@@ -8,6 +8,7 @@ import { NodeClock } from './clock.js';
 import { InitError, loadConfig, type NodeConfig } from './config.js';
 import { Coordinator, PRODUCT_NAME } from './coordinator.js';
 import { ensureDataDirs, readSettingsFile, writeSettingsFile } from './datadir.js';
+import { createPidFile, lockDataDirectories, removePidFile } from './datadir-lock.js';
 import type { Logger } from './logging.js';
 import { networkOnlyOptions } from './option-table.js';
 import { chooseSignatureBackend, NativeBackendUnavailableError } from '../script/index.js';
@@ -102,6 +103,9 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     ensureDataDirs(config);
     const settingsWarnings = readSettingsFile(config);
     writeSettingsFile(config, PRODUCT_NAME);
+    // Core's order: settings, the directory locks (AppInitSanityChecks), the PID file, then debug.log.
+    lockDataDirectories(config, PRODUCT_NAME);
+    createPidFile(config);
     log = createLogger(config, () => clock.mocktime);
     try {
       log.open();
@@ -114,6 +118,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
   } catch (err) {
     if (err instanceof InitError) {
       printInitError(err);
+      removePidFile(() => undefined);
       return 1;
     }
     throw err;
@@ -125,6 +130,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     if (!(err instanceof InitError)) throw err;
     for (const m of err.messages) log.error(m);
     printInitError(err);
+    removePidFile((m) => log.info(m));
     log.close();
     return 1;
   }
