@@ -90,6 +90,9 @@ function warn(log: Logger, text: string): void {
 
 /** Runs the daemon; resolves to the process exit code. */
 export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  // Core's AppInitBasicSetup: umask(077), so the data directory, wallets, the cookie and logs
+  // are the user's alone (files 0600, directories 0700).
+  process.umask(0o077);
   let config: NodeConfig;
   let log: Logger;
   const clock = new NodeClock();

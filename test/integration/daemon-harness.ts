@@ -41,10 +41,45 @@ function portIsFree(port: number, host: string): Promise<boolean> {
   });
 }
 
+/**
+ * Ports handed out to this process, each claimed by a file named after it (created only if
+ * absent) holding our pid: two test processes whose ranges meet never hand out the same port,
+ * even one that is free between a node's stop and its restart. A claim whose process is gone
+ * (a test process killed) is taken over. The claims go when this process exits.
+ */
+const PORT_CLAIMS = path.join(os.tmpdir(), 'tsbtcd-test-ports');
+const claimed: string[] = [];
+process.on('exit', () => {
+  for (const file of claimed) fs.rmSync(file, { force: true });
+});
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function claimPort(port: number): boolean {
+  fs.mkdirSync(PORT_CLAIMS, { recursive: true });
+  const file = path.join(PORT_CLAIMS, String(port));
+  try {
+    fs.writeFileSync(file, String(process.pid), { flag: 'wx' });
+  } catch {
+    const holder = Number(fs.readFileSync(file, 'utf8'));
+    if (!Number.isInteger(holder) || holder <= 0 || processAlive(holder)) return false;
+    fs.writeFileSync(file, String(process.pid));
+  }
+  claimed.push(file);
+  return true;
+}
+
 export async function freePort(): Promise<number> {
   for (let tries = 0; tries < PORT_SPAN; tries++) {
     const port = PORT_MIN + (nextPortOffset++ % PORT_SPAN);
-    if ((await portIsFree(port, '127.0.0.1')) && (await portIsFree(port, '::1'))) return port;
+    if ((await portIsFree(port, '127.0.0.1')) && (await portIsFree(port, '::1')) && claimPort(port)) return port;
   }
   throw new Error('no free port for a test node');
 }

@@ -7,7 +7,7 @@
  * writes none.
  */
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { referenceBitcoind } from '../../native-bench/reference-bitcoind.js';
@@ -61,18 +61,31 @@ test('-pid names the file (relative to the network directory); -nopid writes non
   }
 });
 
-test('tsbtcd and bitcoind v31.0 refuse each other’s running directory', async (t) => {
+/** The permission bits of what a node made in its network directory, by name (files Core writes too). */
+function modes(netdir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of ['.', '.lock', '.cookie', 'bitcoind.pid', 'debug.log', 'settings.json', 'blocks', 'blocks/.lock', 'wallets']) {
+    out[name] = (statSync(join(netdir, name)).mode & 0o777).toString(8);
+  }
+  return out;
+}
+
+test('tsbtcd and bitcoind v31.0 refuse each other’s running directory; both keep it to the user (umask 077)', async (t) => {
   if ('missing' in reference) return t.skip(reference.missing);
+  let coreModes: Record<string, string> = {};
   const core = await BitcoindProcess.start(reference.path, ['-connect=0', '-disablewallet']);
   try {
     const netdir = join(core.datadir, 'regtest');
     assert.equal(readFileSync(join(netdir, 'bitcoind.pid'), 'utf8'), `${core.child.pid}\n`);
+    coreModes = modes(netdir);
     assert.deepEqual(await secondTsbtcd(core.datadir), { code: 1, stderr: `Error: Cannot obtain a lock on directory ${netdir}. tsbtcd is probably already running.\n` });
   } finally {
     await core.stop();
   }
   const ours = await Daemon.start();
   try {
+    assert.deepEqual(modes(ours.netdir), coreModes);
+    assert.equal(coreModes['debug.log'], '600');
     const { code, stderr } = await runProgramToExit(reference.path, ['-regtest', `-datadir=${ours.datadir}`, `-rpcport=${await freePort()}`, `-port=${await freePort()}`, '-printtoconsole=0', '-connect=0', '-listen=0', '-disablewallet'], 30_000);
     assert.deepEqual({ code, stderr }, { code: 1, stderr: `Error: Cannot obtain a lock on directory ${ours.netdir}. Bitcoin Core is probably already running.\n` });
   } finally {
