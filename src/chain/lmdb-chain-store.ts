@@ -32,6 +32,8 @@ export interface LmdbChainStoreOptions {
   blocksXor?: boolean;
   /** Test hook: a smaller maximum blk file size. */
   maxBlockFileSize?: number;
+  /** Where the blk and rev files are (-blocksdir); default `<netdir>/blocks`. */
+  blocksDir?: string;
 }
 
 function parsesAsBlock(bytes: Uint8Array): boolean {
@@ -84,13 +86,13 @@ export class LmdbChainStore implements ChainStore {
     readonly blocks: BlockFileStore,
   ) {}
 
-  /** Opens (creating if needed) `<netdir>/chainstate` and `<netdir>/blocks`. */
+  /** Opens (creating if needed) `<netdir>/chainstate` and the blocks directory (`<netdir>/blocks` by default). */
   static open(netdir: string, params: ChainParams, options: LmdbChainStoreOptions = {}): LmdbChainStore {
     const env = openChainstateEnv(netdir);
     // A directory from before the headers table (or from a build that did not keep it).
     if (!env.withSnapshot((r) => r.activeHeadersCurrent())) env.writeBatch((w) => w.rebuildActiveHeaders());
     const fileInfo = env.withSnapshot((r) => [...r.fileInfos()]);
-    const blocks = BlockFileStore.open(join(netdir, 'blocks'), params.messageStart, {
+    const blocks = BlockFileStore.open(options.blocksDir ?? join(netdir, 'blocks'), params.messageStart, {
       xor: options.blocksXor ?? true,
       fileInfo,
       ...(options.maxBlockFileSize ? { maxFileSize: options.maxBlockFileSize } : {}),

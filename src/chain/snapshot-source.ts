@@ -77,10 +77,11 @@ export class ChainSnapshotSource {
     coinstatsEnabled = false,
     addressIndexEnabled = false,
     txoSpenderEnabled = false,
+    blocksDir = join(netdir, 'blocks'),
   ): ChainSnapshotSource | undefined {
     if (!existsSync(join(netdir, 'chainstate', 'data.mdb'))) return undefined;
     const env = openChainstateEnv(netdir, { readOnly: true });
-    const blocks = BlockFileStore.open(join(netdir, 'blocks'), params.messageStart, { readOnly: true });
+    const blocks = BlockFileStore.open(blocksDir, params.messageStart, { readOnly: true });
     let indexes: IndexesEnv | undefined;
     const openIndexes = (): IndexesEnv | undefined => {
       if (!indexes && existsSync(join(netdir, 'indexes', 'data.mdb'))) indexes = openIndexesEnv(netdir, { readOnly: true });

@@ -87,7 +87,7 @@ function setUpLocalCalls(settings: FrontendSettings): void {
       coinsCacheBytes: settings.coinsCacheBytes,
     });
   const open = (openSnapshots = (): ChainSnapshotSource | undefined =>
-    (snapshots ??= ChainSnapshotSource.openReadOnly(settings.netDir, params, node, settings.txindex, settings.blockfilterindex ?? false, settings.coinstatsindex ?? false, settings.addressindex ?? false, settings.txospenderindex ?? false)));
+    (snapshots ??= ChainSnapshotSource.openReadOnly(settings.netDir, params, node, settings.txindex, settings.blockfilterindex ?? false, settings.coinstatsindex ?? false, settings.addressindex ?? false, settings.txospenderindex ?? false, settings.blocksDir)));
   localServer.setSnapshotSource({
     withSnapshot: (fn) => {
       const source = open();

@@ -45,6 +45,8 @@ export interface FrontendSettings {
   readonly debugCategories: readonly string[];
   /** The network directory, whose chainstate front-ends read (read-only) to answer read-only calls. */
   readonly netDir: string;
+  /** Where the blk and rev files are (-blocksdir); absent: `<netDir>/blocks`. */
+  readonly blocksDir?: string;
   readonly chain: ChainName;
   /** The chain options (-testactivationheight, -vbparams, ...) that shape the network parameters. */
   readonly chainArgs: ChainArgs;

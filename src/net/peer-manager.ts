@@ -1228,7 +1228,9 @@ export class PeerManager {
     this.#maybeSendSendHeaders(peer);
     this.#maybeStartSync(peer, nowMs);
     this.#announceBlocks(peer);
-    this.txRelay.announce(peer, nowMs);
+    // Core's inv trickle runs on the node's clock (GetTime, mockable): under a frozen mock time
+    // only noban peers hear of transactions, as Core's tests with noban_tx_relay expect.
+    this.txRelay.announce(peer, this.options.nowMs());
     if (this.#checkTimeouts(peer, nowMs)) return;
     // Outbound peers must keep up with our chain (Core's ConsiderEviction, on the node's clock).
     this.#processBlockAvailability(peer);

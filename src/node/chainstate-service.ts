@@ -200,7 +200,7 @@ export class ChainstateService implements NodeService {
     const prune = pruneMode(config);
     // -fastprune: 64 KiB block files, so pruning can be exercised on small test chains.
     const fastprune = config.args.getBoolArg('fastprune', false);
-    this.store = LmdbChainStore.open(config.netDir, params, { blocksXor: config.blocksXor, ...(fastprune ? { maxBlockFileSize: 0x10000 } : {}) });
+    this.store = LmdbChainStore.open(config.netDir, params, { blocksXor: config.blocksXor, blocksDir: config.blocksDir, ...(fastprune ? { maxBlockFileSize: 0x10000 } : {}) });
     const threads = scriptCheckThreads(config.par);
     const caches = validationCaches(config.sigCacheBytesEach, (m) => ctx.log.info(m));
     this.scripts = new PoolScriptChecker(threads > 1 ? new ScriptCheckPool({ threads, signatureCache: caches.signatures }) : null, caches);

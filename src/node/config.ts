@@ -81,6 +81,23 @@ export class NodeConfig {
     return this.network.dataSubdir === '' ? this.dataDir : path.join(this.dataDir, this.network.dataSubdir);
   }
 
+  /**
+   * Core's GetBlocksDirPath: the blk and rev files in <-blocksdir>/<network subfolder>/blocks
+   * (-blocksdir relative to the working directory), by default <netdir>/blocks.
+   */
+  get blocksDir(): string {
+    const given = this.args.getPathArg('blocksdir');
+    const base = given === undefined ? this.dataDir : path.resolve(given);
+    return path.join(base, this.network.dataSubdir, 'blocks');
+  }
+
+  /** Core's check of -blocksdir (AppInitParameterInteraction): it must name an existing directory. */
+  blocksDirError(): string | undefined {
+    const given = this.args.getPathArg('blocksdir');
+    if (given === undefined || isDirectory(path.resolve(given))) return undefined;
+    return `Specified blocks directory "${this.args.getArg('blocksdir') ?? ''}" does not exist.`;
+  }
+
   /** A path option resolved against the network directory (Core's AbsPathForConfigVal). */
   netPath(p: string): string {
     return path.isAbsolute(p) ? p : path.join(this.netDir, p);

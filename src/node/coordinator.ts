@@ -216,6 +216,7 @@ export class Coordinator {
           .filter(([, on]) => on)
           .map(([c]) => c),
         netDir: this.config.netDir,
+        blocksDir: this.config.blocksDir,
         nodeState: this.nodeState,
         txindex: this.config.txindex,
         blockfilterindex: this.config.blockFilterIndex,

@@ -49,11 +49,13 @@ function lockDirectory(addon: FileLockAddon, dir: string, productName: string): 
   held.push(fd);
 }
 
-/** Core's LockDirectories: the network's data directory, then its blocks directory. */
+/** Core's LockDirectories: the network's data directory, then its blocks directory (-blocksdir's, checked first). */
 export function lockDataDirectories(config: NodeConfig, productName: string): void {
+  const blocksDirError = config.blocksDirError();
+  if (blocksDirError) throw new InitError(blocksDirError);
   const addon = loadAddon();
   lockDirectory(addon, config.netDir, productName);
-  lockDirectory(addon, path.join(config.netDir, 'blocks'), productName);
+  lockDirectory(addon, config.blocksDir, productName);
 }
 
 function pidFilePath(config: NodeConfig): string | undefined {
