@@ -720,7 +720,7 @@ export class Chainstate {
     if (!tip || this.isInitialBlockDownload()) return;
     const best = this.tree.bestInvalid;
     const ahead = best !== undefined && best.chainWork > tip.chainWork + blockProof(tip.header.bits) * 6n;
-    if (ahead) this.options.log(`Warning: Found invalid chain more than 6 blocks longer than our best chain. This could be due to database corruption or consensus incompatibility with peers.`);
+    if (ahead) this.options.log(LARGE_WORK_INVALID_CHAIN_WARNING);
     this.options.events?.warning?.('large-work-invalid-chain', ahead ? LARGE_WORK_INVALID_CHAIN_WARNING : undefined);
   }
 

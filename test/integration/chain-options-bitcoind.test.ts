@@ -5,7 +5,7 @@
  * -stopafterblockimport stops the node by itself once its imports (-loadblock) are done.
  */
 import assert from 'node:assert/strict';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { referenceBitcoind } from '../../native-bench/reference-bitcoind.js';
@@ -110,7 +110,6 @@ test('-stopafterblockimport: the node imports -loadblock and stops by itself, as
   const run = async (executable: string, extra: readonly string[]): Promise<{ code: number | null; logged: boolean; height: number }> => {
     const datadir = join(dir, `${executable === TSBTCD ? 'ours' : 'theirs'}`);
     const args = ['-regtest', `-datadir=${datadir}`, `-rpcport=${await freePort()}`, `-port=${await freePort()}`, '-printtoconsole=0', '-connect=0', '-listen=0', `-loadblock=${file}`, '-stopafterblockimport', ...extra];
-    const { mkdirSync } = await import('node:fs');
     mkdirSync(datadir, { recursive: true });
     const { code } = await runProgramToExit(executable, args, 60_000);
     const log = readFileSync(join(datadir, 'regtest', 'debug.log'), 'utf8');

@@ -24,6 +24,8 @@ interface Node {
   /** Asks the node to stop and resolves when the process has exited. */
   stop(): Promise<void>;
   cleanup(): Promise<void>;
+  /** The debug log so far. */
+  log(): string;
 }
 
 type Starter = (args: readonly string[]) => Promise<Node>;
@@ -36,6 +38,7 @@ const startTsbtcd: Starter = async (args) => {
       await daemon.stop(60_000);
     },
     cleanup: () => daemon.cleanup(),
+    log: () => daemon.debugLog(),
   };
 };
 
@@ -50,6 +53,7 @@ function bitcoindStarter(path: string): Starter {
         await exited;
       },
       cleanup: () => core.stop(),
+      log: () => readFileSync(join(core.datadir, 'regtest', 'debug.log'), 'utf8'),
     };
   };
 }
@@ -148,7 +152,7 @@ test('-blocknotify, -startupnotify, -shutdownnotify and -alertnotify run as bitc
  * lines, not yet a warning — and a period later is active: the warning of the RPCs and
  * -alertnotify's text.
  */
-async function unknownRulesScenario(start: Starter, logOf: (node: Node) => string): Promise<Record<string, unknown>> {
+async function unknownRulesScenario(start: Starter): Promise<Record<string, unknown>> {
   const dir = tempDir();
   const alertFile = join(dir, 'alert');
   const seen: Record<string, unknown> = {};
@@ -168,7 +172,7 @@ async function unknownRulesScenario(start: Starter, logOf: (node: Node) => strin
     await submit(143, 108);
     seen.before = (await node.call('getblockchaininfo')).warnings;
     await submit(1, 0);
-    seen.lockedIn = [(await node.call('getblockchaininfo')).warnings, / height=287 .* warning='Unknown new rules activated \(versionbit 3\)'\n/.test(logOf(node))];
+    seen.lockedIn = [(await node.call('getblockchaininfo')).warnings, / height=287 .* warning='Unknown new rules activated \(versionbit 3\)'\n/.test(node.log())];
     await submit(143, 0);
     seen.stillLockedIn = (await node.call('getblockchaininfo')).warnings;
     await submit(1, 0);
@@ -187,20 +191,10 @@ async function unknownRulesScenario(start: Starter, logOf: (node: Node) => strin
 }
 
 test('an unknown version bit locked in is named in the log; once active it is the node’s warning and -alertnotify runs once, as bitcoind', async (t) => {
-  let daemon: Daemon | undefined;
-  const ours = await unknownRulesScenario(async (args) => {
-    daemon = await Daemon.start({ args });
-    const d = daemon;
-    return { call: (method, params = []) => d.call(method, params), stop: async () => void (await d.stop()), cleanup: () => d.cleanup() };
-  }, () => daemon!.debugLog());
+  const ours = await unknownRulesScenario(startTsbtcd);
   const warning = 'Unknown new rules activated (versionbit 3)';
   assert.deepEqual(ours, { before: [], lockedIn: [[], true], stillLockedIn: [], active: [[warning], [warning], [warning]], alert: true });
   if ('missing' in reference) return t.skip(reference.missing);
-  let datadir = '';
-  const theirs = await unknownRulesScenario(async (args) => {
-    const core = await BitcoindProcess.start(reference.path, ['-connect=0', '-disablewallet', ...args]);
-    datadir = core.datadir;
-    return { call: (method, params = []) => core.call(method, params), stop: () => core.stop(), cleanup: () => core.stop() };
-  }, () => readFileSync(join(datadir, 'regtest', 'debug.log'), 'utf8'));
+  const theirs = await unknownRulesScenario(bitcoindStarter(reference.path));
   assert.deepEqual(ours, theirs);
 });

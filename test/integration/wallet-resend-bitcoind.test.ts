@@ -8,6 +8,7 @@
  * the wallet reaches the pool until a restart with broadcasting on.
  */
 import assert from 'node:assert/strict';
+import { readFileSync, rmSync } from 'node:fs';
 import { test } from 'node:test';
 import { referenceBitcoind } from '../../native-bench/reference-bitcoind.js';
 import { decodeInventory, MSG_WTX } from '../../src/net/index.js';
@@ -62,7 +63,6 @@ async function tsbtcdNode(args: readonly string[]): Promise<WalletNode> {
 async function bitcoindNode(path: string, args: readonly string[], datadir?: string): Promise<WalletNode> {
   const core = await BitcoindProcess.start(path, [...COMMON, ...args], datadir ?? tempDir());
   const logPath = `${core.datadir}/regtest/debug.log`;
-  const { readFileSync, rmSync } = await import('node:fs');
   return {
     name: 'bitcoind',
     p2pPort: core.p2pPort,
